@@ -1,0 +1,200 @@
+import type { Request, RequestHandler, Response } from 'express';
+import {
+  execute,
+  Kind,
+  parse,
+  validate,
+  type DocumentNode,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
+import { createRequestContext } from '../src/core/context.js';
+import { formatTimestamp } from '../src/core/dates.js';
+import { baseUrlOf } from '../src/core/http.js';
+import { localize } from '../src/core/i18n/translations.js';
+import { canonicalLocale, resolveRequestLocale } from '../src/core/i18n/locales.js';
+import type { Database } from '../src/db/database.js';
+import type { Services } from '../src/services.js';
+import { toRestError, type ErrorStyle } from './errors.js';
+import { sendJson } from './http.js';
+import type { ApiVersion, HttpMethod, RestRequest, RouteDefinition, ShapeContext } from './route.js';
+
+interface CompiledRoute {
+  definition: RouteDefinition;
+  document: DocumentNode;
+  operationName: string;
+  pattern: RegExp;
+  paramNames: string[];
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const VERSIONED_PATH = /^\/api\/(v3|v4)(\/.*)$/;
+
+/**
+ * Parses and validates every route's document against the schema. Any problem stops the boot
+ * with the list of bad routes, so a broken entry never reaches a request.
+ */
+export function compileRoutes(schema: GraphQLSchema, routes: readonly RouteDefinition[]): Map<ApiVersion, CompiledRoute[]> {
+  const problems: string[] = [];
+  const byVersion = new Map<ApiVersion, CompiledRoute[]>([
+    ['v3', []],
+    ['v4', []],
+  ]);
+  const seen = new Set<string>();
+  for (const definition of routes) {
+    const label = `${definition.method} ${definition.path} (${definition.versions.join(', ')})`;
+    let document: DocumentNode;
+    try {
+      document = parse(definition.document);
+    } catch (error) {
+      problems.push(`${label}: ${(error as Error).message}`);
+      continue;
+    }
+    const operations = document.definitions.filter(
+      (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+    );
+    if (operations.length !== 1 || !operations[0].name) {
+      problems.push(`${label}: the document must hold exactly one named operation`);
+      continue;
+    }
+    const validationErrors = validate(schema, document);
+    if (validationErrors.length) {
+      problems.push(`${label}: ${validationErrors.map((e) => e.message).join('; ')}`);
+      continue;
+    }
+    const { pattern, paramNames } = compilePath(definition.path);
+    for (const version of definition.versions) {
+      const key = `${version} ${definition.method} ${pattern.source}`;
+      if (seen.has(key)) problems.push(`${label}: declared twice for ${version}`);
+      seen.add(key);
+      byVersion.get(version)!.push({ definition, document, operationName: operations[0].name.value, pattern, paramNames });
+    }
+  }
+  if (problems.length) throw new Error(`Invalid REST route table:\n  ${problems.join('\n  ')}`);
+  return byVersion;
+}
+
+function compilePath(path: string): { pattern: RegExp; paramNames: string[] } {
+  if (!path.startsWith('/')) throw new Error(`Route path must start with "/": ${path}`);
+  const paramNames: string[] = [];
+  const source = path
+    .split(/(<[a-z_]+>)/i)
+    .map((part) => {
+      const param = /^<([a-z_]+)>$/i.exec(part);
+      if (!param) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      paramNames.push(param[1]);
+      return '([^/]+)';
+    })
+    .join('');
+  return { pattern: new RegExp(`^${source}$`), paramNames };
+}
+
+export interface RestEngineOptions {
+  schema: GraphQLSchema;
+  services: Services;
+  db: Database;
+  routes: readonly RouteDefinition[];
+}
+
+/**
+ * Serves `/api/v3/...` and `/api/v4/...`: match the route, refuse writes in read-only mode,
+ * authenticate with the route's schemes, map the request to variables, execute the pre-parsed
+ * document in-process against the same schema and context as /graphql, shape the result.
+ */
+export function createRestHandler({ schema, services, db, routes }: RestEngineOptions): RequestHandler {
+  const table = compileRoutes(schema, routes);
+  const { logger, config } = services;
+
+  return async (req: Request, res: Response) => {
+    let style: ErrorStyle = 'drf';
+    try {
+      const requestUrl = new URL(req.originalUrl, baseUrlOf(req, config.SITE_URL));
+      const path = requestUrl.pathname.replace(/\/{2,}/g, '/');
+      const versioned = VERSIONED_PATH.exec(path);
+      if (!versioned) return sendJson(res, 404, { detail: 'Not found.' });
+      const version = versioned[1] as ApiVersion;
+      const method = (req.method === 'HEAD' ? 'GET' : req.method) as HttpMethod;
+
+      const em = db.fork();
+      const locale = resolveRequestLocale(requestUrl.searchParams.get('lang'), req.headers['accept-language']);
+      if (!SAFE_METHODS.has(req.method)) await services.site.assertWritable(em, locale);
+
+      const candidates = matchPath(table.get(version)!, versioned[2]);
+      if (!candidates.length) return sendJson(res, 404, { detail: 'Not found.' });
+      const match = candidates.find((c) => c.route.definition.method === method);
+      if (!match) {
+        const allowed = [...new Set(candidates.map((c) => c.route.definition.method))];
+        return sendJson(res, 405, { detail: `Method "${req.method}" not allowed.` }, { Allow: allowed.join(', ') });
+      }
+      const { route, params } = match;
+      style = route.definition.errorStyle ?? 'drf';
+
+      const ip = req.ip ?? null;
+      const viewer = await services.authenticator.authenticate(
+        em,
+        req.headers.authorization,
+        route.definition.auth ?? ['session'],
+        ip,
+      );
+      const baseUrl = requestUrl.origin;
+      const context = createRequestContext({ em, viewer, locale, request: { baseUrl, ip } });
+      const restRequest: RestRequest = { version, params, query: requestUrl.searchParams, body: req.body, locale };
+      const variables = route.definition.variables?.(restRequest) ?? {};
+
+      const result = await execute({
+        schema,
+        document: route.document,
+        operationName: route.operationName,
+        variableValues: variables,
+        contextValue: context,
+      });
+      if (result.errors?.length) {
+        const error = toRestError(result.errors[0], style, logger);
+        return sendJson(res, error.status, error.body, error.headers);
+      }
+      const shapeContext = createShapeContext(restRequest, requestUrl, services);
+      const body = route.definition.shape ? route.definition.shape(result.data, shapeContext) : result.data;
+      return sendJson(res, route.definition.status ?? 200, body);
+    } catch (caught) {
+      const error = toRestError(caught, style, logger);
+      return sendJson(res, error.status, error.body, error.headers);
+    }
+  };
+}
+
+function matchPath(routes: CompiledRoute[], path: string) {
+  const matches: { route: CompiledRoute; params: Record<string, string> }[] = [];
+  for (const route of routes) {
+    const m = route.pattern.exec(path);
+    if (!m) continue;
+    const params: Record<string, string> = {};
+    let decodable = true;
+    route.paramNames.forEach((name, i) => {
+      try {
+        params[name] = decodeURIComponent(m[i + 1]);
+      } catch {
+        decodable = false;
+      }
+    });
+    if (decodable) matches.push({ route, params });
+  }
+  return matches;
+}
+
+function createShapeContext(request: RestRequest, requestUrl: URL, services: Services): ShapeContext {
+  const lang = request.query.has('lang') ? (canonicalLocale(request.query.get('lang')) ?? request.locale) : null;
+  const wrap = request.query.has('wrap_outgoing_links');
+  const host = requestUrl.host;
+  const baseUrl = requestUrl.origin;
+  return {
+    version: request.version,
+    request,
+    baseUrl,
+    requestUrl,
+    translated: (value, defaultLocale) => localize(value, lang, defaultLocale),
+    link: (url) => (wrap ? services.links.wrap(url, host) : (url ?? null)),
+    wrapLink: (url) => services.links.wrap(url, host),
+    timestamp: formatTimestamp,
+    absolute: (path) => new URL(path, baseUrl + '/').href,
+  };
+}

@@ -1,0 +1,83 @@
+import { GraphQLError } from 'graphql';
+import { asAppError, ErrorCode, type AppError } from '../src/core/errors.js';
+import type { Logger } from '../src/core/logger.js';
+
+export interface RestErrorResponse {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+export type ErrorStyle = 'drf' | 'signing';
+
+const INTERNAL: RestErrorResponse = { status: 500, body: { detail: 'Internal Server Error' } };
+
+/**
+ * The one place where domain error codes become HTTP statuses and the original v3/v4 bodies.
+ * `signing` routes answer 4xx errors (other than 401) as `{"error": …}`, as the signing API does.
+ */
+export function toRestError(error: unknown, style: ErrorStyle, logger: Logger): RestErrorResponse {
+  const appError = asAppError(error);
+  if (!appError) {
+    if (error instanceof GraphQLError && !error.originalError && !error.path) {
+      // The route's document was validated at boot, so this is a variable the route built badly.
+      logger.error({ err: error }, 'REST route produced invalid GraphQL variables');
+    } else {
+      logger.error({ err: (error as GraphQLError)?.originalError ?? error }, 'unexpected error in REST request');
+    }
+    return INTERNAL;
+  }
+  const response = mapCode(appError);
+  if (style === 'signing' && response.status >= 400 && response.status < 500 && response.status !== 401) {
+    return { ...response, body: { error: appError.message } };
+  }
+  return response;
+}
+
+function mapCode(error: AppError): RestErrorResponse {
+  const code: ErrorCode = error.code;
+  switch (code) {
+    case ErrorCode.UNAUTHENTICATED:
+      return {
+        status: 401,
+        body: detailBody(error),
+        headers: { 'WWW-Authenticate': error.reason ? 'bearer realm="api"' : 'JWT realm="api"' },
+      };
+    case ErrorCode.FORBIDDEN:
+      return { status: 403, body: detailBody(error) };
+    case ErrorCode.NOT_FOUND:
+      return { status: 404, body: { detail: error.message, ...error.details } };
+    case ErrorCode.INVALID_PAGE:
+      return { status: 404, body: { detail: error.message } };
+    case ErrorCode.VALIDATION_FAILED:
+      return { status: 400, body: error.fields ?? { non_field_errors: [error.message] } };
+    case ErrorCode.BAD_PARAMETER:
+      return { status: 400, body: [error.message] };
+    case ErrorCode.BAD_REQUEST:
+      return { status: 400, body: { detail: error.message } };
+    case ErrorCode.CONFLICT:
+      return { status: 409, body: { detail: error.message } };
+    case ErrorCode.UNPROCESSABLE:
+      return { status: 422, body: { errors: error.fields ?? { non_field_errors: [error.message] } } };
+    case ErrorCode.THROTTLED:
+      return {
+        status: 429,
+        body: { detail: error.message },
+        headers: error.retryAfter !== undefined ? { 'Retry-After': String(error.retryAfter) } : undefined,
+      };
+    case ErrorCode.READ_ONLY:
+      return { status: 503, body: { error: error.message } };
+    case ErrorCode.INTERNAL:
+      return INTERNAL;
+    default:
+      return assertNever(code);
+  }
+}
+
+function detailBody(error: AppError): Record<string, unknown> {
+  return { detail: error.message, ...(error.reason ? { code: error.reason } : {}), ...error.details };
+}
+
+function assertNever(code: never): never {
+  throw new Error(`Unmapped error code ${String(code)}`);
+}

@@ -1,0 +1,65 @@
+import type { AuthScheme } from '../src/auth/authenticator.js';
+import type { Translations } from '../src/core/i18n/translations.js';
+
+export type ApiVersion = 'v3' | 'v4';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** The parts of an HTTP request a route maps to GraphQL variables. */
+export interface RestRequest {
+  readonly version: ApiVersion;
+  /** Path variables, URL-decoded. */
+  readonly params: Readonly<Record<string, string>>;
+  readonly query: URLSearchParams;
+  readonly body: unknown;
+  /** The request's current language. */
+  readonly locale: string;
+}
+
+/** What a shaper needs to turn GraphQL data into the v3/v4 JSON. */
+export interface ShapeContext {
+  readonly version: ApiVersion;
+  readonly request: RestRequest;
+  /** Absolute base URL of the service (no trailing slash). */
+  readonly baseUrl: string;
+  /** Absolute URL of this request, query string included. */
+  readonly requestUrl: URL;
+  /** Translated field output: an object of all locales, or one string when `lang` was given. */
+  translated(value: Translations | null | undefined, defaultLocale?: string): Translations | string | null;
+  /** An external link, wrapped through the outgoing redirector when `wrap_outgoing_links` is present. */
+  link(url: string | null | undefined): string | null;
+  /** Always wraps (for links inside HTML fields). */
+  wrapLink(url: string | null | undefined): string | null;
+  /** `YYYY-MM-DDTHH:MM:SSZ`. */
+  timestamp(value: Date | string | null | undefined): string | null;
+  absolute(path: string): string;
+}
+
+/**
+ * One entry of the route table: a REST path in some API versions, served by one named GraphQL
+ * operation. The document is parsed and validated against the schema once, at boot.
+ */
+export interface RouteDefinition<TData = any> {
+  method: HttpMethod;
+  /** Relative to `/api/<version>`; `<name>` marks a path variable, e.g. `/accounts/account/<user>/`. */
+  path: string;
+  versions: readonly ApiVersion[];
+  /** Accepted credentials (default: the internal session scheme only, as in the original). */
+  auth?: readonly AuthScheme[];
+  /** GraphQL source with exactly one named operation. */
+  document: string;
+  variables?: (request: RestRequest) => Record<string, unknown>;
+  /** Success status (default 200). */
+  status?: number;
+  /** Turns `data` into the response body (default: `data` as is). Null with status 204 sends no body. */
+  shape?: (data: TData, context: ShapeContext) => unknown;
+  /** Body style of 4xx errors: DRF's `{"detail"}`/field maps, or the signing API's `{"error"}`. */
+  errorStyle?: 'drf' | 'signing';
+}
+
+export function defineRoutes(routes: RouteDefinition[]): RouteDefinition[] {
+  return routes;
+}
+
+/** Marks GraphQL source for editors and formatters; returns it unchanged. */
+export const gql = (strings: TemplateStringsArray, ...values: unknown[]): string =>
+  strings.reduce((out, part, i) => out + part + (i < values.length ? String(values[i]) : ''), '');

@@ -1,0 +1,6 @@
+import type { RouteDefinition } from '../route.js';
+import { accountRoutes } from './accounts.js';
+import { siteRoutes } from './site.js';
+
+/** The whole v3/v4 route table. Each domain contributes its entries. */
+export const routes: readonly RouteDefinition[] = [...siteRoutes, ...accountRoutes];

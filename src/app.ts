@@ -1,0 +1,112 @@
+import 'reflect-metadata';
+import cors from 'cors';
+import express, { type ErrorRequestHandler, type Express } from 'express';
+import type { GraphQLSchema } from 'graphql';
+import { createRestHandler } from '../rest-compat/engine.js';
+import { sendJson } from '../rest-compat/http.js';
+import type { RouteDefinition } from '../rest-compat/route.js';
+import { routes as defaultRoutes } from '../rest-compat/routes/index.js';
+import type { Config } from './config.js';
+import type { Logger } from './core/logger.js';
+import { Keyring } from './core/secrets.js';
+import { openDatabase, type Database, type DatabaseTarget } from './db/database.js';
+import { createGraphqlEndpoint } from './graphql/server.js';
+import { buildAppSchema } from './graphql/schema.js';
+import { createServices, type Services } from './services.js';
+
+export interface App {
+  readonly express: Express;
+  readonly services: Services;
+  readonly schema: GraphQLSchema;
+  readonly db: Database;
+  close(): Promise<void>;
+}
+
+export interface CreateAppOptions {
+  /** Overrides the database chosen by the configuration (tests use an in-memory one). */
+  database?: DatabaseTarget;
+  /** Extra REST routes (tests mount probes of the engine). */
+  extraRoutes?: readonly RouteDefinition[];
+}
+
+/** The database the configuration asks for: DATABASE_URL, else embedded PGlite under DATA_DIR. */
+export function databaseTarget(config: Config): DatabaseTarget {
+  return config.DATABASE_URL
+    ? { kind: 'postgres', url: config.DATABASE_URL, poolMax: config.DATABASE_POOL_MAX }
+    : { kind: 'embedded', dataDir: `${config.dataDir}` };
+}
+
+/** Opens the database (applying migrations), builds the services, the schema and the HTTP app. */
+export async function createApp(config: Config, logger: Logger, options: CreateAppOptions = {}): Promise<App> {
+  const { keyring, generated } = Keyring.load(config.SECRET_KEY, config.dataDir);
+  if (generated) logger.warn({ dataDir: config.dataDir }, 'SECRET_KEY is not set: generated one in DATA_DIR/secret-key');
+  const db = await openDatabase(options.database ?? databaseTarget(config), { logger });
+  try {
+    const services = createServices(config, logger, keyring);
+    const schema = await buildAppSchema(services);
+    const graphql = await createGraphqlEndpoint(schema, services, db);
+    const app = express();
+    app.disable('x-powered-by');
+    app.set('trust proxy', config.TRUST_PROXY);
+    app.set('etag', false);
+
+    app.get('/healthz', async (_req, res) => {
+      try {
+        await db.ping();
+        sendJson(res, 200, { status: 'ok', database: db.kind });
+      } catch (error) {
+        logger.error({ err: error }, 'health check failed');
+        sendJson(res, 503, { status: 'unavailable', database: db.kind });
+      }
+    });
+
+    const corsHandler = cors({ maxAge: 86400 });
+    app.use('/graphql', corsHandler, ...graphql.handlers);
+    app.use(
+      '/api',
+      corsHandler,
+      express.json({ strict: false, limit: '2mb', type: ['application/json', 'application/*+json'] }),
+      express.urlencoded({ extended: false, limit: '2mb' }),
+      createRestHandler({ schema, services, db, routes: [...defaultRoutes, ...(options.extraRoutes ?? [])] }),
+    );
+    app.use((_req, res) => sendJson(res, 404, { detail: 'Not found.' }));
+    app.use(errorHandler(logger));
+
+    const purge = setInterval(
+      () => void services.apiKeys.purgeExpiredNonces(db.fork()).catch((err) => logger.warn({ err }, 'nonce purge failed')),
+      10 * 60_000,
+    );
+    purge.unref();
+
+    return {
+      express: app,
+      services,
+      schema,
+      db,
+      async close() {
+        clearInterval(purge);
+        await graphql.stop();
+        await db.close();
+      },
+    };
+  } catch (error) {
+    await db.close().catch(() => {});
+    throw error;
+  }
+}
+
+/** Body-parser and other middleware failures, in the original's shapes; never a stack trace. */
+function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error, _req, res, _next) => {
+    const status = typeof error?.status === 'number' ? error.status : 500;
+    if (error?.type === 'entity.parse.failed') {
+      return sendJson(res, 400, { detail: `JSON parse error - ${error.message}` });
+    }
+    if (status === 413) return sendJson(res, 413, { detail: 'Request body is too large.' });
+    if (status >= 400 && status < 500) {
+      return sendJson(res, status, { detail: error.expose && error.message ? error.message : 'Bad request.' });
+    }
+    logger.error({ err: error }, 'unexpected error');
+    return sendJson(res, 500, { detail: 'Internal Server Error' });
+  };
+}

@@ -1,0 +1,91 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { permissionsByUserIdQuery } from '../accounts/accounts.loaders.js';
+import type { User } from '../accounts/user.entity.js';
+import { errors } from '../core/errors.js';
+import { intArray } from '../db/sql.js';
+import type { ApiKeysService } from './api-keys.service.js';
+import { JWT_LEEWAY_SECONDS, jwtMessages, verifyApiKeyJwt } from './jwt.js';
+import type { SessionsService } from './sessions.service.js';
+import { Viewer } from './viewer.js';
+
+/** `jwt`: API keys (`Authorization: JWT …`); `session`: internal tokens (`Bearer …` or `Session …`). */
+export type AuthScheme = 'jwt' | 'session';
+
+const PREFIXES: Record<string, AuthScheme> = { jwt: 'jwt', bearer: 'session', session: 'session' };
+
+/** How often a successful login refreshes `last_login` (the original wrote it on every request). */
+const LAST_LOGIN_REFRESH_MS = 60_000;
+
+/**
+ * Turns an Authorization header into a Viewer. A header for a scheme the endpoint does not accept
+ * is ignored (the request is anonymous), as in the original; a header for an accepted scheme that
+ * fails any check is a 401 with the original's message (and `code` for session tokens).
+ */
+export class Authenticator {
+  constructor(
+    private readonly apiKeys: ApiKeysService,
+    private readonly sessions: SessionsService,
+  ) {}
+
+  async authenticate(
+    em: EntityManager,
+    header: string | undefined,
+    accepted: readonly AuthScheme[],
+    ip: string | null,
+  ): Promise<Viewer> {
+    if (!header) return Viewer.anonymous;
+    const parts = header.trim().split(/\s+/);
+    const scheme = PREFIXES[parts[0]?.toLowerCase() ?? ''];
+    if (!scheme || !accepted.includes(scheme)) return Viewer.anonymous;
+    const reason = scheme === 'session' ? 'ERROR_INVALID_HEADER' : undefined;
+    if (parts.length === 1) throw errors.authenticationFailed(jwtMessages.noCredentials, reason);
+    if (parts.length > 2) throw errors.authenticationFailed(jwtMessages.spaces, reason);
+    const token = parts[1];
+    return scheme === 'jwt' ? this.fromJwt(em, token, ip) : this.fromSession(em, token, ip);
+  }
+
+  private async fromJwt(em: EntityManager, token: string, ip: string | null): Promise<Viewer> {
+    const found = new Map<string, Awaited<ReturnType<ApiKeysService['findActive']>>>();
+    const claims = await verifyApiKeyJwt(token, async (issuer) => {
+      const active = await this.apiKeys.findActive(em, issuer);
+      found.set(issuer, active);
+      return active?.secret ?? null;
+    });
+    const apiKey = found.get(claims.iss)?.apiKey;
+    if (!apiKey) throw errors.authenticationFailed(jwtMessages.issuerUnknown);
+    const user = apiKey.user;
+    if (user.deleted) throw errors.authenticationFailed(jwtMessages.userDisabled);
+    if (!user.readDevAgreement) throw errors.authenticationFailed(jwtMessages.noDevAgreement);
+    if (claims.jti !== undefined) {
+      const expiresAt = new Date((claims.exp + JWT_LEEWAY_SECONDS) * 1000);
+      if (!(await this.apiKeys.recordNonce(em, claims.iss, claims.jti, expiresAt))) {
+        throw errors.authenticationFailed(jwtMessages.replayed);
+      }
+    }
+    await this.touchLastLogin(em, user, ip);
+    return new Viewer(user, await this.permissions(em, user), 'jwt');
+  }
+
+  private async fromSession(em: EntityManager, token: string, ip: string | null): Promise<Viewer> {
+    const session = await this.sessions.verify(em, token);
+    await this.touchLastLogin(em, session.user, ip);
+    return new Viewer(session.user, await this.permissions(em, session.user), 'session', session.id);
+  }
+
+  private async permissions(em: EntityManager, user: User): Promise<string[]> {
+    const rows: { rules: string[] | null }[] = await em.getConnection().execute(permissionsByUserIdQuery, [intArray([user.id])]);
+    return rows[0]?.rules ?? [];
+  }
+
+  private async touchLastLogin(em: EntityManager, user: User, ip: string | null): Promise<void> {
+    const now = Date.now();
+    if (user.lastLogin && now - user.lastLogin.getTime() < LAST_LOGIN_REFRESH_MS && user.lastLoginIp === ip) return;
+    user.lastLogin = new Date(now);
+    user.lastLoginIp = ip;
+    await em.getConnection().execute('update users set last_login = ?, last_login_ip = ? where id = ?', [
+      user.lastLogin,
+      ip,
+      user.id,
+    ]);
+  }
+}

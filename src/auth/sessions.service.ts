@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { User } from '../accounts/user.entity.js';
+import { errors } from '../core/errors.js';
+import type { Signer } from '../core/secrets.js';
+import { Session } from './session.entity.js';
+
+/** The original's session cookie age. */
+export const SESSION_MAX_AGE_SECONDS = 30 * 24 * 3600;
+
+export const sessionMessages = {
+  expired: 'Signature has expired.',
+  decoding: 'Error decoding signature.',
+  incorrect: 'Incorrect authentication credentials.',
+} as const;
+
+interface SessionPayload {
+  sid: string;
+  uid: number;
+  iat: number;
+}
+
+/**
+ * Internal session tokens (`Authorization: Bearer|Session <token>`): a signed reference
+ * `<payload>.<hmac>` to a session row, valid for 30 days and revocable one by one.
+ */
+export class SessionsService {
+  constructor(private readonly signer: Signer) {}
+
+  async create(em: EntityManager, user: User, now = new Date()): Promise<{ token: string; session: Session }> {
+    const session = em.create(Session, {
+      id: randomUUID(),
+      user,
+      created: now,
+      expiresAt: new Date(now.getTime() + SESSION_MAX_AGE_SECONDS * 1000),
+      revokedAt: null,
+    });
+    await em.flush();
+    const payload: SessionPayload = { sid: session.id, uid: user.id, iat: Math.floor(now.getTime() / 1000) };
+    const encoded = Buffer.from(JSON.stringify(payload)).toString('base64url');
+    return { token: `${encoded}.${this.signer.sign(encoded)}`, session };
+  }
+
+  /** Checks signature and age; then the session row and its user. */
+  async verify(em: EntityManager, token: string, nowSeconds = Math.floor(Date.now() / 1000)): Promise<Session> {
+    const dot = token.lastIndexOf('.');
+    const encoded = dot > 0 ? token.slice(0, dot) : '';
+    if (!encoded || !this.signer.verify(encoded, token.slice(dot + 1))) {
+      throw errors.authenticationFailed(sessionMessages.decoding, 'ERROR_DECODING_SIGNATURE');
+    }
+    let payload: SessionPayload;
+    try {
+      payload = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8'));
+    } catch {
+      throw errors.authenticationFailed(sessionMessages.decoding, 'ERROR_DECODING_SIGNATURE');
+    }
+    if (typeof payload.iat !== 'number' || nowSeconds - payload.iat > SESSION_MAX_AGE_SECONDS) {
+      throw errors.authenticationFailed(sessionMessages.expired, 'ERROR_SIGNATURE_EXPIRED');
+    }
+    const session =
+      typeof payload.sid === 'string' && /^[0-9a-f-]{36}$/.test(payload.sid)
+        ? await em.findOne(Session, { id: payload.sid }, { populate: ['user'] })
+        : null;
+    if (
+      !session ||
+      session.revokedAt ||
+      session.expiresAt.getTime() < nowSeconds * 1000 ||
+      session.user.id !== payload.uid ||
+      session.user.deleted
+    ) {
+      throw errors.authenticationFailed(sessionMessages.incorrect);
+    }
+    return session;
+  }
+
+  async revoke(em: EntityManager, sessionId: string): Promise<void> {
+    await em.nativeUpdate(Session, { id: sessionId, revokedAt: null }, { revokedAt: new Date() });
+  }
+}

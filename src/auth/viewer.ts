@@ -1,0 +1,33 @@
+import type { User } from '../accounts/user.entity.js';
+import { hasPermission } from '../accounts/permissions.js';
+
+export type AuthMethod = 'jwt' | 'session';
+
+/** Who is making a request. Built once per request by the authenticator; read by every service. */
+export class Viewer {
+  static readonly anonymous = new Viewer(null, [], null);
+
+  constructor(
+    readonly user: User | null,
+    /** Sorted union of the user's group rules. */
+    readonly permissions: readonly string[],
+    readonly method: AuthMethod | null,
+    readonly sessionId: string | null = null,
+  ) {}
+
+  get isAuthenticated(): boolean {
+    return this.user !== null;
+  }
+
+  get userId(): number | null {
+    return this.user?.id ?? null;
+  }
+
+  can(permission: string): boolean {
+    return hasPermission(this.permissions, permission);
+  }
+
+  is(userId: number): boolean {
+    return this.user?.id === userId;
+  }
+}

@@ -1,0 +1,71 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Every setting the service reads from its environment, validated once at boot.
+ * An invalid value stops the process with a message naming the variable.
+ */
+const urlWithProtocol = (protocols: string[]) =>
+  z
+    .string()
+    .refine((v) => {
+      try {
+        return protocols.includes(new URL(v).protocol);
+      } catch {
+        return false;
+      }
+    }, `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => ['true', '1', 'yes'].includes(v));
+
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8000),
+  DATABASE_URL: urlWithProtocol(['postgres:', 'postgresql:']).optional(),
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  DATA_DIR: z.string().min(1).default('./data'),
+  SITE_URL: urlWithProtocol(['http:', 'https:'])
+    .transform((v) => v.replace(/\/+$/, ''))
+    .optional(),
+  OUTGOING_URL: urlWithProtocol(['http:', 'https:'])
+    .transform((v) => v.replace(/\/+$/, ''))
+    .default('https://outgoing.example.org/v1'),
+  SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  BROWSER_NAME: z.string().min(1).default('Browser'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  GRAPHQL_INTROSPECTION: bool.default(true),
+  TRUST_PROXY: bool.default(false),
+});
+
+export type Config = z.infer<typeof schema> & {
+  /** Absolute path of DATA_DIR. */
+  dataDir: string;
+};
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads the configuration from `env`; empty strings count as unset. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const input: Record<string, string> = {};
+  for (const key of Object.keys(schema.shape)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') input[key] = value;
+  }
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => {
+        const key = issue.path.join('.');
+        const shown = key in input ? ` (got ${JSON.stringify(input[key])})` : '';
+        return `${key}: ${issue.message}${shown}`;
+      }),
+    );
+  }
+  return { ...parsed.data, dataDir: resolve(parsed.data.DATA_DIR) };
+}

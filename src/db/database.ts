@@ -1,0 +1,127 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { Migrator } from '@mikro-orm/migrations';
+import { MikroORM, PostgreSqlDriver, type EntityManager, type Options } from '@mikro-orm/postgresql';
+import { PGliteDriver } from 'mikro-orm-pglite';
+import type { Logger } from '../core/logger.js';
+import { entities } from './entities.js';
+import { acquireDirectoryLock, type DirectoryLock } from './lock.js';
+import { migrationsList } from '../migrations/index.js';
+
+export type DatabaseKind = 'postgres' | 'embedded';
+
+/**
+ * The database port. `postgres` is a real server (DATABASE_URL); `embedded` is PGlite
+ * in-process, persisted under a data directory (or in memory for tests).
+ */
+export interface Database {
+  readonly kind: DatabaseKind;
+  /** Where the data lives, for humans: a redacted URL or a directory. */
+  readonly location: string;
+  readonly orm: MikroORM;
+  /** A fresh, request-scoped entity manager. */
+  fork(): EntityManager;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type DatabaseTarget =
+  | { kind: 'postgres'; url: string; poolMax?: number }
+  | { kind: 'embedded'; dataDir: string | null };
+
+export interface OpenDatabaseOptions {
+  logger?: Logger;
+  /** Apply pending migrations (default true). */
+  migrate?: boolean;
+}
+
+export async function openDatabase(target: DatabaseTarget, options: OpenDatabaseOptions = {}): Promise<Database> {
+  const { logger } = options;
+  const base: Options = {
+    entities,
+    extensions: [Migrator],
+    allowGlobalContext: false,
+    forceUtcTimezone: true,
+    debug: false,
+    discovery: { warnWhenNoEntities: true },
+    migrations: {
+      migrationsList,
+      tableName: 'mikro_orm_migrations',
+      transactional: true,
+      allOrNothing: true,
+      snapshot: false,
+      silent: true,
+      emit: 'ts',
+      path: 'src/migrations',
+    },
+  };
+
+  let orm: MikroORM;
+  let location: string;
+  let cleanup = async () => {};
+  if (target.kind === 'postgres') {
+    const url = new URL(target.url);
+    location = `${url.protocol}//${url.host}${url.pathname}`;
+    orm = await MikroORM.init({
+      ...base,
+      driver: PostgreSqlDriver,
+      clientUrl: target.url,
+      pool: { min: 0, max: target.poolMax ?? 10 },
+    });
+  } else {
+    let lock: DirectoryLock | undefined;
+    let pglite: PGlite;
+    if (target.dataDir) {
+      mkdirSync(target.dataDir, { recursive: true });
+      lock = acquireDirectoryLock(target.dataDir);
+      location = join(target.dataDir, 'pgdata');
+      pglite = new PGlite(location, { extensions: { pg_trgm } });
+    } else {
+      location = 'memory';
+      pglite = new PGlite({ extensions: { pg_trgm } });
+    }
+    try {
+      await pglite.waitReady;
+      // PGliteDriver is a PostgreSqlDriver that talks to the in-process PGlite.
+      orm = await MikroORM.init({
+        ...base,
+        driver: PGliteDriver as unknown as typeof PostgreSqlDriver,
+        dbName: 'postgres',
+        driverOptions: { connection: { pglite: () => pglite } },
+      });
+    } catch (error) {
+      await pglite.close().catch(() => {});
+      lock?.release();
+      throw error;
+    }
+    cleanup = async () => {
+      await pglite.close();
+      lock?.release();
+    };
+  }
+
+  if (options.migrate !== false) {
+    const migrator = orm.getMigrator();
+    const pending = await migrator.getPendingMigrations();
+    if (pending.length) {
+      logger?.info({ migrations: pending.map((m) => m.name) }, 'applying database migrations');
+      await migrator.up();
+    }
+  }
+
+  return {
+    kind: target.kind,
+    location,
+    orm,
+    fork: () => orm.em.fork() as EntityManager,
+    async ping() {
+      await orm.em.getConnection().execute('select 1');
+    },
+    async close() {
+      await orm.close(true);
+      await cleanup();
+    },
+  };
+}

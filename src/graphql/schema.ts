@@ -1,0 +1,41 @@
+import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
+import { buildSchema, type ContainerType, type NonEmptyArray } from 'type-graphql';
+import { AccountsResolver } from '../accounts/accounts.resolver.js';
+import { SiteResolver } from '../site/site.resolver.js';
+import type { Services } from '../services.js';
+
+/** Every resolver class. A domain adds its resolver here. */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+export const resolvers: NonEmptyArray<Function> = [SiteResolver, AccountsResolver];
+
+/** Resolvers are built with the service singletons; no reflection-based DI. */
+class ServiceContainer implements ContainerType {
+  private readonly instances = new Map<unknown, unknown>();
+
+  constructor(private readonly services: Services | null) {}
+
+  get(someClass: new (services: Services) => unknown) {
+    let instance = this.instances.get(someClass);
+    if (!instance) {
+      if (!this.services) throw new Error('This schema was built without services and cannot execute.');
+      instance = new someClass(this.services);
+      this.instances.set(someClass, instance);
+    }
+    return instance;
+  }
+}
+
+/** The executable schema. Without services it can only be printed (schema.graphql). */
+export async function buildAppSchema(services: Services | null): Promise<GraphQLSchema> {
+  return buildSchema({
+    resolvers,
+    container: new ServiceContainer(services),
+    validate: false,
+    emitSchemaFile: false,
+  });
+}
+
+/** The SDL checked in as schema.graphql. */
+export function printAppSchema(schema: GraphQLSchema): string {
+  return printSchema(lexicographicSortSchema(schema)) + '\n';
+}

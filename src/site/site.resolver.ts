@@ -1,0 +1,38 @@
+import { Arg, Ctx, Field, InputType, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
+import type { RequestContext } from '../core/context.js';
+import type { Services } from '../services.js';
+
+@ObjectType('SiteStatus', { description: 'Maintenance state of the site.' })
+export class SiteStatusType {
+  @Field({ description: 'While true, every write (REST POST/PUT/PATCH/DELETE, GraphQL mutation) answers 503.' })
+  readOnly!: boolean;
+
+  @Field(() => String, { nullable: true, description: 'A site-wide notice that front-ends must display.' })
+  notice!: string | null;
+}
+
+@InputType()
+export class UpdateSiteStatusInput {
+  @Field({ nullable: true })
+  readOnly?: boolean;
+
+  @Field(() => String, { nullable: true, description: 'An empty string clears the notice.' })
+  notice?: string | null;
+}
+
+@Resolver()
+export class SiteResolver {
+  constructor(private readonly services: Services) {}
+
+  @Query(() => SiteStatusType)
+  siteStatus(@Ctx() ctx: RequestContext) {
+    return this.services.site.status(ctx.em);
+  }
+
+  @Mutation(() => SiteStatusType, {
+    description: 'Needs the Admin:Advanced permission. Allowed in read-only mode, so that it can be turned off.',
+  })
+  updateSiteStatus(@Arg('input') input: UpdateSiteStatusInput, @Ctx() ctx: RequestContext) {
+    return this.services.site.updateAs(ctx, input);
+  }
+}

@@ -1,0 +1,58 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { RequestContext } from '../core/context.js';
+import { AppError, ErrorCode, errors } from '../core/errors.js';
+import { t } from '../core/i18n/messages.js';
+import { SiteSetting } from './site-setting.entity.js';
+
+export interface SiteStatus {
+  readOnly: boolean;
+  notice: string | null;
+}
+
+const KEY = 'site_status';
+
+/** Who may change the site status through the API (operators also have the CLI). */
+export const SITE_EDIT_PERMISSION = 'Admin:Advanced';
+
+/** Mutations that still work in read-only mode. */
+export const MUTATIONS_ALLOWED_WHEN_READ_ONLY: ReadonlySet<string> = new Set(['updateSiteStatus']);
+
+/**
+ * Maintenance mode and the site notice. Read on every write request (one primary-key lookup),
+ * so an operator's change applies at once in every process.
+ */
+export class SiteService {
+  async status(em: EntityManager): Promise<SiteStatus> {
+    const rows: { value: Partial<SiteStatus> }[] = await em
+      .getConnection()
+      .execute('select value from site_settings where key = ?', [KEY]);
+    const value = rows[0]?.value ?? {};
+    return { readOnly: value.readOnly === true, notice: typeof value.notice === 'string' ? value.notice : null };
+  }
+
+  async updateAs(ctx: RequestContext, change: { readOnly?: boolean | null; notice?: string | null }): Promise<SiteStatus> {
+    if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
+    if (!ctx.viewer.can(SITE_EDIT_PERMISSION)) throw errors.forbidden();
+    return this.update(ctx.em, { readOnly: change.readOnly ?? undefined, notice: change.notice });
+  }
+
+  /** For trusted callers (the CLI). */
+  async update(em: EntityManager, change: Partial<SiteStatus>): Promise<SiteStatus> {
+    const current = await this.status(em);
+    const next: SiteStatus = {
+      readOnly: change.readOnly ?? current.readOnly,
+      notice: change.notice === undefined ? current.notice : change.notice?.trim() || null,
+    };
+    await em.upsert(SiteSetting, { key: KEY, value: next, modified: new Date() });
+    return next;
+  }
+
+  /** Throws the localized 503 error while the site is read-only. */
+  async assertWritable(em: EntityManager, locale: string): Promise<void> {
+    if ((await this.status(em)).readOnly) throw readOnlyError(locale);
+  }
+}
+
+export function readOnlyError(locale: string): AppError {
+  return new AppError(ErrorCode.READ_ONLY, t('readOnly', locale));
+}

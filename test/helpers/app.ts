@@ -1,0 +1,58 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import request from 'supertest';
+import type { RouteDefinition } from '../../rest-compat/route.js';
+import { createApp, type App } from '../../src/app.js';
+import { usersCreate, type CreatedUserOutput, type UsersCreateArgs } from '../../src/cli/commands.js';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/core/logger.js';
+import { createTestDatabase } from './database.js';
+
+export const TEST_SECRET_KEY = 'test-secret-key-0123456789abcdef0123456789abcdef';
+
+export interface TestApp {
+  app: App;
+  http: ReturnType<typeof request>;
+  em(): EntityManager;
+  /** The same code path as `npm run cli -- users:create`. */
+  createUser(args?: Partial<UsersCreateArgs>): Promise<CreatedUserOutput>;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+export async function startTestApp(
+  options: { env?: Record<string, string>; extraRoutes?: RouteDefinition[] } = {},
+): Promise<TestApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'addons-test-'));
+  const database = await createTestDatabase();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    SECRET_KEY: TEST_SECRET_KEY,
+    DATA_DIR: dataDir,
+    ...options.env,
+  });
+  const logger = createLogger(config.LOG_LEVEL, 'stderr');
+  let app: App;
+  try {
+    app = await createApp(config, logger, { database: database.target, extraRoutes: options.extraRoutes });
+  } catch (error) {
+    await database.drop();
+    throw error;
+  }
+  return {
+    app,
+    http: request(app.express),
+    em: () => app.db.fork(),
+    createUser: (args = {}) =>
+      usersCreate(app.services, app.db.fork(), { email: `user${++counter}-${process.pid}@example.com`, ...args }),
+    async close() {
+      await app.close();
+      await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
