@@ -1,9 +1,7 @@
 /**
- * HTTP benchmark: starts the service on loopback, runs each scenario with autocannon (a warm-up run,
- * then a measured one), prints a side-by-side table with ratios, and writes the raw numbers to
- * bench/results/latest.json. Exits non-zero if any response was non-2xx or any request failed.
- *
- *   BENCH_DURATION=3 npm run -s bench
+ * HTTP benchmark (`BENCH_DURATION=3 npm run -s bench`): starts the service on loopback, runs each scenario with
+ * autocannon (a warm-up run, then a measured one), prints a side-by-side table with ratios and writes the raw
+ * numbers to bench/results/latest.json. Exits non-zero if any response was non-2xx or any request failed.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -43,6 +41,9 @@ const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 10);
 const STARTUP_TIMEOUT_MS = 120_000;
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RESULTS_FILE = fileURLToPath(new URL('./results/latest.json', import.meta.url));
+const SERVER_ARGS = ['--no-warnings', '--import', '@swc-node/register/esm-register', 'src/main.ts'];
+// DATABASE_URL, when set, reaches the server through the inherited environment.
+const DATABASE = process.env.DATABASE_URL ? 'postgres' : 'embedded (PGlite)';
 
 // autocannon is CommonJS without bundled types (and @types/autocannon is not installed): only what is used here.
 interface AutocannonResult {
@@ -53,31 +54,10 @@ interface AutocannonResult {
   timeouts: number;
   statusCodeStats: Record<string, { count: number }>;
 }
-type Autocannon = (opts: {
-  url: string;
-  method: string;
-  headers?: Record<string, string>;
-  body?: string;
-  connections: number;
-  duration: number;
-}) => PromiseLike<AutocannonResult>;
+type Autocannon = (
+  opts: { url: string; connections: number; duration: number } & Omit<Scenario, 'name' | 'path'>,
+) => PromiseLike<AutocannonResult>;
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
-
-interface ScenarioResult {
-  name: string;
-  method: string;
-  path: string;
-  reqPerSec: number;
-  latencyMeanMs: number;
-  p50Ms: number;
-  p99Ms: number;
-  requests: number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  statusCodes: Record<string, number>;
-  serverRssMB: number | null;
-}
 
 /** A port that was free a moment ago (the server cannot report the one PORT=0 gives it). */
 function freePort(): Promise<number> {
@@ -94,29 +74,19 @@ function freePort(): Promise<number> {
 async function startServer(dataDir: string, output: string[]): Promise<{ child: ChildProcess; base: string }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  // DATA_DIR is passed even with DATABASE_URL (which is inherited): the generated SECRET_KEY lands there.
+  // DATA_DIR is set even with DATABASE_URL: the generated SECRET_KEY lands there, not in the checkout.
   const env = { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', DATA_DIR: dataDir };
-  const child = spawn(process.execPath, ['--no-warnings', '--import', '@swc-node/register/esm-register', 'src/main.ts'], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  // Keep the server's output (logs, boot errors) to show only if something goes wrong.
-  const keep = (chunk: Buffer) => {
-    output.push(chunk.toString());
-    if (output.length > 200) output.splice(0, output.length - 200);
-  };
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
+  const child = spawn(process.execPath, SERVER_ARGS, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Keep the last chunks of the server's output (logs, boot errors) to show if something goes wrong.
+  for (const stream of [child.stdout!, child.stderr!]) {
+    stream.on('data', (chunk: Buffer) => output.push(chunk.toString()) > 200 && output.shift());
+  }
 
   const deadline = Date.now() + STARTUP_TIMEOUT_MS;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited during startup (code ${child.exitCode})`);
-    const status = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(2_000) }).then(
-      (res) => res.status,
-      () => 0,
-    );
-    if (status === 200) return { child, base };
+    const res = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(2_000) }).catch(() => null);
+    if (res?.status === 200) return { child, base };
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   throw new Error(`server not healthy after ${STARTUP_TIMEOUT_MS / 1000} s`);
@@ -147,19 +117,14 @@ async function smokeTest(base: string, s: Scenario): Promise<void> {
   const { method, headers, body } = s;
   const res = await fetch(base + s.path, { method, headers, body, signal: AbortSignal.timeout(10_000) });
   const text = await res.text();
-  const hasErrors = (() => {
-    try {
-      return 'errors' in JSON.parse(text);
-    } catch {
-      return false;
-    }
-  })();
-  if (!res.ok || hasErrors) {
+  const json = res.headers.get('content-type')?.startsWith('application/json') ? JSON.parse(text) : null;
+  if (!res.ok || json?.errors) {
     throw new Error(`${s.name}: ${s.method} ${s.path} answered ${res.status}: ${text.slice(0, 500)}`);
   }
 }
 
-async function runScenario(base: string, s: Scenario, serverPid: number | undefined): Promise<ScenarioResult> {
+/** Smoke test, warm-up run, measured run, then the server's RSS. */
+async function runScenario(base: string, s: Scenario, serverPid: number | undefined) {
   await smokeTest(base, s);
   const opts = { url: base + s.path, method: s.method, headers: s.headers, body: s.body, connections: CONNECTIONS };
   await autocannon({ ...opts, duration: WARMUP_SECONDS });
@@ -180,38 +145,42 @@ async function runScenario(base: string, s: Scenario, serverPid: number | undefi
     serverRssMB: rssMB(serverPid),
   };
 }
+type ScenarioResult = Awaited<ReturnType<typeof runScenario>>;
 
 const fmt = (n: number | null, digits = 2) => (n === null || !Number.isFinite(n) ? 'n/a' : n.toFixed(digits));
 
+/** The table's columns: title, then the cell for a scenario (given the baseline scenario's result). */
+const COLUMNS: [string, (r: ScenarioResult, baseline?: ScenarioResult) => string][] = [
+  ['scenario', (r) => r.name],
+  ['request', (r) => `${r.method} ${r.path}`],
+  ['req/s', (r) => fmt(r.reqPerSec, 0)],
+  [`vs ${BASELINE}`, (r, baseline) => `${fmt(baseline ? r.reqPerSec / baseline.reqPerSec : null)}x`],
+  ['p50 ms', (r) => fmt(r.p50Ms, 0)], // autocannon's latency histogram has 1 ms resolution
+  ['p99 ms', (r) => fmt(r.p99Ms, 0)],
+  ['mean ms', (r) => fmt(r.latencyMeanMs)],
+  ['RSS MB', (r) => fmt(r.serverRssMB, 1)],
+  ['non2xx', (r) => String(r.non2xx)],
+  ['errors', (r) => String(r.errors)],
+];
+
 function report(results: ScenarioResult[]) {
   const byName = new Map(results.map((r) => [r.name, r]));
-  const baseline = byName.get(BASELINE);
-  const header = ['scenario', 'request', 'req/s', `vs ${BASELINE}`, 'p50 ms', 'p99 ms', 'mean ms', 'RSS MB', 'non2xx', 'errors'];
-  const rows = results.map((r) => [
-    r.name,
-    `${r.method} ${r.path}`,
-    fmt(r.reqPerSec, 0),
-    baseline ? `${fmt(r.reqPerSec / baseline.reqPerSec)}x` : 'n/a',
-    fmt(r.p50Ms, 0),
-    fmt(r.p99Ms, 0),
-    fmt(r.latencyMeanMs),
-    fmt(r.serverRssMB, 1),
-    String(r.non2xx),
-    String(r.errors),
-  ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  const header = COLUMNS.map(([title]) => title);
+  const body = results.map((r) => COLUMNS.map(([, cell]) => cell(r, byName.get(BASELINE))));
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
+  const line = (row: string[]) => row.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   console.log(`\n${CONNECTIONS} connections, ${DURATION_SECONDS} s per scenario (after ${WARMUP_SECONDS} s warm-up)\n`);
-  console.log([line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n'));
+  console.log([header, widths.map((w) => '-'.repeat(w)), ...body].map(line).join('\n'));
 
   const ratios = COMPARISONS.flatMap(([a, b]) => {
     const [ra, rb] = [byName.get(a), byName.get(b)];
     if (!ra || !rb) return [];
-    return [{ a, b, reqPerSec: ra.reqPerSec / rb.reqPerSec, p50: ra.p50Ms / rb.p50Ms, p99: ra.p99Ms / rb.p99Ms }];
+    const q = (key: 'reqPerSec' | 'p50Ms' | 'p99Ms' | 'latencyMeanMs') => ra[key] / rb[key];
+    return [{ a, b, reqPerSec: q('reqPerSec'), p50: q('p50Ms'), p99: q('p99Ms'), mean: q('latencyMeanMs') }];
   });
   console.log('');
-  for (const r of ratios) {
-    console.log(`${r.a} vs ${r.b}: req/s ${fmt(r.reqPerSec)}x, p50 latency ${fmt(r.p50)}x, p99 latency ${fmt(r.p99)}x`);
+  for (const { a, b, reqPerSec, p50, p99, mean } of ratios) {
+    console.log(`${a} vs ${b}: req/s ${fmt(reqPerSec)}x, latency p50 ${fmt(p50)}x p99 ${fmt(p99)}x mean ${fmt(mean)}x`);
   }
   return ratios;
 }
@@ -238,9 +207,8 @@ async function main() {
     const started = Date.now();
     const server = await startServer(dataDir, output);
     child = server.child;
-    const database = process.env.DATABASE_URL ? 'postgres' : 'embedded (PGlite)';
     const bootSeconds = ((Date.now() - started) / 1000).toFixed(1);
-    console.log(`server pid ${child.pid} on ${server.base}, database: ${database}, healthy after ${bootSeconds} s`);
+    console.log(`server pid ${child.pid} on ${server.base}, database: ${DATABASE}, healthy after ${bootSeconds} s`);
     for (const scenario of SCENARIOS) {
       process.stdout.write(`running ${scenario.name} ...\n`);
       results.push(await runScenario(server.base, scenario, child.pid));
@@ -258,21 +226,14 @@ async function main() {
   const ratios = report(results);
   const failed = results.filter((r) => r.non2xx > 0 || r.errors > 0);
   if (failed.length) {
-    for (const r of failed) console.error(`FAILED ${r.name}: status codes ${JSON.stringify(r.statusCodes)}, ${r.errors} errors`);
+    for (const r of failed) console.error(`FAILED ${r.name}: ${JSON.stringify(r.statusCodes)}, ${r.errors} errors`);
     process.exitCode = 1;
     return; // no latest.json for a run whose numbers are not valid
   }
   mkdirSync(join(RESULTS_FILE, '..'), { recursive: true });
-  const json = {
-    date: new Date().toISOString(),
-    node: process.version,
-    database: process.env.DATABASE_URL ? 'postgres' : 'embedded',
-    connections: CONNECTIONS,
-    warmupSeconds: WARMUP_SECONDS,
-    durationSeconds: DURATION_SECONDS,
-    scenarios: results,
-    ratios,
-  };
+  const run = { date: new Date().toISOString(), node: process.version, database: DATABASE };
+  const settings = { connections: CONNECTIONS, warmupSeconds: WARMUP_SECONDS, durationSeconds: DURATION_SECONDS };
+  const json = { ...run, ...settings, scenarios: results, ratios };
   writeFileSync(RESULTS_FILE, `${JSON.stringify(json, null, 2)}\n`);
   console.log(`\nraw results: ${RESULTS_FILE}`);
 }

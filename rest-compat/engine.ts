@@ -34,7 +34,10 @@ const VERSIONED_PATH = /^\/api\/(v3|v4)(\/.*)$/;
  * Parses and validates every route's document against the schema. Any problem stops the boot
  * with the list of bad routes, so a broken entry never reaches a request.
  */
-export function compileRoutes(schema: GraphQLSchema, routes: readonly RouteDefinition[]): Map<ApiVersion, CompiledRoute[]> {
+export function compileRoutes(
+  schema: GraphQLSchema,
+  routes: readonly RouteDefinition[],
+): Map<ApiVersion, CompiledRoute[]> {
   const problems: string[] = [];
   const byVersion = new Map<ApiVersion, CompiledRoute[]>([
     ['v3', []],
@@ -67,7 +70,9 @@ export function compileRoutes(schema: GraphQLSchema, routes: readonly RouteDefin
       const key = `${version} ${definition.method} ${pattern.source}`;
       if (seen.has(key)) problems.push(`${label}: declared twice for ${version}`);
       seen.add(key);
-      byVersion.get(version)!.push({ definition, document, operationName: operations[0].name.value, pattern, paramNames });
+      byVersion
+        .get(version)!
+        .push({ definition, document, operationName: operations[0].name.value, pattern, paramNames });
     }
   }
   if (problems.length) throw new Error(`Invalid REST route table:\n  ${problems.join('\n  ')}`);

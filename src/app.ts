@@ -39,7 +39,8 @@ export function databaseTarget(config: Config): DatabaseTarget {
 /** Opens the database (applying migrations), builds the services, the schema and the HTTP app. */
 export async function createApp(config: Config, logger: Logger, options: CreateAppOptions = {}): Promise<App> {
   const { keyring, generated } = Keyring.load(config.SECRET_KEY, config.dataDir);
-  if (generated) logger.warn({ dataDir: config.dataDir }, 'SECRET_KEY is not set: generated one in DATA_DIR/secret-key');
+  if (generated)
+    logger.warn({ dataDir: config.dataDir }, 'SECRET_KEY is not set: generated one in DATA_DIR/secret-key');
   const db = await openDatabase(options.database ?? databaseTarget(config), { logger });
   try {
     const services = createServices(config, logger, keyring);
@@ -49,6 +50,19 @@ export async function createApp(config: Config, logger: Logger, options: CreateA
     app.disable('x-powered-by');
     app.set('trust proxy', config.TRUST_PROXY);
     app.set('etag', false);
+
+    app.use((req, res, next) => {
+      if (!logger.isLevelEnabled('info')) return next();
+      const started = process.hrtime.bigint();
+      res.on('finish', () => {
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        logger.info(
+          { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 },
+          'request',
+        );
+      });
+      next();
+    });
 
     app.get('/healthz', async (_req, res) => {
       try {
@@ -73,7 +87,8 @@ export async function createApp(config: Config, logger: Logger, options: CreateA
     app.use(errorHandler(logger));
 
     const purge = setInterval(
-      () => void services.apiKeys.purgeExpiredNonces(db.fork()).catch((err) => logger.warn({ err }, 'nonce purge failed')),
+      () =>
+        void services.apiKeys.purgeExpiredNonces(db.fork()).catch((err) => logger.warn({ err }, 'nonce purge failed')),
       10 * 60_000,
     );
     purge.unref();

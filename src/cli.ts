@@ -17,7 +17,7 @@ function usage(): string {
   return [
     'Usage: npm run -s cli -- <command> [options]',
     '',
-    ...Object.entries(commands).map(([name, c]) => `  ${c.usage}\n      ${c.summary}`),
+    ...Object.values(commands).map((c) => `  ${c.usage}\n      ${c.summary}`),
   ].join('\n');
 }
 

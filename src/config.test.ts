@@ -9,7 +9,11 @@ describe('loadConfig', () => {
   });
 
   it('treats empty values as unset and trims trailing slashes from URLs', () => {
-    const config = loadConfig({ DATABASE_URL: '', SITE_URL: 'https://addons.example/', OUTGOING_URL: 'https://out.example/v1/' });
+    const config = loadConfig({
+      DATABASE_URL: '',
+      SITE_URL: 'https://addons.example/',
+      OUTGOING_URL: 'https://out.example/v1/',
+    });
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.SITE_URL).toBe('https://addons.example');
     expect(config.OUTGOING_URL).toBe('https://out.example/v1');

@@ -6,15 +6,16 @@ import { z } from 'zod';
  * An invalid value stops the process with a message naming the variable.
  */
 const urlWithProtocol = (protocols: string[]) =>
-  z
-    .string()
-    .refine((v) => {
+  z.string().refine(
+    (v) => {
       try {
         return protocols.includes(new URL(v).protocol);
       } catch {
         return false;
       }
-    }, `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+    },
+    `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`,
+  );
 
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => ['true', '1', 'yes'].includes(v));
 

@@ -49,7 +49,9 @@ const probes = defineRoutes([
     versions: ['v4'],
     document: siteQuery('ProbeTranslatedInput'),
     status: 201,
-    shape: (_data, ctx) => ({ name: parseTranslationsInput('name', (ctx.request.body as { name?: unknown }).name, ctx.request.locale) }),
+    shape: (_data, ctx) => ({
+      name: parseTranslationsInput('name', (ctx.request.body as { name?: unknown }).name, ctx.request.locale),
+    }),
   },
   {
     method: 'GET',
@@ -142,7 +144,10 @@ describe('pagination', () => {
       .set('Authorization', admin)
       .send({ query: '{ users(pageSize: 500) { pageSize pageCount } }' });
     expect(res.body.data.users).toEqual({ pageSize: 50, pageCount: 2 });
-    const past = await t.http.post('/graphql').set('Authorization', admin).send({ query: '{ users(page: 9) { count } }' });
+    const past = await t.http
+      .post('/graphql')
+      .set('Authorization', admin)
+      .send({ query: '{ users(page: 9) { count } }' });
     expect(past.body.errors[0]).toMatchObject({ message: 'Invalid page.', extensions: { code: 'INVALID_PAGE' } });
   });
 });

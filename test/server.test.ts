@@ -14,6 +14,7 @@ describe('the server process', () => {
     const child = startTs('src/main.ts', {
       PORT: String(port),
       HOST: '127.0.0.1',
+      NODE_ENV: 'production',
       DATA_DIR: dataDir,
       ...(database.target.kind === 'postgres' ? { DATABASE_URL: database.target.url } : {}),
     });
@@ -23,7 +24,10 @@ describe('the server process', () => {
       const base = `http://127.0.0.1:${port}`;
       const deadline = Date.now() + 90_000;
       for (;;) {
-        const ok = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
+        const ok = await fetch(`${base}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        );
         if (ok) break;
         if (Date.now() > deadline || child.exitCode !== null) throw new Error(`server did not start:\n${stderr}`);
         await new Promise((r) => setTimeout(r, 250));

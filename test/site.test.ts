@@ -85,7 +85,10 @@ describe('site status', () => {
       .post('/graphql')
       .send({ query: 'mutation { updateSiteStatus(input: { readOnly: false }) { readOnly } }' });
     expect(anonymous.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
-    const done = await gql('mutation { updateSiteStatus(input: { readOnly: false, notice: "Done" }) { readOnly notice } }', admin);
+    const done = await gql(
+      'mutation { updateSiteStatus(input: { readOnly: false, notice: "Done" }) { readOnly notice } }',
+      admin,
+    );
     expect(done.body.data.updateSiteStatus).toEqual({ readOnly: false, notice: 'Done' });
     expect((await t.http.get('/api/v4/site/')).body).toEqual({ read_only: false, notice: 'Done' });
     expect((await gql('mutation { acceptDeveloperAgreement { id } }')).status).toBe(200);

@@ -36,7 +36,10 @@ export class AccountsResolver {
     return !user.displayName;
   }
 
-  @FieldResolver(() => UserPrivateType, { nullable: true, description: 'Null unless the caller is this user or holds Users:Edit.' })
+  @FieldResolver(() => UserPrivateType, {
+    nullable: true,
+    description: 'Null unless the caller is this user or holds Users:Edit.',
+  })
   async private(@Root() user: User, @Ctx() ctx: RequestContext) {
     if (!this.services.accounts.canSeePrivateFields(ctx, user)) return null;
     return { ...user, permissions: await this.services.accounts.permissionsOf(ctx, user) };

@@ -116,7 +116,8 @@ export class AccountsService {
     }
 
     const badRules = (input.permissions ?? []).filter((rule) => !isValidRule(rule));
-    if (badRules.length) problems.permissions = badRules.map((r) => `"${r}" is not a permission of the form app:action.`);
+    if (badRules.length)
+      problems.permissions = badRules.map((r) => `"${r}" is not a permission of the form app:action.`);
 
     const groups: Group[] = [];
     for (const name of input.groups ?? []) {

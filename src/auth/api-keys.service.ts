@@ -59,15 +59,13 @@ export class ApiKeysService {
 
   /** Records a jti; false when it was already used by this issuer within its lifetime. */
   async recordNonce(em: EntityManager, issuer: string, jti: string, expiresAt: Date): Promise<boolean> {
-    const rows: unknown[] = await em
-      .getConnection()
-      .execute(
-        `insert into jwt_nonces (issuer, jti, expires_at) values (?, ?, ?)
+    const rows: unknown[] = await em.getConnection().execute(
+      `insert into jwt_nonces (issuer, jti, expires_at) values (?, ?, ?)
          on conflict (issuer, jti) do update set expires_at = excluded.expires_at
            where jwt_nonces.expires_at < now()
          returning 1 as inserted`,
-        [issuer, jti, expiresAt],
-      );
+      [issuer, jti, expiresAt],
+    );
     return rows.length > 0;
   }
 

@@ -73,7 +73,9 @@ export class Authenticator {
   }
 
   private async permissions(em: EntityManager, user: User): Promise<string[]> {
-    const rows: { rules: string[] | null }[] = await em.getConnection().execute(permissionsByUserIdQuery, [intArray([user.id])]);
+    const rows: { rules: string[] | null }[] = await em
+      .getConnection()
+      .execute(permissionsByUserIdQuery, [intArray([user.id])]);
     return rows[0]?.rules ?? [];
   }
 
@@ -82,10 +84,8 @@ export class Authenticator {
     if (user.lastLogin && now - user.lastLogin.getTime() < LAST_LOGIN_REFRESH_MS && user.lastLoginIp === ip) return;
     user.lastLogin = new Date(now);
     user.lastLoginIp = ip;
-    await em.getConnection().execute('update users set last_login = ?, last_login_ip = ? where id = ?', [
-      user.lastLogin,
-      ip,
-      user.id,
-    ]);
+    await em
+      .getConnection()
+      .execute('update users set last_login = ?, last_login_ip = ? where id = ?', [user.lastLogin, ip, user.id]);
   }
 }

@@ -44,7 +44,9 @@ describe('verifyApiKeyJwt (compat notes §2.1)', () => {
 
   it('requires iss, exp and iat with the original messages', async () => {
     expect(await failure(signJwt({ iat: NOW, exp: NOW + 60 }, SECRET))).toBe(jwtMessages.issuerMissing);
-    expect(await failure(signJwt({ iss: ISS, iat: NOW }, SECRET))).toBe('Invalid JWT: Token is missing the "exp" claim.');
+    expect(await failure(signJwt({ iss: ISS, iat: NOW }, SECRET))).toBe(
+      'Invalid JWT: Token is missing the "exp" claim.',
+    );
     expect(await failure(signJwt({ iss: ISS, exp: NOW + 60 }, SECRET))).toBe(
       'Invalid JWT: Token is missing the "iat" claim.',
     );

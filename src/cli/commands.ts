@@ -33,7 +33,11 @@ export interface UsersCreateArgs {
 }
 
 /** `users:create`: an account, optionally with an API key (which implies the developer agreement) and a session. */
-export async function usersCreate(services: Services, em: EntityManager, args: UsersCreateArgs): Promise<CreatedUserOutput> {
+export async function usersCreate(
+  services: Services,
+  em: EntityManager,
+  args: UsersCreateArgs,
+): Promise<CreatedUserOutput> {
   const user = await services.accounts.createUser(em, {
     email: args.email,
     username: args.username,

@@ -23,7 +23,10 @@ export function byKeys<K, V>(keys: readonly K[], rows: Iterable<[K, V]>, fallbac
 }
 
 export class Loaders {
-  private readonly instances = new Map<LoaderDefinition<unknown, unknown, unknown>, DataLoader<unknown, unknown, unknown>>();
+  private readonly instances = new Map<
+    LoaderDefinition<unknown, unknown, unknown>,
+    DataLoader<unknown, unknown, unknown>
+  >();
 
   constructor(private readonly context: () => RequestContext) {}
 

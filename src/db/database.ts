@@ -28,8 +28,7 @@ export interface Database {
 }
 
 export type DatabaseTarget =
-  | { kind: 'postgres'; url: string; poolMax?: number }
-  | { kind: 'embedded'; dataDir: string | null };
+  { kind: 'postgres'; url: string; poolMax?: number } | { kind: 'embedded'; dataDir: string | null };
 
 export interface OpenDatabaseOptions {
   logger?: Logger;

@@ -36,6 +36,7 @@ export function acquireDirectoryLock(dir: string): DirectoryLock {
         throw new Error(
           `The embedded database in ${dir} is in use by another process (pid ${holder}). ` +
             'Stop that process first, or set DATABASE_URL to use a PostgreSQL server that several processes can share.',
+          { cause: error },
         );
       }
       unlinkSync(path);

@@ -72,6 +72,8 @@ export async function createGraphqlEndpoint(
     schema,
     introspection: config.GRAPHQL_INTROSPECTION,
     csrfPrevention: true,
+    // main.ts owns shutdown; Apollo's own signal handler would race it (a second stop() never settles).
+    stopOnTerminationSignals: false,
     plugins: [readOnlyPlugin(services)],
     formatError(formatted, error) {
       const original = unwrapResolverError(error);

@@ -30,7 +30,10 @@ export class SiteService {
     return { readOnly: value.readOnly === true, notice: typeof value.notice === 'string' ? value.notice : null };
   }
 
-  async updateAs(ctx: RequestContext, change: { readOnly?: boolean | null; notice?: string | null }): Promise<SiteStatus> {
+  async updateAs(
+    ctx: RequestContext,
+    change: { readOnly?: boolean | null; notice?: string | null },
+  ): Promise<SiteStatus> {
     if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
     if (!ctx.viewer.can(SITE_EDIT_PERMISSION)) throw errors.forbidden();
     return this.update(ctx.em, { readOnly: change.readOnly ?? undefined, notice: change.notice });

@@ -12,7 +12,12 @@ export interface Finished {
 }
 
 /** Runs `src/<script>.ts` like `npm run cli` does, with the given environment. */
-export function runTs(script: string, args: string[], env: Record<string, string>, timeoutMs = 60_000): Promise<Finished> {
+export function runTs(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+): Promise<Finished> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...TS_NODE, script, ...args], { cwd: ROOT, env: cleanEnv(env) });
     let stdout = '';
@@ -31,7 +36,11 @@ export function runTs(script: string, args: string[], env: Record<string, string
 }
 
 export function startTs(script: string, env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, [...TS_NODE, script], { cwd: ROOT, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawn(process.execPath, [...TS_NODE, script], {
+    cwd: ROOT,
+    env: cleanEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 /** The parent environment without the test runner's database, plus `env`. */

@@ -1,4 +1,5 @@
 /** Locales the catalogue accepts for translated fields and `lang` (the original's AMO_LANGUAGES). */
+// prettier-ignore
 export const LOCALES = [
   'af', 'ar', 'ast', 'az', 'bg', 'bn', 'bs', 'ca', 'cak', 'cs', 'cy', 'da', 'de', 'dsb', 'el', 'en-CA', 'en-GB',
   'en-US', 'es', 'et', 'eu', 'fa', 'fi', 'fr', 'fy-NL', 'ga-IE', 'gl', 'gu', 'he', 'hr', 'hsb', 'hu', 'ia', 'id',

@@ -1,4 +1,4 @@
-import { AppError } from '../errors.js';
+import type { AppError } from '../errors.js';
 import { canonicalLocale, resolveRequestLocale } from './locales.js';
 import { localize, mergeTranslations, parseTranslationsInput } from './translations.js';
 
