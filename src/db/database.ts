@@ -1,10 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { PGlite } from '@electric-sql/pglite';
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM, PostgreSqlDriver, type EntityManager, type Options } from '@mikro-orm/postgresql';
-import { PGliteDriver } from 'mikro-orm-pglite';
 import type { Logger } from '../core/logger.js';
 import { entities } from './entities.js';
 import { acquireDirectoryLock, type DirectoryLock } from './lock.js';
@@ -70,6 +68,12 @@ export async function openDatabase(target: DatabaseTarget, options: OpenDatabase
       pool: { min: 0, max: target.poolMax ?? 10 },
     });
   } else {
+    // Loaded only in embedded mode: a PostgreSQL deployment never pays for the WASM database.
+    const [{ PGlite }, { pg_trgm }, { PGliteDriver }] = await Promise.all([
+      import('@electric-sql/pglite'),
+      import('@electric-sql/pglite/contrib/pg_trgm'),
+      import('mikro-orm-pglite'),
+    ]);
     let lock: DirectoryLock | undefined;
     let pglite: PGlite;
     if (target.dataDir) {
