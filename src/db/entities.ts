@@ -4,6 +4,27 @@ import { ApiKey } from '../auth/api-key.entity.js';
 import { JwtNonce } from '../auth/jwt-nonce.entity.js';
 import { Session } from '../auth/session.entity.js';
 import { SiteSetting } from '../site/site-setting.entity.js';
+import { Addon, AddonUser } from '../catalogue/addon.entity.js';
+import { Category } from '../catalogue/category.entity.js';
+import { License } from '../catalogue/license.entity.js';
+import { FeaturedAddon, Preview } from '../catalogue/preview.entity.js';
+import { File, Version, VersionCompat } from '../catalogue/version.entity.js';
 
 /** Every entity, listed explicitly (no folder discovery: it breaks under Jest's ESM loader). */
-export const entities = [User, Group, ApiKey, JwtNonce, Session, SiteSetting];
+export const entities = [
+  User,
+  Group,
+  ApiKey,
+  JwtNonce,
+  Session,
+  SiteSetting,
+  Addon,
+  AddonUser,
+  Category,
+  License,
+  Version,
+  VersionCompat,
+  File,
+  Preview,
+  FeaturedAddon,
+];

@@ -1,0 +1,176 @@
+/**
+ * Catalogue enumerations. Stored as small integers (the original's codes); the API names are
+ * mapped here once. v3 and v4 differ: see `addonTypeName` and `addonStatusName`.
+ */
+export type ApiVersion = 'v3' | 'v4';
+
+export const AddonType = {
+  EXTENSION: 1,
+  THEME: 2,
+  DICTIONARY: 3,
+  SEARCH: 4,
+  LANGUAGE: 5,
+  PERSONA: 9,
+  STATICTHEME: 10,
+} as const;
+export type AddonType = (typeof AddonType)[keyof typeof AddonType];
+
+const TYPE_NAMES: Record<AddonType, string> = {
+  1: 'extension',
+  2: 'theme',
+  3: 'dictionary',
+  4: 'search',
+  5: 'language',
+  9: 'persona',
+  10: 'statictheme',
+};
+
+/** v3 predates static themes: they are reported (and filtered) as `persona`, its theme type. */
+export function addonTypeName(type: AddonType, version: ApiVersion): string {
+  if (version === 'v3' && type === AddonType.STATICTHEME) return 'persona';
+  return TYPE_NAMES[type];
+}
+
+/** The stored types an API `type` value selects (v3 `persona` also covers static themes). */
+export function addonTypesFromName(name: string, version: ApiVersion): AddonType[] | null {
+  const entry = Object.entries(TYPE_NAMES).find(([, n]) => n === name);
+  if (!entry) return null;
+  const type = Number(entry[0]) as AddonType;
+  if (version === 'v3' && type === AddonType.STATICTHEME) return null;
+  if (version === 'v3' && type === AddonType.PERSONA) return [AddonType.PERSONA, AddonType.STATICTHEME];
+  return [type];
+}
+
+export const AddonStatus = {
+  INCOMPLETE: 0,
+  UNREVIEWED: 1,
+  PENDING: 2,
+  NOMINATED: 3,
+  PUBLIC: 4,
+  DISABLED: 5,
+  LITE: 7,
+  LITE_NOMINATED: 8,
+  REVIEW_PENDING: 10,
+  DELETED: 11,
+  REJECTED: 12,
+} as const;
+export type AddonStatus = (typeof AddonStatus)[keyof typeof AddonStatus];
+
+const STATUS_NAMES: Record<AddonStatus, string> = {
+  0: 'incomplete',
+  1: 'unreviewed',
+  2: 'pending',
+  3: 'nominated',
+  4: 'public',
+  5: 'disabled',
+  7: 'lite',
+  8: 'lite-nominated',
+  10: 'review-pending',
+  11: 'deleted',
+  12: 'rejected',
+};
+
+/** v4 knows only public, deleted, disabled, nominated, incomplete and unreviewed. */
+export function addonStatusName(status: AddonStatus, version: ApiVersion): string {
+  if (version === 'v4') {
+    if (status === AddonStatus.LITE || status === AddonStatus.REVIEW_PENDING) return 'public';
+    if (status === AddonStatus.LITE_NOMINATED || status === AddonStatus.PENDING) return 'nominated';
+    if (status === AddonStatus.REJECTED) return 'disabled';
+  }
+  return STATUS_NAMES[status];
+}
+
+/** File review states (files[].status is the integer in v3/v4). */
+export const FileStatus = {
+  AWAITING_REVIEW: 1,
+  APPROVED: 4,
+  DISABLED: 5,
+} as const;
+export type FileStatus = (typeof FileStatus)[keyof typeof FileStatus];
+
+export const Channel = { UNLISTED: 1, LISTED: 2 } as const;
+export type Channel = (typeof Channel)[keyof typeof Channel];
+export const channelName = (channel: Channel) => (channel === Channel.LISTED ? 'listed' : 'unlisted');
+
+/** Applications (`app` parameter, compatibility keys). v4 knows browser and android only. */
+export const App = { BROWSER: 1, MAILCLIENT: 18, SUITE: 59, ANDROID: 61 } as const;
+export type App = (typeof App)[keyof typeof App];
+const APP_NAMES: Record<App, string> = { 1: 'browser', 18: 'mailclient', 59: 'suite', 61: 'android' };
+export const appName = (app: App) => APP_NAMES[app];
+export const APPS_BY_VERSION: Record<ApiVersion, App[]> = {
+  v3: [App.ANDROID, App.BROWSER, App.SUITE, App.MAILCLIENT],
+  v4: [App.ANDROID, App.BROWSER],
+};
+
+/** `app` accepts a name or the numeric id, limited to the version's applications. */
+export function appFromParam(value: string, version: ApiVersion): App | null {
+  const trimmed = value.trim().toLowerCase();
+  const byName = Object.entries(APP_NAMES).find(([, name]) => name === trimmed);
+  const app = (byName ? Number(byName[0]) : /^\d+$/.test(trimmed) ? Number(trimmed) : NaN) as App;
+  return APPS_BY_VERSION[version].includes(app) ? app : null;
+}
+
+export const Platform = { ALL: 1, LINUX: 2, MAC: 3, WINDOWS: 5, ANDROID: 7 } as const;
+export type Platform = (typeof Platform)[keyof typeof Platform];
+const PLATFORM_NAMES: Record<Platform, string> = { 1: 'all', 2: 'linux', 3: 'mac', 5: 'windows', 7: 'android' };
+export const platformName = (p: Platform) => PLATFORM_NAMES[p];
+const PLATFORM_ALIASES: Record<string, Platform> = {
+  all: Platform.ALL,
+  linux: Platform.LINUX,
+  mac: Platform.MAC,
+  darwin: Platform.MAC,
+  macosx: Platform.MAC,
+  windows: Platform.WINDOWS,
+  win: Platform.WINDOWS,
+  android: Platform.ANDROID,
+};
+export const platformFromParam = (value: string): Platform | null =>
+  PLATFORM_ALIASES[value.trim().toLowerCase()] ?? null;
+
+/** Promoted (badged) programme categories; `badged` in the v4 filter means the four badged ones. */
+export const PromotedCategory = {
+  LINE: 1,
+  RECOMMENDED: 2,
+  SPONSORED: 3,
+  SPOTLIGHT: 4,
+  STRATEGIC: 5,
+  VERIFIED: 6,
+} as const;
+export type PromotedCategory = (typeof PromotedCategory)[keyof typeof PromotedCategory];
+const PROMOTED_NAMES: Record<PromotedCategory, string> = {
+  1: 'line',
+  2: 'recommended',
+  3: 'sponsored',
+  4: 'spotlight',
+  5: 'strategic',
+  6: 'verified',
+};
+export const promotedName = (c: PromotedCategory) => PROMOTED_NAMES[c];
+export const BADGED: PromotedCategory[] = [
+  PromotedCategory.LINE,
+  PromotedCategory.RECOMMENDED,
+  PromotedCategory.SPONSORED,
+  PromotedCategory.VERIFIED,
+];
+export function promotedFromParam(value: string): PromotedCategory[] | null {
+  const name = value.trim().toLowerCase();
+  if (name === 'badged') return BADGED;
+  const entry = Object.entries(PROMOTED_NAMES).find(([, n]) => n === name);
+  return entry ? [Number(entry[0]) as PromotedCategory] : null;
+}
+
+/**
+ * Application version strings as comparable integers (the original's version_int):
+ * up to four numeric parts, then an alpha/beta/pre-release marker. `*` is the largest.
+ */
+export function versionInt(version: string): number | null {
+  const v = version.trim();
+  if (v === '*') return 99_99_99_99_9_99;
+  const m = /^(\d{1,2})(?:\.(\d{1,2}|\*))?(?:\.(\d{1,2}|\*))?(?:\.(\d{1,2}|\*))?(?:([ab]|pre)(\d{0,2}))?$/.exec(v);
+  if (!m) return null;
+  const part = (s: string | undefined) => (s === '*' ? 99 : Number(s ?? 0));
+  const alpha = m[5] === 'a' ? 0 : m[5] === 'b' ? 1 : m[5] === 'pre' ? 2 : 3;
+  return (
+    ((((part(m[1]) * 100 + part(m[2])) * 100 + part(m[3])) * 100 + part(m[4])) * 10 + alpha) * 100 + Number(m[6] || 0)
+  );
+}

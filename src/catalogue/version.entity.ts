@@ -1,0 +1,124 @@
+import {
+  Collection,
+  Entity,
+  Index,
+  ManyToOne,
+  OneToMany,
+  PrimaryKey,
+  Property,
+  Unique,
+  type Opt,
+} from '@mikro-orm/core';
+import type { Translations } from '../core/i18n/translations.js';
+import { Addon } from './addon.entity.js';
+import { Channel, FileStatus, Platform } from './catalogue.enums.js';
+import { License } from './license.entity.js';
+
+@Entity({ tableName: 'versions' })
+@Index({ properties: ['addon', 'channel', 'id'] })
+export class Version {
+  @PrimaryKey({ type: 'integer', autoincrement: true })
+  id!: number;
+
+  @ManyToOne({ entity: () => Addon, deleteRule: 'cascade' })
+  addon!: Addon;
+
+  @Property({ type: 'string', length: 255 })
+  version!: string;
+
+  @Property({ type: 'smallint', default: Channel.LISTED })
+  channel: Opt<Channel> = Channel.LISTED;
+
+  @ManyToOne({ entity: () => License, nullable: true, deleteRule: 'set null' })
+  license: License | null = null;
+
+  @Property({ type: 'jsonb', nullable: true })
+  releaseNotes: Translations | null = null;
+
+  @Property({ type: 'boolean', default: false })
+  deleted: Opt<boolean> = false;
+
+  @Property({ type: 'timestamptz', defaultRaw: 'now()' })
+  created: Opt<Date> = new Date();
+
+  @Property({ type: 'timestamptz', nullable: true })
+  reviewed: Date | null = null;
+
+  @OneToMany({ entity: () => VersionCompat, mappedBy: 'version', orderBy: { application: 'asc' } })
+  compatibility = new Collection<VersionCompat>(this);
+
+  @OneToMany({ entity: () => File, mappedBy: 'version', orderBy: { id: 'asc' } })
+  files = new Collection<File>(this);
+}
+
+/** Compatibility of a version with one application: min/max version strings and their version_int. */
+@Entity({ tableName: 'version_compat' })
+@Unique({ properties: ['version', 'application'] })
+export class VersionCompat {
+  @PrimaryKey({ type: 'integer', autoincrement: true })
+  id!: number;
+
+  @ManyToOne({ entity: () => Version, deleteRule: 'cascade' })
+  version!: Version;
+
+  @Property({ type: 'smallint' })
+  application!: number;
+
+  @Property({ type: 'string', length: 255 })
+  min!: string;
+
+  @Property({ type: 'string', length: 255 })
+  max!: string;
+
+  @Property({ type: 'bigint' })
+  minInt!: number;
+
+  @Property({ type: 'bigint' })
+  maxInt!: number;
+}
+
+@Entity({ tableName: 'files' })
+export class File {
+  @PrimaryKey({ type: 'integer', autoincrement: true })
+  id!: number;
+
+  @ManyToOne({ entity: () => Version, deleteRule: 'cascade', index: true })
+  version!: Version;
+
+  @Property({ type: 'smallint', default: Platform.ALL })
+  platform: Opt<Platform> = Platform.ALL;
+
+  @Property({ type: 'smallint', default: FileStatus.AWAITING_REVIEW })
+  status: Opt<FileStatus> = FileStatus.AWAITING_REVIEW;
+
+  @Property({ type: 'string', length: 255 })
+  filename!: string;
+
+  /** `sha256:<hex>` of the bytes served. */
+  @Property({ type: 'string', length: 255, default: '' })
+  hash: Opt<string> = '';
+
+  @Property({ type: 'bigint', default: 0 })
+  size: Opt<number> = 0;
+
+  @Property({ type: 'boolean', default: true })
+  isWebextension: Opt<boolean> = true;
+
+  @Property({ type: 'boolean', default: false })
+  isRestartRequired: Opt<boolean> = false;
+
+  @Property({ type: 'boolean', default: false })
+  isVendorSigned: Opt<boolean> = false;
+
+  @Property({ type: 'boolean', default: false })
+  strictCompatibility: Opt<boolean> = false;
+
+  @Property({ type: 'text[]', default: '{}' })
+  permissions: Opt<string[]> = [];
+
+  @Property({ type: 'text[]', default: '{}' })
+  optionalPermissions: Opt<string[]> = [];
+
+  @Property({ type: 'timestamptz', defaultRaw: 'now()' })
+  created: Opt<Date> = new Date();
+}
