@@ -7,6 +7,8 @@ import { ApiKeysService } from './auth/api-keys.service.js';
 import { Authenticator } from './auth/authenticator.js';
 import { SessionsService } from './auth/sessions.service.js';
 import { SiteService } from './site/site.service.js';
+import { CatalogueService } from './catalogue/catalogue.service.js';
+import { CategoriesService } from './catalogue/categories.service.js';
 
 /** The service singletons. Each holds the rules of one domain; all take a RequestContext or an EntityManager. */
 export interface Services {
@@ -18,6 +20,8 @@ export interface Services {
   readonly apiKeys: ApiKeysService;
   readonly sessions: SessionsService;
   readonly authenticator: Authenticator;
+  readonly catalogue: CatalogueService;
+  readonly categories: CategoriesService;
 }
 
 export function createServices(config: Config, logger: Logger, keyring: Keyring): Services {
@@ -32,5 +36,7 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring)
     apiKeys,
     sessions,
     authenticator: new Authenticator(apiKeys, sessions),
+    catalogue: new CatalogueService(),
+    categories: new CategoriesService(),
   };
 }

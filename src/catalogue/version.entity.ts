@@ -1,4 +1,5 @@
 import {
+  BigIntType,
   Collection,
   Entity,
   Index,
@@ -47,8 +48,8 @@ export class Version {
   @OneToMany({ entity: () => VersionCompat, mappedBy: 'version', orderBy: { application: 'asc' } })
   compatibility = new Collection<VersionCompat>(this);
 
-  @OneToMany({ entity: () => File, mappedBy: 'version', orderBy: { id: 'asc' } })
-  files = new Collection<File>(this);
+  @OneToMany({ entity: () => AddonFile, mappedBy: 'version', orderBy: { id: 'asc' } })
+  files = new Collection<AddonFile>(this);
 }
 
 /** Compatibility of a version with one application: min/max version strings and their version_int. */
@@ -70,15 +71,15 @@ export class VersionCompat {
   @Property({ type: 'string', length: 255 })
   max!: string;
 
-  @Property({ type: 'bigint' })
+  @Property({ type: new BigIntType('number') })
   minInt!: number;
 
-  @Property({ type: 'bigint' })
+  @Property({ type: new BigIntType('number') })
   maxInt!: number;
 }
 
 @Entity({ tableName: 'files' })
-export class File {
+export class AddonFile {
   @PrimaryKey({ type: 'integer', autoincrement: true })
   id!: number;
 
@@ -98,7 +99,7 @@ export class File {
   @Property({ type: 'string', length: 255, default: '' })
   hash: Opt<string> = '';
 
-  @Property({ type: 'bigint', default: 0 })
+  @Property({ type: new BigIntType('number'), default: 0 })
   size: Opt<number> = 0;
 
   @Property({ type: 'boolean', default: true })

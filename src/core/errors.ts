@@ -69,7 +69,8 @@ export class AppError extends GraphQLError {
 
 /** Common constructors, with the original service's default messages. */
 export const errors = {
-  notAuthenticated: () => new AppError(ErrorCode.UNAUTHENTICATED, 'Authentication credentials were not provided.'),
+  notAuthenticated: (details?: Record<string, unknown>) =>
+    new AppError(ErrorCode.UNAUTHENTICATED, 'Authentication credentials were not provided.', { details }),
   authenticationFailed: (message: string, reason?: string) =>
     new AppError(ErrorCode.UNAUTHENTICATED, message, { reason }),
   forbidden: (message = 'You do not have permission to perform this action.', details?: Record<string, unknown>) =>

@@ -8,7 +8,7 @@ import { Addon, AddonUser } from '../catalogue/addon.entity.js';
 import { Category } from '../catalogue/category.entity.js';
 import { License } from '../catalogue/license.entity.js';
 import { FeaturedAddon, Preview } from '../catalogue/preview.entity.js';
-import { File, Version, VersionCompat } from '../catalogue/version.entity.js';
+import { AddonFile, Version, VersionCompat } from '../catalogue/version.entity.js';
 
 /** Every entity, listed explicitly (no folder discovery: it breaks under Jest's ESM loader). */
 export const entities = [
@@ -24,7 +24,7 @@ export const entities = [
   License,
   Version,
   VersionCompat,
-  File,
+  AddonFile,
   Preview,
   FeaturedAddon,
 ];

@@ -2,11 +2,21 @@ import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphq
 import { buildSchema, type ContainerType, type NonEmptyArray } from 'type-graphql';
 import { AccountsResolver } from '../accounts/accounts.resolver.js';
 import { SiteResolver } from '../site/site.resolver.js';
+import { CatalogueResolver } from '../catalogue/catalogue.resolver.js';
+import { FileResolver, LicenseResolver, PreviewResolver, VersionResolver } from '../catalogue/version.resolver.js';
 import type { Services } from '../services.js';
 
 /** Every resolver class. A domain adds its resolver here. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const resolvers: NonEmptyArray<Function> = [SiteResolver, AccountsResolver];
+export const resolvers: NonEmptyArray<Function> = [
+  SiteResolver,
+  AccountsResolver,
+  CatalogueResolver,
+  VersionResolver,
+  LicenseResolver,
+  FileResolver,
+  PreviewResolver,
+];
 
 /** Resolvers are built with the service singletons; no reflection-based DI. */
 class ServiceContainer implements ContainerType {

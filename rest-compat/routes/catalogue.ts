@@ -1,0 +1,99 @@
+import {
+  parseDetailAppParams,
+  parseIntParam,
+  parseVersionFilter,
+  refuseFilterOnDetail,
+} from '../../src/catalogue/catalogue.params.js';
+import { App } from '../../src/catalogue/catalogue.enums.js';
+import type { Page } from '../../src/core/pagination.js';
+import { paginated, pageVariables } from '../pagination.js';
+import { defineRoutes, gql } from '../route.js';
+import {
+  addonFields,
+  shapeAddon,
+  shapeVersion,
+  versionFields,
+  type AddonData,
+  type VersionData,
+} from '../shapes/addons.js';
+import { enumName } from '../shapes/enums.js';
+
+/** Version endpoints show the licence text. */
+const fullVersionFields = gql`
+  fragment RestFullVersionFields on Version {
+    ...RestVersionFields
+    license {
+      text
+    }
+  }
+  ${versionFields}
+`;
+
+export const catalogueRoutes = defineRoutes([
+  {
+    method: 'GET',
+    path: '/addons/addon/<addon>/',
+    versions: ['v3', 'v4'],
+    document: gql`
+      query RestAddonDetail($id: String!, $app: Application, $appVersion: String) {
+        addon(id: $id) {
+          ...RestAddonFields
+          currentVersion(app: $app, appVersion: $appVersion) {
+            ...RestVersionFields
+          }
+          latestUnlistedVersion {
+            ...RestVersionFields
+          }
+          canSeeUnlisted
+        }
+      }
+      ${addonFields}
+      ${versionFields}
+    `,
+    variables: (req) => {
+      const { app, appVersion } = parseDetailAppParams(req.query, req.version);
+      return { id: req.params.addon, app: app === null ? null : enumName(App, app), appVersion };
+    },
+    shape: (data: { addon: AddonData }, ctx) => shapeAddon(data.addon, ctx),
+  },
+  {
+    method: 'GET',
+    path: '/addons/addon/<addon>/versions/',
+    versions: ['v3', 'v4'],
+    document: gql`
+      query RestAddonVersions($addon: String!, $filter: String, $page: Int, $pageSize: Int) {
+        addonVersions(addon: $addon, filter: $filter, page: $page, pageSize: $pageSize) {
+          count
+          page
+          pageSize
+          pageCount
+          items {
+            ...RestFullVersionFields
+          }
+        }
+      }
+      ${fullVersionFields}
+    `,
+    variables: (req) => ({ addon: req.params.addon, filter: parseVersionFilter(req.query), ...pageVariables(req) }),
+    shape: (data: { addonVersions: Page<VersionData> }, ctx) =>
+      paginated(data.addonVersions, ctx, (v) => shapeVersion(v, ctx)),
+  },
+  {
+    method: 'GET',
+    path: '/addons/addon/<addon>/versions/<version>/',
+    versions: ['v3', 'v4'],
+    document: gql`
+      query RestAddonVersion($addon: String!, $id: Int!) {
+        addonVersion(addon: $addon, id: $id) {
+          ...RestFullVersionFields
+        }
+      }
+      ${fullVersionFields}
+    `,
+    variables: (req) => {
+      refuseFilterOnDetail(req.query);
+      return { addon: req.params.addon, id: parseIntParam(req.params.version) };
+    },
+    shape: (data: { addonVersion: VersionData }, ctx) => shapeVersion(data.addonVersion, ctx),
+  },
+]);

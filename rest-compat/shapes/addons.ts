@@ -1,0 +1,355 @@
+import type { Translations } from '../../src/core/i18n/translations.js';
+import { gql, type ShapeContext } from '../route.js';
+import { restEnums } from './enums.js';
+
+/** The GraphQL selection behind every v3/v4 add-on object. */
+export const addonFields = gql`
+  fragment RestAddonFields on Addon {
+    id
+    guid
+    slug
+    type
+    status
+    defaultLocale
+    name
+    summary
+    description
+    developerComments
+    homepage
+    supportUrl
+    supportEmail
+    contributionsUrl
+    requiresPayment
+    isExperimental
+    publicStats
+    averageDailyUsers
+    weeklyDownloads
+    tags
+    created
+    lastUpdated
+    isDisabled
+    hasEula
+    hasPrivacyPolicy
+    ratings {
+      average
+      bayesianAverage
+      count
+      textCount
+    }
+    promoted {
+      category
+      apps
+    }
+    categories {
+      slug
+      application
+    }
+    authors {
+      user {
+        id
+        username
+        displayName
+        name
+      }
+    }
+    previews {
+      id
+      caption
+      imageSize
+      imageUrl
+      thumbnailSize
+      thumbnailUrl
+    }
+    icon32: iconUrl(size: 32)
+    icon64: iconUrl(size: 64)
+    icon128: iconUrl(size: 128)
+    url
+    editUrl
+    reviewUrl
+    ratingsUrl
+    versionsUrl
+    featuredFor
+  }
+`;
+
+/** Version fields; `license.text` is asked for only where it is shown (version endpoints). */
+export const versionFields = gql`
+  fragment RestVersionFields on Version {
+    id
+    version
+    channel
+    releaseNotes
+    reviewed
+    url
+    editUrl
+    isStrictCompatibilityEnabled
+    compatibility {
+      application
+      min
+      max
+    }
+    license {
+      id
+      name
+      url
+      isCustom
+    }
+    files {
+      id
+      created
+      hash
+      platform
+      size
+      status
+      isWebextension
+      isRestartRequired
+      isVendorSigned
+      permissions
+      optionalPermissions
+      url
+    }
+  }
+`;
+
+export interface VersionData {
+  id: number;
+  version: string;
+  channel: 'LISTED' | 'UNLISTED';
+  reviewed: string | null;
+  url: string;
+  editUrl: string;
+  isStrictCompatibilityEnabled: boolean;
+  compatibility: { application: string; min: string; max: string }[];
+  license: {
+    id: number;
+    name: Translations | null;
+    url: string | null;
+    isCustom: boolean;
+    text?: Translations | null;
+  } | null;
+  releaseNotes?: Translations | null;
+  files: {
+    id: number;
+    created: string;
+    hash: string;
+    platform: string;
+    size: number;
+    status: number;
+    isWebextension: boolean;
+    isRestartRequired: boolean;
+    isVendorSigned: boolean;
+    permissions: string[];
+    optionalPermissions: string[];
+    url: string;
+  }[];
+}
+
+export interface AddonData {
+  id: number;
+  guid: string | null;
+  slug: string;
+  type: string;
+  status: string;
+  defaultLocale: string;
+  name: Translations | null;
+  summary: Translations | null;
+  description: Translations | null;
+  developerComments: Translations | null;
+  homepage: Translations | null;
+  supportUrl: Translations | null;
+  supportEmail: Translations | null;
+  contributionsUrl: string | null;
+  requiresPayment: boolean;
+  isExperimental: boolean;
+  publicStats: boolean;
+  averageDailyUsers: number;
+  weeklyDownloads: number;
+  tags: string[];
+  created: string;
+  lastUpdated: string | null;
+  isDisabled: boolean;
+  hasEula: boolean;
+  hasPrivacyPolicy: boolean;
+  ratings: { average: number; bayesianAverage: number; count: number; textCount: number };
+  promoted: { category: string; apps: string[] } | null;
+  categories: { slug: string; application: string }[];
+  authors: { user: { id: number; username: string; displayName: string | null; name: string } }[];
+  previews: {
+    id: number;
+    caption: Translations | null;
+    imageSize: number[];
+    imageUrl: string;
+    thumbnailSize: number[];
+    thumbnailUrl: string;
+  }[];
+  icon32: string;
+  icon64: string;
+  icon128: string;
+  url: string;
+  editUrl: string;
+  reviewUrl: string;
+  ratingsUrl: string;
+  versionsUrl: string;
+  featuredFor: string[];
+  currentVersion?: VersionData | null;
+  latestUnlistedVersion?: VersionData | null;
+  canSeeUnlisted?: boolean;
+}
+
+/** Context of an add-on object: the detail shows more than a search result. */
+export interface AddonShapeOptions {
+  search?: boolean;
+  score?: number | null;
+}
+
+/** The v3/v4 version object. */
+export function shapeVersion(version: VersionData, ctx: ShapeContext, options: { search?: boolean } = {}) {
+  const v3 = ctx.version === 'v3';
+  const defaultLocale = 'en-US';
+  const compatibility: Record<string, { min: string; max: string }> = {};
+  for (const c of version.compatibility) {
+    if (restEnums.appInVersion(c.application as never, ctx.version)) {
+      compatibility[restEnums.app(c.application as never)] = { min: c.min, max: c.max };
+    }
+  }
+  const license = version.license
+    ? {
+        id: version.license.id,
+        ...(v3 ? {} : { is_custom: version.license.isCustom }),
+        name: ctx.translated(version.license.name, defaultLocale),
+        ...('text' in version.license ? { text: ctx.translated(version.license.text ?? null, defaultLocale) } : {}),
+        url: version.license.url,
+      }
+    : null;
+  return {
+    id: version.id,
+    channel: restEnums.channel(version.channel),
+    compatibility,
+    edit_url: version.editUrl,
+    files: version.files.map((f) => ({
+      id: f.id,
+      created: ctx.timestamp(f.created),
+      hash: f.hash,
+      is_restart_required: f.isRestartRequired,
+      is_webextension: f.isWebextension,
+      is_vendor_signed_extension: f.isVendorSigned,
+      platform: restEnums.platform(f.platform as never),
+      size: f.size,
+      status: f.status,
+      url: f.url,
+      permissions: f.permissions,
+      ...(v3 ? {} : { optional_permissions: f.optionalPermissions }),
+    })),
+    is_strict_compatibility_enabled: version.isStrictCompatibilityEnabled,
+    ...(options.search ? {} : { license }),
+    ...(options.search ? {} : { release_notes: ctx.translated(version.releaseNotes ?? null) }),
+    reviewed: ctx.timestamp(version.reviewed),
+    url: version.url,
+    version: version.version,
+  };
+}
+
+/** The v3/v4 add-on object (detail, or a search result with `search`). */
+export function shapeAddon(addon: AddonData, ctx: ShapeContext, options: AddonShapeOptions = {}) {
+  const v3 = ctx.version === 'v3';
+  const locale = addon.defaultLocale;
+  const t = (value: Translations | null) => ctx.translated(value, locale);
+  const html = (value: Translations | null) => ctx.translated(wrapHtmlLinks(value, ctx), locale);
+  const categories: Record<string, string[]> = {};
+  for (const c of addon.categories) {
+    if (!restEnums.appInVersion(c.application as never, ctx.version)) continue;
+    (categories[restEnums.app(c.application as never)] ??= []).push(c.slug);
+  }
+  const homepage = t(addon.homepage);
+  const supportUrl = t(addon.supportUrl);
+  return {
+    id: addon.id,
+    authors: addon.authors.map(({ user }) => ({
+      id: user.id,
+      name: v3 ? user.displayName || user.username : user.name,
+      url: ctx.absolute(`/user/${user.id}/`),
+      username: user.username,
+      ...(options.search && !v3 ? {} : { picture_url: ctx.absolute('/static/img/anon_user.png') }),
+    })),
+    average_daily_users: addon.averageDailyUsers,
+    categories,
+    contributions_url: v3 ? ctx.link(addon.contributionsUrl) : (ctx.link(addon.contributionsUrl) ?? ''),
+    ...(v3 ? {} : { created: ctx.timestamp(addon.created) }),
+    current_version: addon.currentVersion ? shapeVersion(addon.currentVersion, ctx, options) : null,
+    default_locale: addon.defaultLocale,
+    description: html(addon.description),
+    developer_comments: html(addon.developerComments),
+    edit_url: addon.editUrl,
+    guid: addon.guid,
+    has_eula: addon.hasEula,
+    has_privacy_policy: addon.hasPrivacyPolicy,
+    homepage: typeof homepage === 'string' ? ctx.link(homepage) : mapValues(homepage, ctx.link),
+    icon_url: addon.icon64,
+    icons: v3 ? { 32: addon.icon32, 64: addon.icon64 } : { 32: addon.icon32, 64: addon.icon64, 128: addon.icon128 },
+    is_disabled: addon.isDisabled,
+    is_experimental: addon.isExperimental,
+    ...(v3 ? { is_featured: addon.featuredFor.length > 0, is_source_public: false } : {}),
+    last_updated: ctx.timestamp(addon.lastUpdated),
+    ...(addon.canSeeUnlisted && !options.search
+      ? { latest_unlisted_version: addon.latestUnlistedVersion ? shapeVersion(addon.latestUnlistedVersion, ctx) : null }
+      : {}),
+    name: t(addon.name),
+    previews: addon.previews.map((p) => ({
+      id: p.id,
+      caption: t(p.caption),
+      image_size: p.imageSize,
+      image_url: p.imageUrl,
+      thumbnail_size: p.thumbnailSize,
+      thumbnail_url: p.thumbnailUrl,
+    })),
+    ...(v3
+      ? {}
+      : {
+          promoted: addon.promoted
+            ? {
+                category: restEnums.promoted(addon.promoted.category as never),
+                apps: addon.promoted.apps.map((a) => restEnums.app(a as never)),
+              }
+            : null,
+          public_stats: addon.publicStats,
+        }),
+    ratings: {
+      average: addon.ratings.average,
+      bayesian_average: addon.ratings.bayesianAverage,
+      count: addon.ratings.count,
+      text_count: addon.ratings.textCount,
+    },
+    ratings_url: addon.ratingsUrl,
+    requires_payment: addon.requiresPayment,
+    review_url: addon.reviewUrl,
+    slug: addon.slug,
+    status: restEnums.status(addon.status as never, ctx.version),
+    summary: html(addon.summary),
+    support_email: t(addon.supportEmail),
+    support_url: typeof supportUrl === 'string' ? ctx.link(supportUrl) : mapValues(supportUrl, ctx.link),
+    tags: addon.tags,
+    type: restEnums.type(addon.type as never, ctx.version),
+    url: addon.url,
+    versions_url: addon.versionsUrl,
+    weekly_downloads: addon.weeklyDownloads,
+    ...(options.search && !v3 ? { _score: options.score ?? 0 } : {}),
+  };
+}
+
+function mapValues(value: Translations | null | string, fn: (v: string) => string | null) {
+  if (value === null || typeof value === 'string') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fn(v) ?? v]));
+}
+
+/** Links inside HTML fields always go through the outgoing redirector. */
+function wrapHtmlLinks(value: Translations | null, ctx: ShapeContext): Translations | null {
+  if (!value) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([locale, html]) => [
+      locale,
+      html.replace(/href=(["'])(https?:\/\/[^"']+)\1/gi, (_m, quote: string, url: string) => {
+        return `href=${quote}${ctx.wrapLink(url) ?? url}${quote}`;
+      }),
+    ]),
+  );
+}

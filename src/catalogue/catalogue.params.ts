@@ -1,0 +1,41 @@
+import { errors } from '../core/errors.js';
+import { appFromParam, type ApiVersion, type App, versionInt } from './catalogue.enums.js';
+import type { VersionFilter } from './catalogue.service.js';
+
+/**
+ * Query-string rules of the v3/v4 catalogue endpoints, with the original messages. REST routes
+ * call these to turn strings into typed GraphQL variables.
+ */
+const VERSION_FILTERS: VersionFilter[] = ['all_without_unlisted', 'all_with_unlisted', 'all_with_deleted'];
+
+export function parseVersionFilter(query: URLSearchParams): VersionFilter {
+  const filter = query.get('filter');
+  if (filter === null || filter === '') return 'default';
+  if (!VERSION_FILTERS.includes(filter as VersionFilter))
+    throw errors.badParameter('Invalid "filter" parameter specified.');
+  return filter as VersionFilter;
+}
+
+export function refuseFilterOnDetail(query: URLSearchParams): void {
+  if (query.has('filter')) throw errors.badParameter('The "filter" parameter is not valid in this context.');
+}
+
+/** v4 detail: `app` and `appversion` together select a language pack's compatible version. */
+export function parseDetailAppParams(
+  query: URLSearchParams,
+  version: ApiVersion,
+): { app: App | null; appVersion: string | null } {
+  if (version !== 'v4') return { app: null, appVersion: null };
+  const rawApp = query.get('app');
+  const rawVersion = query.get('appversion');
+  if (rawApp === null && rawVersion === null) return { app: null, appVersion: null };
+  const app = rawApp === null ? null : appFromParam(rawApp, version);
+  if (rawApp !== null && app === null) throw errors.badRequest('Invalid "app" parameter.');
+  if (rawVersion !== null && versionInt(rawVersion) === null)
+    throw errors.badRequest('Invalid "appversion" parameter.');
+  return { app, appVersion: app && rawVersion ? rawVersion : null };
+}
+
+export function parseIntParam(value: string): number {
+  return /^\d{1,9}$/.test(value) ? Number(value) : -1;
+}

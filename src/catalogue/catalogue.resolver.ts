@@ -1,0 +1,173 @@
+import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
+import type { RequestContext } from '../core/context.js';
+import { PageArgs } from '../graphql/pagination.js';
+import type { Services } from '../services.js';
+import type { Addon } from './addon.entity.js';
+import { App, versionInt } from './catalogue.enums.js';
+import { addonFlagsById, authorsByAddonId, featuredAppsByAddonId, previewsByAddonId } from './catalogue.loaders.js';
+import {
+  AddonAuthorType,
+  AddonObjectType,
+  AddonPromotionType,
+  AddonRatingsType,
+  CategoryType,
+  PreviewType,
+  VersionPageType,
+  VersionType,
+} from './catalogue.types.js';
+import { catalogueUrls } from './catalogue.urls.js';
+import type { VersionFilter } from './catalogue.service.js';
+
+@ArgsType()
+class VersionListArgs extends PageArgs {
+  @Field({ description: 'Add-on id, slug or guid.' })
+  addon!: string;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'default | all_without_unlisted | all_with_unlisted | all_with_deleted',
+  })
+  filter?: VersionFilter | null;
+}
+
+@Resolver(() => AddonObjectType)
+export class CatalogueResolver {
+  constructor(private readonly services: Services) {}
+
+  @Query(() => AddonObjectType, {
+    description: 'An add-on by id, slug or guid (non-public ones for authors and reviewers).',
+  })
+  addon(@Arg('id', { description: 'Id, slug or guid.' }) id: string, @Ctx() ctx: RequestContext) {
+    return this.services.catalogue.getAddon(ctx, id);
+  }
+
+  @Query(() => VersionPageType, { description: 'Versions of an add-on, newest first.' })
+  addonVersions(@Args() { addon, filter, page, pageSize }: VersionListArgs, @Ctx() ctx: RequestContext) {
+    return this.services.catalogue.listVersions(ctx, addon, filter ?? 'default', page, pageSize);
+  }
+
+  @Query(() => VersionType)
+  addonVersion(
+    @Arg('addon', { description: 'Add-on id, slug or guid.' }) addon: string,
+    @Arg('id', () => Int) id: number,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return this.services.catalogue.getVersion(ctx, addon, id);
+  }
+
+  @Query(() => [CategoryType])
+  categories(@Ctx() ctx: RequestContext) {
+    return this.services.categories.all(ctx.em);
+  }
+
+  @FieldResolver(() => Boolean, { description: 'Disabled by its developer.' })
+  isDisabled(@Root() addon: Addon) {
+    return addon.disabledByUser;
+  }
+
+  @FieldResolver(() => Boolean)
+  async hasEula(@Root() addon: Addon, @Ctx() ctx: RequestContext) {
+    return (await ctx.loaders.get(addonFlagsById).load(addon.id)).hasEula;
+  }
+
+  @FieldResolver(() => Boolean)
+  async hasPrivacyPolicy(@Root() addon: Addon, @Ctx() ctx: RequestContext) {
+    return (await ctx.loaders.get(addonFlagsById).load(addon.id)).hasPrivacyPolicy;
+  }
+
+  @FieldResolver(() => AddonRatingsType)
+  ratings(@Root() addon: Addon): AddonRatingsType {
+    return {
+      average: addon.averageRating,
+      bayesianAverage: addon.bayesianRating,
+      count: addon.totalRatings,
+      textCount: addon.textRatingsCount,
+    };
+  }
+
+  @FieldResolver(() => AddonPromotionType, { nullable: true })
+  promoted(@Root() addon: Addon): AddonPromotionType | null {
+    return addon.promotedCategory === null ? null : { category: addon.promotedCategory, apps: addon.promotedApps };
+  }
+
+  @FieldResolver(() => [CategoryType], { name: 'categories' })
+  categoriesOf(@Root() addon: Addon, @Ctx() ctx: RequestContext) {
+    return this.services.categories.byIds(ctx.em, addon.categoryIds);
+  }
+
+  @FieldResolver(() => [AddonAuthorType], { description: 'Listed authors, in order.' })
+  async authors(@Root() addon: Addon, @Ctx() ctx: RequestContext) {
+    const authors = await ctx.loaders.get(authorsByAddonId).load(addon.id);
+    return authors.filter((a) => a.listed);
+  }
+
+  @FieldResolver(() => [PreviewType])
+  previews(@Root() addon: Addon, @Ctx() ctx: RequestContext) {
+    return ctx.loaders.get(previewsByAddonId).load(addon.id);
+  }
+
+  @FieldResolver(() => VersionType, {
+    nullable: true,
+    description:
+      'For language packs, `app` + `appVersion` pick the latest version compatible with that application version.',
+  })
+  currentVersion(
+    @Root() addon: Addon,
+    @Ctx() ctx: RequestContext,
+    @Arg('app', () => App, { nullable: true }) app?: App,
+    @Arg('appVersion', () => String, { nullable: true }) appVersion?: string,
+  ) {
+    return this.services.catalogue.currentVersion(ctx, addon, app, appVersion ? versionInt(appVersion) : null);
+  }
+
+  @FieldResolver(() => VersionType, { nullable: true, description: 'Only for authors and unlisted reviewers.' })
+  latestUnlistedVersion(@Root() addon: Addon, @Ctx() ctx: RequestContext) {
+    return this.services.catalogue.latestUnlistedVersion(ctx, addon);
+  }
+
+  @FieldResolver(() => Boolean, {
+    description: 'Whether the caller may see unlisted versions (authors, unlisted reviewers).',
+  })
+  canSeeUnlisted(@Root() addon: Addon, @Ctx() ctx: RequestContext) {
+    return this.services.catalogue.canSeeUnlisted(ctx, addon);
+  }
+
+  @FieldResolver(() => [App], { description: 'Applications whose featured list holds this add-on (v3).' })
+  featuredFor(@Root() addon: Addon, @Ctx() ctx: RequestContext) {
+    return ctx.loaders.get(featuredAppsByAddonId).load(addon.id);
+  }
+
+  @FieldResolver(() => String)
+  iconUrl(
+    @Root() addon: Addon,
+    @Ctx() ctx: RequestContext,
+    @Arg('size', () => Int, { defaultValue: 64 }) size: number,
+  ) {
+    return catalogueUrls.icon(ctx.request.baseUrl, addon.id, addon.iconHash, addon.iconType, size);
+  }
+
+  @FieldResolver(() => String, { description: 'The add-on page on the website.' })
+  url(@Root() addon: Addon, @Ctx() ctx: RequestContext) {
+    return catalogueUrls.addon(ctx.request.baseUrl, addon.slug);
+  }
+
+  @FieldResolver(() => String)
+  editUrl(@Root() addon: Addon, @Ctx() ctx: RequestContext) {
+    return catalogueUrls.edit(ctx.request.baseUrl, addon.slug);
+  }
+
+  @FieldResolver(() => String)
+  reviewUrl(@Root() addon: Addon, @Ctx() ctx: RequestContext) {
+    return catalogueUrls.review(ctx.request.baseUrl, addon.id);
+  }
+
+  @FieldResolver(() => String)
+  ratingsUrl(@Root() addon: Addon, @Ctx() ctx: RequestContext) {
+    return catalogueUrls.ratings(ctx.request.baseUrl, addon.slug);
+  }
+
+  @FieldResolver(() => String)
+  versionsUrl(@Root() addon: Addon, @Ctx() ctx: RequestContext) {
+    return catalogueUrls.versions(ctx.request.baseUrl, addon.slug);
+  }
+}

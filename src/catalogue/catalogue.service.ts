@@ -1,0 +1,162 @@
+import type { RequestContext } from '../core/context.js';
+import { errors } from '../core/errors.js';
+import { pageRequest, toPage, type Page } from '../core/pagination.js';
+import { Addon } from './addon.entity.js';
+import { AddonStatus, AddonType, Channel, FileStatus, type App } from './catalogue.enums.js';
+import {
+  addonFlagsById,
+  authorsByAddonId,
+  compatByVersionId,
+  latestUnlistedVersionIdByAddonId,
+  versionById,
+} from './catalogue.loaders.js';
+import { canViewDeleted, isListedReviewer, isUnlistedReviewer } from './catalogue.permissions.js';
+import { Version } from './version.entity.js';
+
+/** Ids that look like guids: `{uuid}` or `something@domain` (the original's rule). */
+const GUID = /^(\{[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\}|[a-z0-9-._]*@[a-z0-9-._]+)$/i;
+
+export type VersionFilter = 'default' | 'all_without_unlisted' | 'all_with_unlisted' | 'all_with_deleted';
+
+/** Rules of reading the catalogue: lookups, who may see what, versions. */
+export class CatalogueService {
+  /** Public: approved, not disabled by its developer, with a listed current version. */
+  isPublic(addon: Addon): boolean {
+    return addon.status === AddonStatus.PUBLIC && !addon.disabledByUser && addon.currentVersion !== null;
+  }
+
+  async isAuthor(ctx: RequestContext, addon: Addon): Promise<boolean> {
+    const userId = ctx.viewer.userId;
+    if (userId === null) return false;
+    const authors = await ctx.loaders.get(authorsByAddonId).load(addon.id);
+    return authors.some((a) => a.user.id === userId);
+  }
+
+  /** Authors and unlisted reviewers see unlisted versions. */
+  async canSeeUnlisted(ctx: RequestContext, addon: Addon): Promise<boolean> {
+    return isUnlistedReviewer(ctx.viewer) || (await this.isAuthor(ctx, addon));
+  }
+
+  /** Authors, and reviewers of the channels the add-on has, see a non-public add-on. */
+  private async canSeeNonPublic(ctx: RequestContext, addon: Addon): Promise<boolean> {
+    if (await this.isAuthor(ctx, addon)) return true;
+    const flags = await ctx.loaders.get(addonFlagsById).load(addon.id);
+    if (isListedReviewer(ctx.viewer) && (flags.hasListed || !flags.hasUnlisted)) return true;
+    return isUnlistedReviewer(ctx.viewer) && flags.hasUnlisted;
+  }
+
+  /** By id (all digits), guid (case-insensitive) or slug. Not found: null. */
+  async lookup(ctx: RequestContext, identifier: string): Promise<Addon | null> {
+    if (/^\d+$/.test(identifier)) {
+      const id = Number(identifier);
+      return Number.isSafeInteger(id) && id <= 2_147_483_647 ? ctx.em.findOne(Addon, { id }) : null;
+    }
+    if (GUID.test(identifier)) {
+      const [row] = await ctx.em
+        .getConnection()
+        .execute<{ id: number }[]>('select id from addons where lower(guid) = lower(?) limit 1', [identifier]);
+      return row ? ctx.em.findOne(Addon, { id: row.id }) : null;
+    }
+    return ctx.em.findOne(Addon, { slug: identifier });
+  }
+
+  /**
+   * The add-on as the detail endpoint shows it: deleted ones are 404 (except for Addons:ViewDeleted);
+   * non-public ones need an author or a reviewer (401 anonymous, 403 otherwise, with the
+   * disabled-by-developer and disabled-by-vendor flags in the body).
+   */
+  async getAddon(ctx: RequestContext, identifier: string): Promise<Addon> {
+    const addon = await this.lookup(ctx, identifier);
+    if (!addon) throw errors.notFound();
+    if (addon.status === AddonStatus.DELETED && !canViewDeleted(ctx.viewer)) throw errors.notFound();
+    if (this.isPublic(addon) || (await this.canSeeNonPublic(ctx, addon)) || canViewDeleted(ctx.viewer)) return addon;
+    const details = {
+      is_disabled_by_developer: addon.disabledByUser,
+      is_disabled_by_vendor: addon.status === AddonStatus.DISABLED,
+    };
+    throw ctx.viewer.isAuthenticated ? errors.forbidden(undefined, details) : errors.notAuthenticated(details);
+  }
+
+  /**
+   * The current version, or for a language pack with `app` and `appVersion` the latest public
+   * listed version compatible with that application version, when there is one.
+   */
+  async currentVersion(ctx: RequestContext, addon: Addon, app?: App | null, appVersionInt?: number | null) {
+    if (addon.type === AddonType.LANGUAGE && app && appVersionInt) {
+      const [row] = await ctx.em.getConnection().execute<{ id: number }[]>(
+        `select v.id from versions v
+           join version_compat c on c.version_id = v.id and c.application = ?
+          where v.addon_id = ? and v.channel = ? and not v.deleted
+            and c.min_int <= ? and c.max_int >= ?
+            and exists (select 1 from files f where f.version_id = v.id and f.status = ?)
+          order by v.id desc limit 1`,
+        [app, addon.id, Channel.LISTED, appVersionInt, appVersionInt, FileStatus.APPROVED],
+      );
+      if (row) return ctx.loaders.get(versionById).load(row.id);
+    }
+    return addon.currentVersion ? ctx.loaders.get(versionById).load(addon.currentVersion.id) : null;
+  }
+
+  async latestUnlistedVersion(ctx: RequestContext, addon: Addon): Promise<Version | null> {
+    if (!(await this.canSeeUnlisted(ctx, addon))) return null;
+    const id = await ctx.loaders.get(latestUnlistedVersionIdByAddonId).load(addon.id);
+    return id === null ? null : ctx.loaders.get(versionById).load(id);
+  }
+
+  /**
+   * Versions, newest first. `default`: listed versions with an approved file;
+   * `all_without_unlisted` (reviewers, authors), `all_with_unlisted` (unlisted reviewers, authors),
+   * `all_with_deleted` (Addons:ViewDeleted).
+   */
+  async listVersions(
+    ctx: RequestContext,
+    identifier: string,
+    filter: VersionFilter,
+    page?: number | null,
+    pageSize?: number | null,
+  ): Promise<Page<Version>> {
+    const addon = await this.getAddon(ctx, identifier);
+    await this.assertVersionFilterAllowed(ctx, addon, filter);
+    const request = pageRequest(page, pageSize);
+    const where: Record<string, unknown> = { addon };
+    if (filter !== 'all_with_deleted') where.deleted = false;
+    if (filter === 'default' || filter === 'all_without_unlisted') where.channel = Channel.LISTED;
+    if (filter === 'default') where.files = { status: FileStatus.APPROVED };
+    const [items, count] = await ctx.em.findAndCount(Version, where, {
+      orderBy: { created: 'desc', id: 'desc' },
+      limit: request.limit,
+      offset: request.offset,
+    });
+    return toPage(request, count, items);
+  }
+
+  private async assertVersionFilterAllowed(ctx: RequestContext, addon: Addon, filter: VersionFilter) {
+    let allowed = true;
+    if (filter === 'all_without_unlisted') allowed = isListedReviewer(ctx.viewer) || (await this.isAuthor(ctx, addon));
+    if (filter === 'all_with_unlisted') allowed = await this.canSeeUnlisted(ctx, addon);
+    if (filter === 'all_with_deleted') allowed = canViewDeleted(ctx.viewer);
+    if (!allowed) throw ctx.viewer.isAuthenticated ? errors.forbidden() : errors.notAuthenticated();
+  }
+
+  /**
+   * One version of the add-on: deleted ones only for Addons:ViewDeleted, unlisted ones for authors
+   * and unlisted reviewers, listed ones without an approved file for authors and reviewers.
+   */
+  async getVersion(ctx: RequestContext, identifier: string, versionId: number): Promise<Version> {
+    const addon = await this.getAddon(ctx, identifier);
+    const version = await ctx.em.findOne(Version, { id: versionId, addon }, { populate: ['files'] });
+    if (!version) throw errors.notFound();
+    if (version.deleted && !canViewDeleted(ctx.viewer)) throw errors.notFound();
+    let allowed = true;
+    if (version.channel === Channel.UNLISTED) allowed = await this.canSeeUnlisted(ctx, addon);
+    else if (!version.files.getItems().some((f) => f.status === FileStatus.APPROVED)) {
+      allowed = isListedReviewer(ctx.viewer) || (await this.isAuthor(ctx, addon));
+    }
+    if (!allowed) throw ctx.viewer.isAuthenticated ? errors.forbidden() : errors.notAuthenticated();
+    return version;
+  }
+
+  async compatibility(ctx: RequestContext, version: Version) {
+    return ctx.loaders.get(compatByVersionId).load(version.id);
+  }
+}

@@ -1,0 +1,265 @@
+import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { UserType } from '../accounts/accounts.types.js';
+import { PageOf } from '../graphql/pagination.js';
+import { TranslationsScalar } from '../graphql/scalars.js';
+import type { Translations } from '../core/i18n/translations.js';
+import { AddonStatus, AddonType, App, Channel, Platform, PromotedCategory } from './catalogue.enums.js';
+
+registerEnumType(AddonType, { name: 'AddonType' });
+registerEnumType(AddonStatus, { name: 'AddonStatus' });
+registerEnumType(App, { name: 'Application', description: 'Applications add-ons are made for.' });
+registerEnumType(Channel, { name: 'Channel' });
+registerEnumType(Platform, { name: 'Platform' });
+registerEnumType(PromotedCategory, { name: 'PromotedCategory' });
+
+@ObjectType('AddonRatings')
+export class AddonRatingsType {
+  @Field(() => Float)
+  average!: number;
+
+  @Field(() => Float)
+  bayesianAverage!: number;
+
+  @Field(() => Int)
+  count!: number;
+
+  @Field(() => Int, { description: 'Ratings with a review text.' })
+  textCount!: number;
+}
+
+@ObjectType('AddonPromotion')
+export class AddonPromotionType {
+  @Field(() => PromotedCategory)
+  category!: number;
+
+  @Field(() => [App])
+  apps!: number[];
+}
+
+@ObjectType('Category')
+export class CategoryType {
+  @Field(() => Int)
+  id!: number;
+
+  @Field()
+  slug!: string;
+
+  @Field(() => App)
+  application!: number;
+
+  @Field(() => AddonType)
+  type!: number;
+
+  @Field(() => TranslationsScalar)
+  name!: Translations;
+
+  @Field()
+  misc!: boolean;
+
+  @Field(() => Int)
+  weight!: number;
+}
+
+@ObjectType('AddonAuthor')
+export class AddonAuthorType {
+  @Field(() => UserType)
+  user!: object;
+
+  @Field(() => Int)
+  position!: number;
+}
+
+@ObjectType('Preview')
+export class PreviewType {
+  @Field(() => Int)
+  id!: number;
+
+  @Field(() => TranslationsScalar, { nullable: true })
+  caption!: Translations | null;
+
+  @Field(() => [Int], { description: '[width, height]' })
+  imageSize!: number[];
+
+  @Field(() => [Int], { description: '[width, height]' })
+  thumbnailSize!: number[];
+
+  @Field()
+  imageUrl!: string;
+
+  @Field()
+  thumbnailUrl!: string;
+}
+
+@ObjectType('License')
+export class LicenseType {
+  @Field(() => Int)
+  id!: number;
+
+  @Field(() => TranslationsScalar, { nullable: true })
+  name!: Translations | null;
+
+  @Field(() => String, { nullable: true })
+  url!: string | null;
+
+  @Field({ description: 'A developer-written licence rather than a built-in one.' })
+  isCustom!: boolean;
+}
+
+@ObjectType('Compatibility')
+export class CompatibilityType {
+  @Field(() => App)
+  application!: number;
+
+  @Field()
+  min!: string;
+
+  @Field()
+  max!: string;
+}
+
+@ObjectType('File')
+export class FileType {
+  @Field(() => Int)
+  id!: number;
+
+  @Field()
+  created!: Date;
+
+  @Field({ description: '`sha256:<hex>` of the file served (the signed file once signed).' })
+  hash!: string;
+
+  @Field(() => Platform)
+  platform!: number;
+
+  @Field(() => Float, { description: 'Bytes.' })
+  size!: number;
+
+  @Field(() => Int, { description: '1 awaiting review, 4 approved, 5 disabled.' })
+  status!: number;
+
+  @Field()
+  isWebextension!: boolean;
+
+  @Field()
+  isRestartRequired!: boolean;
+
+  @Field()
+  isVendorSigned!: boolean;
+
+  @Field(() => [String])
+  permissions!: string[];
+
+  @Field(() => [String])
+  optionalPermissions!: string[];
+}
+
+@ObjectType('Version')
+export class VersionType {
+  @Field(() => Int)
+  id!: number;
+
+  @Field()
+  version!: string;
+
+  @Field(() => Channel)
+  channel!: number;
+
+  @Field(() => TranslationsScalar, { nullable: true })
+  releaseNotes!: Translations | null;
+
+  @Field()
+  created!: Date;
+
+  @Field(() => Date, { nullable: true })
+  reviewed!: Date | null;
+
+  @Field()
+  deleted!: boolean;
+}
+
+@ObjectType('Addon')
+export class AddonObjectType {
+  @Field(() => Int)
+  id!: number;
+
+  @Field(() => String, { nullable: true })
+  guid!: string | null;
+
+  @Field()
+  slug!: string;
+
+  @Field(() => AddonType)
+  type!: number;
+
+  @Field(() => AddonStatus)
+  status!: number;
+
+  @Field()
+  defaultLocale!: string;
+
+  @Field(() => TranslationsScalar, { nullable: true })
+  name!: Translations | null;
+
+  @Field(() => TranslationsScalar, { nullable: true })
+  summary!: Translations | null;
+
+  @Field(() => TranslationsScalar, { nullable: true })
+  description!: Translations | null;
+
+  @Field(() => TranslationsScalar, { nullable: true })
+  developerComments!: Translations | null;
+
+  @Field(() => TranslationsScalar, { nullable: true })
+  homepage!: Translations | null;
+
+  @Field(() => TranslationsScalar, { nullable: true })
+  supportUrl!: Translations | null;
+
+  @Field(() => TranslationsScalar, { nullable: true })
+  supportEmail!: Translations | null;
+
+  @Field(() => String, { nullable: true })
+  contributionsUrl!: string | null;
+
+  @Field()
+  requiresPayment!: boolean;
+
+  @Field()
+  isExperimental!: boolean;
+
+  @Field()
+  publicStats!: boolean;
+
+  @Field(() => Int)
+  averageDailyUsers!: number;
+
+  @Field(() => Int)
+  weeklyDownloads!: number;
+
+  @Field(() => Float)
+  hotness!: number;
+
+  @Field(() => [String])
+  tags!: string[];
+
+  @Field()
+  created!: Date;
+
+  @Field(() => Date, { nullable: true })
+  lastUpdated!: Date | null;
+}
+
+@ObjectType('AddonSearchHit')
+export class AddonSearchHitType {
+  @Field(() => AddonObjectType)
+  addon!: object;
+
+  @Field(() => Float, { nullable: true, description: 'Relevance to the query (when sorted by relevance).' })
+  score!: number | null;
+}
+
+@ObjectType('AddonSearchPage')
+export class AddonSearchPageType extends PageOf(AddonSearchHitType) {}
+
+@ObjectType('VersionPage')
+export class VersionPageType extends PageOf(VersionType) {}

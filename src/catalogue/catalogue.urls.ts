@@ -1,0 +1,27 @@
+/**
+ * Public URLs of catalogue objects. Website pages (detail, edit, review…) live under the site's
+ * base URL; media under `/user-media/` (served by the storage port, signing issue); defaults
+ * under `/static/`.
+ */
+export const catalogueUrls = {
+  addon: (base: string, slug: string) => `${base}/addon/${encodeURIComponent(slug)}/`,
+  edit: (base: string, slug: string) => `${base}/developers/addon/${encodeURIComponent(slug)}/edit`,
+  review: (base: string, id: number) => `${base}/reviewers/review/${id}`,
+  ratings: (base: string, slug: string) => `${base}/addon/${encodeURIComponent(slug)}/reviews/`,
+  versions: (base: string, slug: string) => `${base}/addon/${encodeURIComponent(slug)}/versions/`,
+  version: (base: string, slug: string, version: string) =>
+    `${base}/addon/${encodeURIComponent(slug)}/versions/${encodeURIComponent(version)}`,
+  versionEdit: (base: string, slug: string, id: number) =>
+    `${base}/developers/addon/${encodeURIComponent(slug)}/versions/${id}`,
+  user: (base: string, id: number) => `${base}/user/${id}/`,
+  anonymousPicture: (base: string) => `${base}/static/img/anon_user.png`,
+  icon(base: string, addonId: number, iconHash: string | null, iconType: string | null, size: number) {
+    if (!iconType) return `${base}/static/img/addon-icons/default-${size}.png`;
+    return `${base}/user-media/addon_icons/${Math.floor(addonId / 1000)}/${addonId}-${size}.png?modified=${iconHash ?? '0'}`;
+  },
+  preview(base: string, id: number, kind: 'full' | 'thumbs', format: string, modified: Date) {
+    const ext = kind === 'thumbs' ? 'jpg' : format;
+    return `${base}/user-media/previews/${kind}/${Math.floor(id / 1000)}/${id}.${ext}?modified=${Math.floor(modified.getTime() / 1000)}`;
+  },
+  file: (base: string, id: number, filename: string) => `${base}/downloads/file/${id}/${encodeURIComponent(filename)}`,
+};
