@@ -11,12 +11,13 @@ import {
 import { createRequestContext } from '../src/core/context.js';
 import { formatTimestamp } from '../src/core/dates.js';
 import { baseUrlOf } from '../src/core/http.js';
+import { ResponseCache } from '../src/core/response-cache.js';
 import { localize } from '../src/core/i18n/translations.js';
 import { canonicalLocale, resolveRequestLocale } from '../src/core/i18n/locales.js';
 import type { Database } from '../src/db/database.js';
 import type { Services } from '../src/services.js';
 import { toRestError, type ErrorStyle } from './errors.js';
-import { sendJson } from './http.js';
+import { sendJson, sendJsonText } from './http.js';
 import type { ApiVersion, HttpMethod, RestRequest, RouteDefinition, ShapeContext } from './route.js';
 
 interface CompiledRoute {
@@ -109,6 +110,7 @@ export interface RestEngineOptions {
 export function createRestHandler({ schema, services, db, routes }: RestEngineOptions): RequestHandler {
   const table = compileRoutes(schema, routes);
   const { logger, config } = services;
+  const cache = new ResponseCache();
 
   return async (req: Request, res: Response) => {
     let style: ErrorStyle = 'drf';
@@ -133,6 +135,14 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
       }
       const { route, params } = match;
       style = route.definition.errorStyle ?? 'drf';
+
+      const cacheable = route.definition.cacheAnonymous && method === 'GET' && !req.headers.authorization;
+      const cacheKey = `${version} ${requestUrl.host}${requestUrl.pathname}${requestUrl.search}`;
+      const generation = cacheable ? await cache.generation(em) : '';
+      if (cacheable) {
+        const hit = cache.get(cacheKey, generation);
+        if (hit) return sendJsonText(res, hit.status, hit.body);
+      }
 
       const ip = req.ip ?? null;
       const viewer = await services.authenticator.authenticate(
@@ -159,7 +169,11 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
       }
       const shapeContext = createShapeContext(restRequest, requestUrl, services);
       const body = route.definition.shape ? route.definition.shape(result.data, shapeContext) : result.data;
-      return sendJson(res, route.definition.status ?? 200, body);
+      const status = route.definition.status ?? 200;
+      if (!cacheable) return sendJson(res, status, body);
+      const payload = JSON.stringify(body);
+      cache.set(cacheKey, generation, status, payload);
+      return sendJsonText(res, status, payload);
     } catch (caught) {
       const error = toRestError(caught, style, logger);
       return sendJson(res, error.status, error.body, error.headers);

@@ -11,7 +11,12 @@ export function sendJson(res: Response, status: number, body: unknown, headers: 
     res.end();
     return;
   }
-  const payload = JSON.stringify(body);
+  sendJsonText(res, status, JSON.stringify(body));
+}
+
+/** Sends an already serialised JSON body. */
+export function sendJsonText(res: Response, status: number, payload: string): void {
+  res.status(status);
   res.setHeader('Content-Type', 'application/json');
   res.setHeader('Content-Length', Buffer.byteLength(payload));
   res.end(payload);

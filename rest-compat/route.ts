@@ -54,6 +54,11 @@ export interface RouteDefinition<TData = any> {
   shape?: (data: TData, context: ShapeContext) => unknown;
   /** Body style of 4xx errors: DRF's `{"detail"}`/field maps, or the signing API's `{"error"}`. */
   errorStyle?: 'drf' | 'signing';
+  /**
+   * Cache successful anonymous answers under the catalogue generation (see ResponseCache). Only
+   * for routes whose answer depends on nothing but the URL and catalogue tables.
+   */
+  cacheAnonymous?: boolean;
 }
 
 export function defineRoutes(routes: RouteDefinition[]): RouteDefinition[] {

@@ -27,6 +27,8 @@ export interface CreateAppOptions {
   database?: DatabaseTarget;
   /** Extra REST routes (tests mount probes of the engine). */
   extraRoutes?: readonly RouteDefinition[];
+  /** Called with every SQL statement (tests count queries). */
+  onQuery?: (sql: string) => void;
 }
 
 /** The database the configuration asks for: DATABASE_URL, else embedded PGlite under DATA_DIR. */
@@ -41,9 +43,9 @@ export async function createApp(config: Config, logger: Logger, options: CreateA
   const { keyring, generated } = Keyring.load(config.SECRET_KEY, config.dataDir);
   if (generated)
     logger.warn({ dataDir: config.dataDir }, 'SECRET_KEY is not set: generated one in DATA_DIR/secret-key');
-  const db = await openDatabase(options.database ?? databaseTarget(config), { logger });
+  const db = await openDatabase(options.database ?? databaseTarget(config), { logger, onQuery: options.onQuery });
   try {
-    const services = createServices(config, logger, keyring);
+    const services = createServices(config, logger, keyring, db);
     const schema = await buildAppSchema(services);
     const graphql = await createGraphqlEndpoint(schema, services, db);
     const app = express();

@@ -45,7 +45,7 @@ async function main(argv: string[]): Promise<number> {
   const { keyring } = Keyring.load(config.SECRET_KEY, config.dataDir);
   const db = await openDatabase(databaseTarget(config), { logger });
   try {
-    const services = createServices(config, logger, keyring);
+    const services = createServices(config, logger, keyring, db);
     const output = await command.run(services, db.fork(), values);
     process.stdout.write(JSON.stringify(output) + '\n');
     return 0;

@@ -1,4 +1,5 @@
 import type { Config } from './config.js';
+import type { Database } from './db/database.js';
 import type { Logger } from './core/logger.js';
 import { OutgoingLinks } from './core/links.js';
 import type { Keyring } from './core/secrets.js';
@@ -24,9 +25,11 @@ export interface Services {
   readonly categories: CategoriesService;
 }
 
-export function createServices(config: Config, logger: Logger, keyring: Keyring): Services {
+export function createServices(config: Config, logger: Logger, keyring: Keyring, db: Database): Services {
   const apiKeys = new ApiKeysService(keyring.box('api-key-secrets'));
   const sessions = new SessionsService(keyring.signer('session-tokens'));
+  const catalogue = new CatalogueService();
+  const categories = new CategoriesService();
   return {
     config,
     logger,
@@ -36,7 +39,7 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring)
     apiKeys,
     sessions,
     authenticator: new Authenticator(apiKeys, sessions),
-    catalogue: new CatalogueService(),
-    categories: new CategoriesService(),
+    catalogue,
+    categories,
   };
 }

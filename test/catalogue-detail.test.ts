@@ -314,3 +314,36 @@ describe('versions', () => {
     expect((await get(`/api/v4/addons/addon/${hidden.id}/versions/`)).status).toBe(401);
   });
 });
+
+describe('cached anonymous answers', () => {
+  it('never outlive a write to the add-on, its versions, files or authors', async () => {
+    const addon = await createAddon(t.em(), { name: { 'en-US': 'Before' }, authors: [{ id: authorId }] });
+    const path = `/api/v4/addons/addon/${addon.id}/`;
+    expect((await get(path)).body.name).toEqual({ 'en-US': 'Before' });
+    expect((await get(path)).body.name).toEqual({ 'en-US': 'Before' });
+
+    const em = t.em();
+    await em.getConnection().execute(`update addons set name = '{"en-US": "After"}' where id = ?`, [addon.id]);
+    expect((await get(path)).body.name).toEqual({ 'en-US': 'After' });
+
+    await em.getConnection().execute(`update files set size = 4321 where version_id = ?`, [addon.currentVersion!.id]);
+    expect((await get(path)).body.current_version.files[0].size).toBe(4321);
+
+    await em.getConnection().execute(`update users set display_name = 'Renamed' where id = ?`, [authorId]);
+    expect((await get(path)).body.authors[0].name).toBe('Renamed');
+    await em.getConnection().execute(`update users set display_name = 'The Author' where id = ?`, [authorId]);
+
+    await em.getConnection().execute(`update addons set status = ? where id = ?`, [AddonStatus.NOMINATED, addon.id]);
+    expect((await get(path)).status).toBe(401);
+  });
+
+  it('are not shared with signed-in callers', async () => {
+    const addon = await createAddon(t.em(), {
+      authors: [{ id: authorId }],
+      versions: [{}, { channel: Channel.UNLISTED }],
+    });
+    const path = `/api/v4/addons/addon/${addon.id}/`;
+    expect((await get(path)).body).not.toHaveProperty('latest_unlisted_version');
+    expect((await get(path, tokens.author)).body).toHaveProperty('latest_unlisted_version');
+  });
+});

@@ -32,6 +32,8 @@ export interface OpenDatabaseOptions {
   logger?: Logger;
   /** Apply pending migrations (default true). */
   migrate?: boolean;
+  /** Called with every SQL statement (tests count them to catch N+1 queries). */
+  onQuery?: (sql: string) => void;
 }
 
 export async function openDatabase(target: DatabaseTarget, options: OpenDatabaseOptions = {}): Promise<Database> {
@@ -41,7 +43,9 @@ export async function openDatabase(target: DatabaseTarget, options: OpenDatabase
     extensions: [Migrator],
     allowGlobalContext: false,
     forceUtcTimezone: true,
-    debug: false,
+    debug: options.onQuery ? ['query'] : false,
+    colors: false,
+    ...(options.onQuery ? { logger: options.onQuery } : {}),
     discovery: { warnWhenNoEntities: true },
     migrations: {
       migrationsList,

@@ -24,7 +24,7 @@ export interface TestApp {
 let counter = 0;
 
 export async function startTestApp(
-  options: { env?: Record<string, string>; extraRoutes?: RouteDefinition[] } = {},
+  options: { env?: Record<string, string>; extraRoutes?: RouteDefinition[]; onQuery?: (sql: string) => void } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'addons-test-'));
   const database = await createTestDatabase();
@@ -38,7 +38,11 @@ export async function startTestApp(
   const logger = createLogger(config.LOG_LEVEL, 'stderr');
   let app: App;
   try {
-    app = await createApp(config, logger, { database: database.target, extraRoutes: options.extraRoutes });
+    app = await createApp(config, logger, {
+      database: database.target,
+      extraRoutes: options.extraRoutes,
+      onQuery: options.onQuery,
+    });
   } catch (error) {
     await database.drop();
     throw error;
