@@ -1,25 +1,39 @@
 /**
- * HTTP benchmark (`BENCH_DURATION=3 npm run -s bench`): starts the service on loopback, runs each scenario with
- * autocannon (a warm-up run, then a measured one), prints a side-by-side table with ratios and writes the raw
- * numbers to bench/results/latest.json. Exits non-zero if any response was non-2xx or any request failed.
+ * `npm run bench`: HTTP benchmarks against the service on loopback, each suite in its own server.
+ *
+ * - foundation: /healthz, GET /api/v4/site/ through the REST engine, and the same GraphQL operation
+ *   through POST /graphql (embedded database, or DATABASE_URL's).
+ * - catalogue (needs DATABASE_URL, a PostgreSQL server where scratch databases may be created): for
+ *   each size in BENCH_ADDONS (default 50000,500000), a seeded catalogue (kept between runs) and
+ *   /healthz, v4 detail, search (rare term, common term, no q with each sort) and autocomplete.
+ *
+ * BENCH_SUITES picks suites (default all), BENCH_DURATION the measured seconds per scenario.
+ * Raw numbers go to bench/results/latest.json. A run with any non-2xx answer or error fails.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { catalogueScenarios, pickWorkload, prepareDatabase } from './catalogue.js';
+import {
+  fmt,
+  printTable,
+  runScenario,
+  startServer,
+  stopServer,
+  type RunningServer,
+  type Scenario,
+  type ScenarioResult,
+} from './lib.js';
 
-interface Scenario {
-  name: string;
-  method: 'GET' | 'POST';
-  path: string;
-  headers?: Record<string, string>;
-  body?: string;
-}
+const SUITES = (process.env.BENCH_SUITES ?? 'foundation,catalogue').split(',').map((s) => s.trim());
+const SIZES = (process.env.BENCH_ADDONS ?? '50000,500000').split(',').map(Number);
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const SETTINGS = { connections: 10, warmupSeconds: 2, durationSeconds: DURATION };
+const RESULTS_FILE = fileURLToPath(new URL('./results/latest.json', import.meta.url));
+const ADMIN_URL = process.env.DATABASE_URL;
 
-const SCENARIOS: Scenario[] = [
+const FOUNDATION: Scenario[] = [
   { name: 'healthz', method: 'GET', path: '/healthz' },
   { name: 'rest-site', method: 'GET', path: '/api/v4/site/' },
   {
@@ -30,212 +44,88 @@ const SCENARIOS: Scenario[] = [
     body: JSON.stringify({ query: 'query RestSiteStatus { siteStatus { readOnly notice } }' }),
   },
 ];
-/** Every scenario's req/s is compared with this one's. */
-const BASELINE = 'healthz';
-/** Head-to-head comparisons, [a, b]: a's req/s and latencies divided by b's. */
-const COMPARISONS: [string, string][] = [['rest-site', 'graphql-site']];
 
-const CONNECTIONS = 10;
-const WARMUP_SECONDS = 2;
-const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 10);
-const STARTUP_TIMEOUT_MS = 120_000;
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const RESULTS_FILE = fileURLToPath(new URL('./results/latest.json', import.meta.url));
-const SERVER_ARGS = ['--no-warnings', '--import', '@swc-node/register/esm-register', 'src/main.ts'];
-// DATABASE_URL, when set, reaches the server through the inherited environment.
-const DATABASE = process.env.DATABASE_URL ? 'postgres' : 'embedded (PGlite)';
-
-// autocannon is CommonJS without bundled types (and @types/autocannon is not installed): only what is used here.
-interface AutocannonResult {
-  requests: { average: number; total: number };
-  latency: { average: number; p50: number; p99: number };
-  non2xx: number;
-  errors: number; // includes timeouts
-  timeouts: number;
-  statusCodeStats: Record<string, { count: number }>;
-}
-type Autocannon = (
-  opts: { url: string; connections: number; duration: number } & Omit<Scenario, 'name' | 'path'>,
-) => PromiseLike<AutocannonResult>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
-
-/** A port that was free a moment ago (the server cannot report the one PORT=0 gives it). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
+interface SuiteResult {
+  suite: string;
+  database: string;
+  results: ScenarioResult[];
 }
 
-/** Starts the service and waits until GET /healthz answers 200. */
-async function startServer(dataDir: string, output: string[]): Promise<{ child: ChildProcess; base: string }> {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  // DATA_DIR is set even with DATABASE_URL: the generated SECRET_KEY lands there, not in the checkout.
-  const env = { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', DATA_DIR: dataDir };
-  const child = spawn(process.execPath, SERVER_ARGS, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  // Keep the last chunks of the server's output (logs, boot errors) to show if something goes wrong.
-  for (const stream of [child.stdout!, child.stderr!]) {
-    stream.on('data', (chunk: Buffer) => output.push(chunk.toString()) > 200 && output.shift());
-  }
+let current: RunningServer | undefined;
+const abort = (why: string) => {
+  console.error(`bench: ${why}`);
+  current?.child.kill('SIGKILL');
+  process.exit(1);
+};
+process.once('SIGINT', () => abort('interrupted'));
+process.once('SIGTERM', () => abort('terminated'));
 
-  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited during startup (code ${child.exitCode})`);
-    const res = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(2_000) }).catch(() => null);
-    if (res?.status === 200) return { child, base };
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`server not healthy after ${STARTUP_TIMEOUT_MS / 1000} s`);
-}
-
-/** SIGTERM, then SIGKILL if the graceful shutdown (15 s server-side) overruns. */
-async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<unknown>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-  const status = await exited;
-  clearTimeout(timer);
-  if (status !== 0) console.error(`bench: warning: server exited with ${status} on SIGTERM`);
-}
-
-function rssMB(pid: number | undefined): number | null {
+/** Runs scenarios against one server, always stopping it. */
+async function suite(name: string, env: Record<string, string>, scenarios: Scenario[]): Promise<ScenarioResult[]> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'addons-bench-'));
   try {
-    const kb = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kb ? Math.round(Number(kb) / 102.4) / 10 : null;
-  } catch {
-    return null;
+    current = await startServer({ DATA_DIR: dataDir, ...env });
+    const results: ScenarioResult[] = [];
+    for (const scenario of scenarios) {
+      process.stdout.write(`  ${name}: ${scenario.name} ...\n`);
+      results.push(await runScenario(current.base, scenario, current.child.pid, SETTINGS));
+    }
+    return results;
+  } catch (error) {
+    if (current) console.error(`--- server output (tail) ---\n${current.output.join('').slice(-4000)}`);
+    throw error;
+  } finally {
+    if (current) await stopServer(current.child);
+    current = undefined;
+    rmSync(dataDir, { recursive: true, force: true });
   }
-}
-
-/** One request first, so a broken endpoint (including a 200 carrying GraphQL `errors`) fails fast. */
-async function smokeTest(base: string, s: Scenario): Promise<void> {
-  const { method, headers, body } = s;
-  const res = await fetch(base + s.path, { method, headers, body, signal: AbortSignal.timeout(10_000) });
-  const text = await res.text();
-  const json = res.headers.get('content-type')?.startsWith('application/json') ? JSON.parse(text) : null;
-  if (!res.ok || json?.errors) {
-    throw new Error(`${s.name}: ${s.method} ${s.path} answered ${res.status}: ${text.slice(0, 500)}`);
-  }
-}
-
-/** Smoke test, warm-up run, measured run, then the server's RSS. */
-async function runScenario(base: string, s: Scenario, serverPid: number | undefined) {
-  await smokeTest(base, s);
-  const opts = { url: base + s.path, method: s.method, headers: s.headers, body: s.body, connections: CONNECTIONS };
-  await autocannon({ ...opts, duration: WARMUP_SECONDS });
-  const r = await autocannon({ ...opts, duration: DURATION_SECONDS });
-  return {
-    name: s.name,
-    method: s.method,
-    path: s.path,
-    reqPerSec: r.requests.average,
-    latencyMeanMs: r.latency.average,
-    p50Ms: r.latency.p50,
-    p99Ms: r.latency.p99,
-    requests: r.requests.total,
-    non2xx: r.non2xx,
-    errors: r.errors,
-    timeouts: r.timeouts,
-    statusCodes: Object.fromEntries(Object.entries(r.statusCodeStats).map(([code, { count }]) => [code, count])),
-    serverRssMB: rssMB(serverPid),
-  };
-}
-type ScenarioResult = Awaited<ReturnType<typeof runScenario>>;
-
-const fmt = (n: number | null, digits = 2) => (n === null || !Number.isFinite(n) ? 'n/a' : n.toFixed(digits));
-
-/** The table's columns: title, then the cell for a scenario (given the baseline scenario's result). */
-const COLUMNS: [string, (r: ScenarioResult, baseline?: ScenarioResult) => string][] = [
-  ['scenario', (r) => r.name],
-  ['request', (r) => `${r.method} ${r.path}`],
-  ['req/s', (r) => fmt(r.reqPerSec, 0)],
-  [`vs ${BASELINE}`, (r, baseline) => `${fmt(baseline ? r.reqPerSec / baseline.reqPerSec : null)}x`],
-  ['p50 ms', (r) => fmt(r.p50Ms, 0)], // autocannon's latency histogram has 1 ms resolution
-  ['p99 ms', (r) => fmt(r.p99Ms, 0)],
-  ['mean ms', (r) => fmt(r.latencyMeanMs)],
-  ['RSS MB', (r) => fmt(r.serverRssMB, 1)],
-  ['non2xx', (r) => String(r.non2xx)],
-  ['errors', (r) => String(r.errors)],
-];
-
-function report(results: ScenarioResult[]) {
-  const byName = new Map(results.map((r) => [r.name, r]));
-  const header = COLUMNS.map(([title]) => title);
-  const body = results.map((r) => COLUMNS.map(([, cell]) => cell(r, byName.get(BASELINE))));
-  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
-  const line = (row: string[]) => row.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-  console.log(`\n${CONNECTIONS} connections, ${DURATION_SECONDS} s per scenario (after ${WARMUP_SECONDS} s warm-up)\n`);
-  console.log([header, widths.map((w) => '-'.repeat(w)), ...body].map(line).join('\n'));
-
-  const ratios = COMPARISONS.flatMap(([a, b]) => {
-    const [ra, rb] = [byName.get(a), byName.get(b)];
-    if (!ra || !rb) return [];
-    const q = (key: 'reqPerSec' | 'p50Ms' | 'p99Ms' | 'latencyMeanMs') => ra[key] / rb[key];
-    return [{ a, b, reqPerSec: q('reqPerSec'), p50: q('p50Ms'), p99: q('p99Ms'), mean: q('latencyMeanMs') }];
-  });
-  console.log('');
-  for (const { a, b, reqPerSec, p50, p99, mean } of ratios) {
-    console.log(`${a} vs ${b}: req/s ${fmt(reqPerSec)}x, latency p50 ${fmt(p50)}x p99 ${fmt(p99)}x mean ${fmt(mean)}x`);
-  }
-  return ratios;
 }
 
 async function main() {
-  if (!(DURATION_SECONDS > 0)) throw new Error(`BENCH_DURATION must be a positive number of seconds`);
-  const dataDir = mkdtempSync(join(tmpdir(), 'addons-bench-'));
-  const output: string[] = [];
-  let child: ChildProcess | undefined;
-  // Never leave the server behind: not on errors, not on Ctrl-C, not if something hangs.
-  const abort = (why: string) => {
-    console.error(`bench: ${why}`);
-    child?.kill('SIGKILL');
-    rmSync(dataDir, { recursive: true, force: true });
-    process.exit(1);
-  };
-  process.once('SIGINT', () => abort('interrupted'));
-  process.once('SIGTERM', () => abort('terminated'));
-  const budgetMs = STARTUP_TIMEOUT_MS + SCENARIOS.length * (WARMUP_SECONDS + DURATION_SECONDS + 30) * 1000;
-  setTimeout(() => abort(`overall time budget of ${budgetMs / 1000} s exceeded`), budgetMs).unref();
+  if (!(DURATION > 0)) throw new Error('BENCH_DURATION must be a positive number of seconds');
+  const budget = (60 + SIZES.length * 20 * (DURATION + 10) + 1800) * 1000;
+  setTimeout(() => abort(`time budget of ${budget / 1000} s exceeded`), budget).unref();
+  const runs: SuiteResult[] = [];
 
-  const results: ScenarioResult[] = [];
-  try {
-    const started = Date.now();
-    const server = await startServer(dataDir, output);
-    child = server.child;
-    const bootSeconds = ((Date.now() - started) / 1000).toFixed(1);
-    console.log(`server pid ${child.pid} on ${server.base}, database: ${DATABASE}, healthy after ${bootSeconds} s`);
-    for (const scenario of SCENARIOS) {
-      process.stdout.write(`running ${scenario.name} ...\n`);
-      results.push(await runScenario(server.base, scenario, child.pid));
+  if (SUITES.includes('foundation')) {
+    const database = ADMIN_URL ? 'postgres' : 'embedded';
+    // An empty DATABASE_URL counts as unset: the embedded default.
+    const results = await suite('foundation', { DATABASE_URL: ADMIN_URL ?? '' }, FOUNDATION);
+    printTable(`foundation (${database})`, results, 'healthz');
+    const [rest, graphql] = ['rest-site', 'graphql-site'].map((n) => results.find((r) => r.name === n)!);
+    console.log(
+      `\nREST engine vs POST /graphql, same document: req/s ${fmt(rest.reqPerSec / graphql.reqPerSec)}x, ` +
+        `p50 ${fmt(rest.p50Ms / graphql.p50Ms)}x, p99 ${fmt(rest.p99Ms / graphql.p99Ms)}x`,
+    );
+    runs.push({ suite: 'foundation', database, results });
+  }
+
+  if (SUITES.includes('catalogue')) {
+    if (!ADMIN_URL) {
+      console.log(
+        '\ncatalogue suite skipped: set DATABASE_URL to a PostgreSQL server where scratch databases can be created',
+      );
+    } else {
+      for (const size of SIZES) {
+        const url = await prepareDatabase(ADMIN_URL, size, 1);
+        const workload = await pickWorkload(url);
+        const results = await suite(`catalogue ${size}`, { DATABASE_URL: url }, catalogueScenarios(workload));
+        printTable(`catalogue, ${size} add-ons (PostgreSQL full-text search)`, results, 'healthz');
+        runs.push({ suite: `catalogue-${size}`, database: 'postgres', results });
+      }
     }
-  } catch (error) {
-    console.error(`bench failed: ${error instanceof Error ? error.message : error}`);
-    if (output.length) console.error(`--- server output (tail) ---\n${output.join('').slice(-4000)}`);
-    process.exitCode = 1;
-    return;
-  } finally {
-    if (child) await stopServer(child);
-    rmSync(dataDir, { recursive: true, force: true });
   }
 
-  const ratios = report(results);
-  const failed = results.filter((r) => r.non2xx > 0 || r.errors > 0);
-  if (failed.length) {
-    for (const r of failed) console.error(`FAILED ${r.name}: ${JSON.stringify(r.statusCodes)}, ${r.errors} errors`);
-    process.exitCode = 1;
-    return; // no latest.json for a run whose numbers are not valid
-  }
+  const failed = runs.flatMap((r) => r.results).filter((r) => r.non2xx > 0 || r.errors > 0);
+  for (const r of failed) console.error(`FAILED ${r.name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+  if (failed.length) process.exit(1);
   mkdirSync(join(RESULTS_FILE, '..'), { recursive: true });
-  const run = { date: new Date().toISOString(), node: process.version, database: DATABASE };
-  const settings = { connections: CONNECTIONS, warmupSeconds: WARMUP_SECONDS, durationSeconds: DURATION_SECONDS };
-  const json = { ...run, ...settings, scenarios: results, ratios };
-  writeFileSync(RESULTS_FILE, `${JSON.stringify(json, null, 2)}\n`);
+  writeFileSync(
+    RESULTS_FILE,
+    `${JSON.stringify({ date: new Date().toISOString(), node: process.version, settings: SETTINGS, runs }, null, 2)}\n`,
+  );
   console.log(`\nraw results: ${RESULTS_FILE}`);
+  process.exit(0);
 }
 
-await main();
+await main().catch((error) => abort(error instanceof Error ? error.message : String(error)));

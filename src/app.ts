@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { join } from 'node:path';
 import cors from 'cors';
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import type { GraphQLSchema } from 'graphql';
@@ -78,6 +79,11 @@ export async function createApp(config: Config, logger: Logger, options: CreateA
 
     const corsHandler = cors({ maxAge: 86400 });
     app.use('/graphql', corsHandler, ...graphql.handlers);
+    // Media of the default local storage (icons, previews). Unknown files are a JSON 404.
+    app.use(
+      '/user-media',
+      express.static(join(config.dataDir, 'media'), { maxAge: '1h', index: false, dotfiles: 'ignore' }),
+    );
     app.use(
       '/api',
       corsHandler,

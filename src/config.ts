@@ -37,6 +37,13 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GRAPHQL_INTROSPECTION: bool.default(true),
   TRUST_PROXY: bool.default(false),
+  SEARCH_ENGINE: z.enum(['postgres', 'meilisearch']).default('postgres'),
+  MEILI_URL: urlWithProtocol(['http:', 'https:']).optional(),
+  MEILI_MASTER_KEY: z.string().min(1).optional(),
+  MEILI_INDEX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/, 'must be letters, digits, _ or -')
+    .default('addons'),
 });
 
 export type Config = z.infer<typeof schema> & {
@@ -58,7 +65,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const value = env[key];
     if (value !== undefined && value !== '') input[key] = value;
   }
-  const parsed = schema.safeParse(input);
+  const parsed = schema
+    .refine((c) => c.SEARCH_ENGINE !== 'meilisearch' || c.MEILI_URL, {
+      path: ['MEILI_URL'],
+      message: 'is required when SEARCH_ENGINE=meilisearch',
+    })
+    .safeParse(input);
   if (!parsed.success) {
     throw new ConfigError(
       parsed.error.issues.map((issue) => {

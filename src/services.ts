@@ -1,5 +1,13 @@
 import type { Config } from './config.js';
+import { join } from 'node:path';
 import type { Database } from './db/database.js';
+import { ListingService } from './catalogue/listing.service.js';
+import { MeilisearchEngine } from './search/meilisearch.engine.js';
+import { PostgresSearchEngine } from './search/postgres.engine.js';
+import type { SearchEngine } from './search/search.port.js';
+import { SearchService } from './search/search.service.js';
+import { LocalStorage } from './storage/local.storage.js';
+import type { Storage } from './storage/storage.port.js';
 import type { Logger } from './core/logger.js';
 import { OutgoingLinks } from './core/links.js';
 import type { Keyring } from './core/secrets.js';
@@ -23,6 +31,9 @@ export interface Services {
   readonly authenticator: Authenticator;
   readonly catalogue: CatalogueService;
   readonly categories: CategoriesService;
+  readonly search: SearchService;
+  readonly listing: ListingService;
+  readonly storage: Storage;
 }
 
 export function createServices(config: Config, logger: Logger, keyring: Keyring, db: Database): Services {
@@ -30,6 +41,8 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
   const sessions = new SessionsService(keyring.signer('session-tokens'));
   const catalogue = new CatalogueService();
   const categories = new CategoriesService();
+  const storage = new LocalStorage(join(config.dataDir, 'media'));
+  const search = new SearchService(createSearchEngine(config, db), categories, catalogue);
   return {
     config,
     logger,
@@ -41,5 +54,20 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
     authenticator: new Authenticator(apiKeys, sessions),
     catalogue,
     categories,
+    search,
+    listing: new ListingService(catalogue, categories, storage, search),
+    storage,
   };
+}
+
+/** PostgreSQL full-text by default; Meilisearch when SEARCH_ENGINE=meilisearch. */
+export function createSearchEngine(config: Config, db: Database): SearchEngine {
+  if (config.SEARCH_ENGINE === 'meilisearch') {
+    return new MeilisearchEngine(db, {
+      url: config.MEILI_URL!,
+      apiKey: config.MEILI_MASTER_KEY,
+      indexName: config.MEILI_INDEX,
+    });
+  }
+  return new PostgresSearchEngine(db);
 }

@@ -1,7 +1,13 @@
 import type { RouteDefinition } from '../route.js';
 import { accountRoutes } from './accounts.js';
 import { catalogueRoutes } from './catalogue.js';
+import { searchRoutes } from './search.js';
 import { siteRoutes } from './site.js';
 
 /** The whole v3/v4 route table. Each domain contributes its entries. */
-export const routes: readonly RouteDefinition[] = [...siteRoutes, ...accountRoutes, ...catalogueRoutes];
+export const routes: readonly RouteDefinition[] = [
+  ...siteRoutes,
+  ...accountRoutes,
+  ...catalogueRoutes,
+  ...searchRoutes,
+];

@@ -22,6 +22,32 @@ const SEARCH_VECTOR_SQL = [
   ` || setweight(to_tsvector('english'::regconfig, addons_translations_text(description)), 'D'::"char"))`,
 ].join('');
 
+/** Partial search indexes cover the searchable add-ons only (`BASE` in src/search/postgres.query.ts). */
+const SEARCHABLE = 'status = 4 and not disabled_by_user and current_version_id is not null';
+/**
+ * Rows that fit a B-tree tuple of the covering walk indexes (see `addons_search_walk_size` in the
+ * SearchIndexes migration): with the search vector (relevance), with the names (autocomplete).
+ */
+const WALKABLE = 'addons_search_walk_size(search_vector, tags, null::text, category_ids) <= 2300';
+const NAMES_FIT = 'addons_search_walk_size(null::tsvector, tags, search_name, category_ids) <= 2300';
+const FILTER_COLUMNS = [
+  'type',
+  'promoted_category',
+  'promoted_apps',
+  'compat_apps',
+  'compat_min',
+  'compat_max',
+  'platforms',
+  'category_ids',
+  'tags',
+]
+  .map((c) => `"${c}"`)
+  .join(', ');
+const WALK_INCLUDE = `${FILTER_COLUMNS}, "search_vector"`;
+const NAMES_INCLUDE = `${FILTER_COLUMNS}, "search_name"`;
+const searchIndex = (name: string, definition: string) =>
+  Index({ name, expression: `create index "${name}" on "addons" ${definition}` });
+
 /**
  * An add-on. Texts are translations (`{locale: text}`); `tags`, `categoryIds` and the
  * `compat*`/`platforms` arrays are denormalised from their sources (tags list, categories, current
@@ -32,6 +58,59 @@ const SEARCH_VECTOR_SQL = [
   name: 'addons_guid_lower_index',
   expression: 'create index "addons_guid_lower_index" on "addons" (lower("guid"))',
 })
+// Search (PostgresSearchEngine). Full text with the selective array filters as extra keys.
+@searchIndex(
+  'addons_search_text',
+  `using gin ("search_vector", "category_ids", "tags") with (fastupdate = off) where ${SEARCHABLE}`,
+)
+// The relevance walk: popularity order, read index-only (filters and vector in the tuple).
+@searchIndex(
+  'addons_search_walk',
+  `("average_daily_users" desc, "id" desc) include (${WALK_INCLUDE}) where ${SEARCHABLE} and ${WALKABLE}`,
+)
+@searchIndex(
+  'addons_search_walk_recommended',
+  `("average_daily_users" desc, "id" desc) include (${WALK_INCLUDE}) ` +
+    `where ${SEARCHABLE} and ${WALKABLE} and promoted_category = 2`,
+)
+// Rows too large for the walk index.
+@searchIndex(
+  'addons_search_walk_large',
+  `("average_daily_users" desc, "id" desc) where ${SEARCHABLE} and not (${WALKABLE})`,
+)
+// Autocomplete: the names in popularity order, read index-only (no vector: ~6x denser).
+@searchIndex(
+  'addons_search_names',
+  `("average_daily_users" desc, "id" desc) include (${NAMES_INCLUDE}) where ${SEARCHABLE} and ${NAMES_FIT}`,
+)
+@searchIndex(
+  'addons_search_names_large',
+  `("average_daily_users" desc, "id" desc) where ${SEARCHABLE} and not (${NAMES_FIT})`,
+)
+@searchIndex(
+  'addons_search_text_large',
+  `using gin ("search_vector") with (fastupdate = off) where ${SEARCHABLE} and not (${WALKABLE})`,
+)
+// Name matches (the name part of search_vector), to rank rare name matches of frequent terms.
+@searchIndex(
+  'addons_search_name_text',
+  `using gin (to_tsvector('english'::regconfig, addons_translations_text("name"))) where ${SEARCHABLE}`,
+)
+@searchIndex('addons_search_name_exact', `using gin (addons_name_keys("name")) where ${SEARCHABLE}`)
+@searchIndex('addons_search_name_trgm', `using gin ("search_name" gin_trgm_ops) where ${SEARCHABLE}`)
+@searchIndex('addons_search_facets', `using gin ("compat_apps", "platforms") where ${SEARCHABLE}`)
+// Sort orders (no q, or q with few matches).
+@searchIndex('addons_search_users', `("average_daily_users" desc, "id" desc) where ${SEARCHABLE}`)
+@searchIndex('addons_search_created', `("created" desc, "id" desc) where ${SEARCHABLE}`)
+@searchIndex('addons_search_downloads', `("weekly_downloads" desc, "id" desc) where ${SEARCHABLE}`)
+@searchIndex('addons_search_hotness', `("hotness" desc, "id" desc) where ${SEARCHABLE}`)
+@searchIndex('addons_search_rating', `("bayesian_rating" desc, "id" desc) where ${SEARCHABLE}`)
+@searchIndex('addons_search_updated', `("last_updated" desc nulls last, "id" desc) where ${SEARCHABLE}`)
+@searchIndex('addons_search_type', `("type", "average_daily_users" desc, "id" desc) where ${SEARCHABLE}`)
+@searchIndex(
+  'addons_search_promoted',
+  `("promoted_category", "average_daily_users" desc, "id" desc) where ${SEARCHABLE} and promoted_category is not null`,
+)
 export class Addon {
   @PrimaryKey({ type: 'integer', autoincrement: true })
   id!: number;

@@ -17,7 +17,8 @@ export const catalogueUrls = {
   anonymousPicture: (base: string) => `${base}/static/img/anon_user.png`,
   icon(base: string, addonId: number, iconHash: string | null, iconType: string | null, size: number) {
     if (!iconType) return `${base}/static/img/addon-icons/default-${size}.png`;
-    return `${base}/user-media/addon_icons/${Math.floor(addonId / 1000)}/${addonId}-${size}.png?modified=${iconHash ?? '0'}`;
+    const ext = iconType === 'image/jpeg' ? 'jpg' : 'png';
+    return `${base}/user-media/addon_icons/${Math.floor(addonId / 1000)}/${addonId}-${size}.${ext}?modified=${iconHash ?? '0'}`;
   },
   preview(base: string, id: number, kind: 'full' | 'thumbs', format: string, modified: Date) {
     const ext = kind === 'thumbs' ? 'jpg' : format;

@@ -1,8 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ParseArgsConfig } from 'node:util';
 import { permissionsByUserIdQuery } from '../accounts/accounts.loaders.js';
+import { runSeedCommand, seedCommandOptions } from '../catalogue/seed/command.js';
 import { errors } from '../core/errors.js';
 import { intArray } from '../db/sql.js';
+import { reindex } from '../search/reindex.js';
 import type { Services } from '../services.js';
 
 export interface CliCommand {
@@ -101,5 +103,17 @@ export const commands: Record<string, CliCommand> = {
       const status = await services.site.update(em, { readOnly, notice });
       return { read_only: status.readOnly, notice: status.notice };
     },
+  },
+  'catalogue:seed': {
+    summary: 'Fill the catalogue with a deterministic synthetic data set (progress on stderr); prints the row counts',
+    usage: 'catalogue:seed --addons N [--seed S] [--append] [--batch-size B]',
+    options: seedCommandOptions,
+    run: (_services, em, values) => runSeedCommand(em, values),
+  },
+  'search:reindex': {
+    summary: "Recompute every add-on's search columns and refill the search engine's index; prints the count",
+    usage: 'search:reindex',
+    options: {},
+    run: (services, em) => reindex(em, services.search),
   },
 };

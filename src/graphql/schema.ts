@@ -3,6 +3,8 @@ import { buildSchema, type ContainerType, type NonEmptyArray } from 'type-graphq
 import { AccountsResolver } from '../accounts/accounts.resolver.js';
 import { SiteResolver } from '../site/site.resolver.js';
 import { CatalogueResolver } from '../catalogue/catalogue.resolver.js';
+import { ListingResolver } from '../catalogue/listing.resolver.js';
+import { SearchResolver } from '../search/search.resolver.js';
 import { FileResolver, LicenseResolver, PreviewResolver, VersionResolver } from '../catalogue/version.resolver.js';
 import type { Services } from '../services.js';
 
@@ -16,6 +18,8 @@ export const resolvers: NonEmptyArray<Function> = [
   LicenseResolver,
   FileResolver,
   PreviewResolver,
+  SearchResolver,
+  ListingResolver,
 ];
 
 /** Resolvers are built with the service singletons; no reflection-based DI. */

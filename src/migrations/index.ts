@@ -2,10 +2,12 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261121071440_Initial } from './Migration20261121071440_Initial.js';
 import { Migration20261121073601_Catalogue } from './Migration20261121073601_Catalogue.js';
 import { Migration20261121080000_CatalogueCache } from './Migration20261121080000_CatalogueCache.js';
+import { Migration20261121081500_SearchIndexes } from './Migration20261121081500_SearchIndexes.js';
 
 /** Applied in order at start. Add each new migration here (npm run migration:create prints the line). */
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121071440_Initial', class: Migration20261121071440_Initial },
   { name: 'Migration20261121073601_Catalogue', class: Migration20261121073601_Catalogue },
   { name: 'Migration20261121080000_CatalogueCache', class: Migration20261121080000_CatalogueCache },
+  { name: 'Migration20261121081500_SearchIndexes', class: Migration20261121081500_SearchIndexes },
 ];

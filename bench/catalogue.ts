@@ -1,0 +1,158 @@
+/**
+ * Catalogue benchmark data: a scratch database per size on the PostgreSQL server of DATABASE_URL,
+ * seeded once with `catalogue:seed` and reused by later runs (marked by a database comment), plus
+ * the slugs, terms and prefixes the scenarios use, picked from the data itself.
+ */
+import { spawn } from 'node:child_process';
+import pg from 'pg';
+import { ROOT, type Scenario } from './lib.js';
+
+const marker = (addons: number, seed: number) => `addons-bench seeded ${addons} add-ons, seed ${seed}`;
+
+async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The URL of a database holding exactly `addons` seeded add-ons (seeding it if needed). */
+export async function prepareDatabase(adminUrl: string, addons: number, seed: number): Promise<string> {
+  const name = `addons_bench_${addons}_s${seed}`;
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const ready = await withClient(adminUrl, async (client) => {
+    const { rows } = await client.query(
+      `select shobj_description(oid, 'pg_database') as comment from pg_database where datname = $1`,
+      [name],
+    );
+    if (rows[0]?.comment === marker(addons, seed)) return true;
+    await client.query(`drop database if exists "${name}" with (force)`);
+    await client.query(`create database "${name}"`);
+    return false;
+  });
+  if (ready) {
+    console.log(`reusing ${name}`);
+    return url.href;
+  }
+  console.log(`seeding ${name} (${addons} add-ons) ...`);
+  const started = Date.now();
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [
+        '--no-warnings',
+        '--import',
+        '@swc-node/register/esm-register',
+        'src/cli.ts',
+        'catalogue:seed',
+        '--addons',
+        String(addons),
+        '--seed',
+        String(seed),
+      ],
+      {
+        cwd: ROOT,
+        env: { ...process.env, DATABASE_URL: url.href, LOG_LEVEL: 'warn' },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`catalogue:seed exited with ${code}`))));
+  });
+  console.log(`seeded in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  await withClient(adminUrl, (client) => client.query(`comment on database "${name}" is '${marker(addons, seed)}'`));
+  return url.href;
+}
+
+export interface Workload {
+  slugs: string[];
+  rareTerms: string[];
+  commonTerms: string[];
+  prefixes: string[];
+}
+
+/** Public slugs, rare terms (5–100 matches), common terms (15–40% of the catalogue), name prefixes. */
+export async function pickWorkload(url: string): Promise<Workload> {
+  return withClient(url, async (client) => {
+    const where = `status = 4 and not disabled_by_user and current_version_id is not null`;
+    const total = Number((await client.query(`select count(*) from addons where ${where}`)).rows[0].count);
+    const slugs = (await client.query(`select slug from addons where ${where} order by md5(slug) limit 1000`)).rows.map(
+      (r) => r.slug as string,
+    );
+    const sample = await client.query(
+      `select word, ndoc from ts_stat($$select search_vector from addons tablesample system (5) repeatable (7) where ${where}$$)
+        where length(word) > 3 order by ndoc desc`,
+    );
+    const sampleSize = Number(
+      (await client.query(`select count(*) from addons tablesample system (5) repeatable (7) where ${where}`)).rows[0]
+        .count,
+    );
+    const share = (ndoc: number) => ndoc / Math.max(1, sampleSize);
+    const commonTerms = sample.rows
+      .filter((r) => share(r.ndoc) >= 0.15 && share(r.ndoc) <= 0.4)
+      .slice(0, 5)
+      .map((r) => r.word as string);
+    const rareTerms: string[] = [];
+    for (const row of sample.rows.filter((r) => r.ndoc === 1).slice(0, 400)) {
+      const count = Number(
+        (
+          await client.query(
+            `select count(*) from addons where ${where} and search_vector @@ to_tsquery('english', $1)`,
+            [row.word],
+          )
+        ).rows[0].count,
+      );
+      if (count >= 5 && count <= 100) rareTerms.push(row.word);
+      if (rareTerms.length >= 50) break;
+    }
+    const names = (
+      await client.query(
+        `select name->>'en-US' as name from addons where ${where} and name ? 'en-US' order by md5(slug) limit 200`,
+      )
+    ).rows;
+    const prefixes = names
+      .map((r, i) =>
+        String(r.name)
+          .toLowerCase()
+          .slice(0, 2 + (i % 5)),
+      )
+      .filter((p) => p.trim().length >= 2);
+    if (!commonTerms.length || !rareTerms.length) throw new Error(`could not pick terms (catalogue of ${total})`);
+    return { slugs, rareTerms, commonTerms, prefixes };
+  });
+}
+
+const SORTS = ['users', 'downloads', 'created', 'updated', 'rating', 'hotness'];
+
+export function catalogueScenarios(w: Workload): Scenario[] {
+  const get = (name: string, path: string | string[]): Scenario => ({ name, method: 'GET', path });
+  const search = '/api/v4/addons/search/';
+  return [
+    get('healthz', '/healthz'),
+    get(
+      'detail-v4',
+      w.slugs.map((s) => `/api/v4/addons/addon/${encodeURIComponent(s)}/`),
+    ),
+    get(
+      'search-rare',
+      w.rareTerms.map((t) => `${search}?q=${encodeURIComponent(t)}`),
+    ),
+    get(
+      'search-common',
+      w.commonTerms.map((t) => `${search}?q=${encodeURIComponent(t)}`),
+    ),
+    get(
+      'search-common+filter',
+      w.commonTerms.map((t) => `${search}?q=${encodeURIComponent(t)}&app=browser&type=extension`),
+    ),
+    get('search-noq-default', search),
+    ...SORTS.map((sort) => get(`search-noq-${sort}`, `${search}?sort=${sort}`)),
+    get(
+      'autocomplete',
+      w.prefixes.map((p) => `/api/v4/addons/autocomplete/?q=${encodeURIComponent(p)}`),
+    ),
+  ];
+}

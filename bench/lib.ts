@@ -1,0 +1,212 @@
+/**
+ * Benchmark plumbing: start the service on loopback, run autocannon scenarios (warm-up, then a
+ * measured run, recording every response time so that p95 is exact), print tables with ratios.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+export interface Scenario {
+  name: string;
+  method: 'GET' | 'POST';
+  /** One path, or several taken in turn (varied queries, ids). */
+  path: string | string[];
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export interface ScenarioResult {
+  name: string;
+  request: string;
+  reqPerSec: number;
+  p50Ms: number;
+  p95Ms: number;
+  p99Ms: number;
+  meanMs: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+  serverRssMB: number | null;
+}
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const SERVER_ARGS = ['--no-warnings', '--import', '@swc-node/register/esm-register', 'src/main.ts'];
+const STARTUP_TIMEOUT_MS = 180_000;
+
+// autocannon is CommonJS without bundled types: only what is used here.
+interface AutocannonInstance {
+  on(
+    event: 'response',
+    listener: (client: unknown, statusCode: number, bytes: number, responseTime: number) => void,
+  ): void;
+}
+interface AutocannonResult {
+  requests: { average: number; total: number };
+  latency: { average: number };
+  non2xx: number;
+  errors: number;
+}
+type Autocannon = (
+  opts: Record<string, unknown>,
+  done: (error: Error | null, result: AutocannonResult) => void,
+) => AutocannonInstance;
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer().once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export interface RunningServer {
+  child: ChildProcess;
+  base: string;
+  output: string[];
+}
+
+/** Starts the service (from source) with `env` and waits until GET /healthz answers 200. */
+export async function startServer(env: Record<string, string | undefined>): Promise<RunningServer> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, SERVER_ARGS, {
+    cwd: ROOT,
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  for (const stream of [child.stdout!, child.stderr!]) {
+    stream.on('data', (chunk: Buffer) => output.push(chunk.toString()) > 200 && output.shift());
+  }
+  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited during startup:\n${output.join('').slice(-3000)}`);
+    const res = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(2_000) }).catch(() => null);
+    if (res?.status === 200) return { child, base, output };
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`server not healthy after ${STARTUP_TIMEOUT_MS / 1000} s`);
+}
+
+/** SIGTERM, then SIGKILL if the graceful shutdown overruns. */
+export async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<unknown>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  const status = await exited;
+  clearTimeout(timer);
+  if (status !== 0) console.error(`bench: warning: server exited with ${status} on SIGTERM`);
+}
+
+function rssMB(pid: number | undefined): number | null {
+  try {
+    const kb = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb ? Math.round(Number(kb) / 102.4) / 10 : null;
+  } catch {
+    return null;
+  }
+}
+
+const paths = (s: Scenario) => (Array.isArray(s.path) ? s.path : [s.path]);
+
+/** One request per distinct path first, so a broken endpoint fails fast (also a 200 with GraphQL `errors`). */
+async function smokeTest(base: string, s: Scenario): Promise<void> {
+  for (const path of paths(s).slice(0, 20)) {
+    const res = await fetch(base + path, {
+      method: s.method,
+      headers: s.headers,
+      body: s.body,
+      signal: AbortSignal.timeout(30_000),
+    });
+    const text = await res.text();
+    const json = res.headers.get('content-type')?.startsWith('application/json') ? JSON.parse(text) : null;
+    if (!res.ok || json?.errors)
+      throw new Error(`${s.name}: ${s.method} ${path} answered ${res.status}: ${text.slice(0, 500)}`);
+  }
+}
+
+function run(base: string, s: Scenario, connections: number, duration: number, latencies?: number[]) {
+  const list = paths(s);
+  let next = 0;
+  return new Promise<AutocannonResult>((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: base,
+        connections,
+        duration,
+        requests: [
+          {
+            method: s.method,
+            headers: s.headers,
+            body: s.body,
+            setupRequest: (req: Record<string, unknown>) => ({ ...req, path: list[next++ % list.length] }),
+          },
+        ],
+      },
+      (error, result) => (error ? reject(error) : resolve(result)),
+    );
+    if (latencies) instance.on('response', (_c, _s, _b, time) => latencies.push(time));
+  });
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN;
+
+export async function runScenario(
+  base: string,
+  s: Scenario,
+  serverPid: number | undefined,
+  options: { connections: number; warmupSeconds: number; durationSeconds: number },
+): Promise<ScenarioResult> {
+  await smokeTest(base, s);
+  await run(base, s, options.connections, options.warmupSeconds);
+  const latencies: number[] = [];
+  const r = await run(base, s, options.connections, options.durationSeconds, latencies);
+  latencies.sort((a, b) => a - b);
+  const list = paths(s);
+  return {
+    name: s.name,
+    request: `${s.method} ${list[0]}${list.length > 1 ? ` (+${list.length - 1} more)` : ''}`,
+    reqPerSec: r.requests.average,
+    p50Ms: percentile(latencies, 50),
+    p95Ms: percentile(latencies, 95),
+    p99Ms: percentile(latencies, 99),
+    meanMs: r.latency.average,
+    requests: r.requests.total,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    serverRssMB: rssMB(serverPid),
+  };
+}
+
+export const fmt = (n: number | null, digits = 2) => (n === null || !Number.isFinite(n) ? 'n/a' : n.toFixed(digits));
+
+/** A table of results with each scenario's throughput relative to `baseline`. */
+export function printTable(title: string, results: ScenarioResult[], baseline: string): void {
+  const base = results.find((r) => r.name === baseline);
+  const columns: [string, (r: ScenarioResult) => string][] = [
+    ['scenario', (r) => r.name],
+    ['request', (r) => (r.request.length > 60 ? `${r.request.slice(0, 57)}...` : r.request)],
+    ['req/s', (r) => fmt(r.reqPerSec, 0)],
+    [`vs ${baseline}`, (r) => `${fmt(base ? r.reqPerSec / base.reqPerSec : null)}x`],
+    ['p50 ms', (r) => fmt(r.p50Ms, 1)],
+    ['p95 ms', (r) => fmt(r.p95Ms, 1)],
+    ['p99 ms', (r) => fmt(r.p99Ms, 1)],
+    ['RSS MB', (r) => fmt(r.serverRssMB, 0)],
+    ['non2xx', (r) => String(r.non2xx)],
+    ['errors', (r) => String(r.errors)],
+  ];
+  const header = columns.map(([t]) => t);
+  const body = results.map((r) => columns.map(([, cell]) => cell(r)));
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
+  const line = (row: string[]) => row.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  console.log(`\n${title}\n`);
+  console.log([header, widths.map((w) => '-'.repeat(w)), ...body].map(line).join('\n'));
+}

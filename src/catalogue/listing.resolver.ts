@@ -1,0 +1,84 @@
+import GraphQLUpload from 'graphql-upload/GraphQLUpload.mjs';
+import type { FileUpload } from 'graphql-upload/processRequest.mjs';
+import { Arg, Ctx, Int, Mutation, Resolver } from 'type-graphql';
+import type { RequestContext } from '../core/context.js';
+import { TranslatedInputScalar } from '../graphql/scalars.js';
+import type { Services } from '../services.js';
+import { AddonObjectType, PreviewType } from './catalogue.types.js';
+import { AuthorRole, UpdateAddonListingInput } from './listing.types.js';
+
+/** Developer-side listing changes (authors of the add-on only). */
+@Resolver()
+export class ListingResolver {
+  constructor(private readonly services: Services) {}
+
+  @Mutation(() => AddonObjectType, {
+    description:
+      'Edit listing metadata. Validation problems come back as BAD_USER_INPUT-style field errors (extensions.fields).',
+  })
+  updateAddonListing(
+    @Arg('addon', { description: 'Id, slug or guid.' }) addon: string,
+    @Arg('input') input: UpdateAddonListingInput,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return this.services.listing.updateListing(ctx, addon, input);
+  }
+
+  @Mutation(() => AddonObjectType, { description: 'Owners only. `user` is an id, email or username.' })
+  addAddonAuthor(
+    @Arg('addon') addon: string,
+    @Arg('user') user: string,
+    @Ctx() ctx: RequestContext,
+    @Arg('role', () => AuthorRole, { defaultValue: AuthorRole.DEVELOPER }) role: AuthorRole,
+    @Arg('listed', { defaultValue: true }) listed: boolean,
+  ) {
+    return this.services.listing.addAuthor(ctx, addon, user, role, listed);
+  }
+
+  @Mutation(() => AddonObjectType, { description: 'Owners only.' })
+  updateAddonAuthor(
+    @Arg('addon') addon: string,
+    @Arg('userId', () => Int) userId: number,
+    @Ctx() ctx: RequestContext,
+    @Arg('role', () => AuthorRole, { nullable: true }) role?: AuthorRole,
+    @Arg('listed', () => Boolean, { nullable: true }) listed?: boolean,
+    @Arg('position', () => Int, { nullable: true }) position?: number,
+  ) {
+    return this.services.listing.updateAuthor(ctx, addon, userId, { role, listed, position });
+  }
+
+  @Mutation(() => AddonObjectType, {
+    description: 'Owners only; an add-on keeps at least one owner and one listed author.',
+  })
+  removeAddonAuthor(@Arg('addon') addon: string, @Arg('userId', () => Int) userId: number, @Ctx() ctx: RequestContext) {
+    return this.services.listing.removeAuthor(ctx, addon, userId);
+  }
+
+  @Mutation(() => PreviewType, { description: 'PNG or JPEG, at most 4 MB. Send `apollo-require-preflight: true`.' })
+  async addAddonPreview(
+    @Arg('addon') addon: string,
+    @Arg('image', () => GraphQLUpload) image: Promise<FileUpload>,
+    @Ctx() ctx: RequestContext,
+    @Arg('caption', () => TranslatedInputScalar, { nullable: true }) caption?: unknown,
+  ) {
+    return this.services.listing.addPreview(ctx, addon, await image, caption);
+  }
+
+  @Mutation(() => AddonObjectType)
+  deleteAddonPreview(
+    @Arg('addon') addon: string,
+    @Arg('previewId', () => Int) previewId: number,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return this.services.listing.deletePreview(ctx, addon, previewId);
+  }
+
+  @Mutation(() => AddonObjectType, { description: 'PNG or JPEG, at most 4 MB. Send `apollo-require-preflight: true`.' })
+  async setAddonIcon(
+    @Arg('addon') addon: string,
+    @Arg('icon', () => GraphQLUpload) icon: Promise<FileUpload>,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return this.services.listing.setIcon(ctx, addon, await icon);
+  }
+}

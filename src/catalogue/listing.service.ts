@@ -1,0 +1,310 @@
+import type { Readable } from 'node:stream';
+import { User } from '../accounts/user.entity.js';
+import type { RequestContext } from '../core/context.js';
+import { errors, type FieldErrors } from '../core/errors.js';
+import { inspectImage } from '../core/images.js';
+import { canonicalLocale } from '../core/i18n/locales.js';
+import { mergeTranslations, parseTranslationsInput, type Translations } from '../core/i18n/translations.js';
+import type { SearchService } from '../search/search.service.js';
+import type { Storage } from '../storage/storage.port.js';
+import { type Addon, AddonUser } from './addon.entity.js';
+import { AddonStatus } from './catalogue.enums.js';
+import { authorsByAddonId, previewsByAddonId } from './catalogue.loaders.js';
+import type { CatalogueService } from './catalogue.service.js';
+import type { CategoriesService } from './categories.service.js';
+import { License } from './license.entity.js';
+import { AuthorRole, type UpdateAddonListingInput } from './listing.types.js';
+import { Preview } from './preview.entity.js';
+import { Version } from './version.entity.js';
+
+export const MAX_IMAGE_BYTES = 4 * 1024 * 1024;
+export const MAX_TAGS = 10;
+export const MAX_CATEGORIES_PER_APP = 2;
+const NAME_MAX = 50;
+const SUMMARY_MAX = 250;
+
+export interface UploadedFile {
+  filename: string;
+  createReadStream(): Readable;
+}
+
+type TextField = 'name' | 'summary' | 'description' | 'developerComments' | 'homepage' | 'supportUrl' | 'supportEmail';
+const TEXT_FIELDS: Record<TextField, string> = {
+  name: 'name',
+  summary: 'summary',
+  description: 'description',
+  developerComments: 'developer_comments',
+  homepage: 'homepage',
+  supportUrl: 'support_url',
+  supportEmail: 'support_email',
+};
+
+const isUrl = (value: string) => {
+  try {
+    return ['http:', 'https:'].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+};
+const isEmail = (value: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value);
+
+/**
+ * What an add-on's developers change on its listing: texts, categories, tags, licence, payment
+ * flag, default locale; owners also manage authors. Previews and icon are images checked from
+ * their bytes (PNG or JPEG, at most 4 MB, not animated).
+ */
+export class ListingService {
+  constructor(
+    private readonly catalogue: CatalogueService,
+    private readonly categories: CategoriesService,
+    private readonly storage: Storage,
+    private readonly search: SearchService,
+  ) {}
+
+  /** Authors may edit; anyone else gets 401/403. Owners-only actions pass `owner`. */
+  private async editable(ctx: RequestContext, identifier: string, owner = false): Promise<Addon> {
+    if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
+    const addon = await this.catalogue.lookup(ctx, identifier);
+    if (!addon || addon.status === AddonStatus.DELETED) throw errors.notFound();
+    const authors = await ctx.loaders.get(authorsByAddonId).load(addon.id);
+    const me = authors.find((a) => a.user.id === ctx.viewer.userId);
+    const admin = ctx.viewer.can('Addons:Edit');
+    if (!admin && (!me || (owner && me.role !== AuthorRole.OWNER))) {
+      throw errors.forbidden(owner && me ? 'Only owners can manage the authors of an add-on.' : undefined);
+    }
+    return addon;
+  }
+
+  async updateListing(ctx: RequestContext, identifier: string, input: UpdateAddonListingInput): Promise<Addon> {
+    const addon = await this.editable(ctx, identifier);
+    const problems: FieldErrors = {};
+    const fail = (field: string, message: string) => (problems[field] ??= []).push(message);
+
+    for (const [field, apiName] of Object.entries(TEXT_FIELDS) as [TextField, string][]) {
+      if (input[field] === undefined) continue;
+      try {
+        const parsed = parseTranslationsInput(apiName, input[field], ctx.locale);
+        const merged = mergeTranslations(addon[field], parsed);
+        for (const text of Object.values(merged ?? {})) {
+          if (field === 'name' && text.length > NAME_MAX)
+            fail(apiName, `Ensure this field has no more than ${NAME_MAX} characters.`);
+          if (field === 'summary' && text.length > SUMMARY_MAX) {
+            fail(apiName, `Ensure this field has no more than ${SUMMARY_MAX} characters.`);
+          }
+          if ((field === 'homepage' || field === 'supportUrl') && !isUrl(text)) fail(apiName, 'Enter a valid URL.');
+          if (field === 'supportEmail' && !isEmail(text)) fail(apiName, 'Enter a valid email address.');
+        }
+        addon[field] = merged;
+      } catch (error) {
+        const fields = (error as { fields?: FieldErrors }).fields;
+        if (!fields) throw error;
+        for (const [key, messages] of Object.entries(fields)) messages.forEach((m) => fail(key, m));
+      }
+    }
+
+    if (input.defaultLocale !== undefined && input.defaultLocale !== null) {
+      const locale = canonicalLocale(input.defaultLocale);
+      if (!locale) fail('default_locale', `The language code '${input.defaultLocale}' is invalid.`);
+      else addon.defaultLocale = locale;
+    }
+    if (!addon.name?.[addon.defaultLocale]) {
+      fail('name', `A name is required in the default locale (${addon.defaultLocale}).`);
+    }
+
+    if (input.contributionsUrl !== undefined) {
+      const url = input.contributionsUrl?.trim() || null;
+      if (url && !isUrl(url)) fail('contributions_url', 'Enter a valid URL.');
+      addon.contributionsUrl = url;
+    }
+    if (input.requiresPayment !== undefined && input.requiresPayment !== null)
+      addon.requiresPayment = input.requiresPayment;
+
+    if (input.tags) {
+      const tags = [...new Set(input.tags.map((tag) => tag.trim().toLowerCase()).filter(Boolean))];
+      if (tags.length > MAX_TAGS) fail('tags', `You can have a maximum of ${MAX_TAGS} tags.`);
+      for (const tag of tags) if (tag.length < 2 || tag.length > 128) fail('tags', `Invalid tag: "${tag}".`);
+      addon.tags = tags;
+    }
+
+    if (input.categories) {
+      const ids: number[] = [];
+      const perApp = new Map<number, number>();
+      for (const ref of input.categories) {
+        const category = await this.categories.find(ctx.em, ref.application, addon.type, ref.slug);
+        if (!category) {
+          fail('categories', `Invalid category: "${ref.slug}".`);
+          continue;
+        }
+        perApp.set(ref.application, (perApp.get(ref.application) ?? 0) + 1);
+        if (!ids.includes(category.id)) ids.push(category.id);
+      }
+      if ([...perApp.values()].some((n) => n > MAX_CATEGORIES_PER_APP)) {
+        fail('categories', `You can have only ${MAX_CATEGORIES_PER_APP} categories per application.`);
+      }
+      addon.categoryIds = ids;
+    }
+
+    if (input.license) await this.setLicense(ctx, addon, input.license, fail);
+
+    if (Object.keys(problems).length) {
+      ctx.em.clear();
+      throw errors.validation(problems);
+    }
+    await ctx.em.flush();
+    await this.search.indexAddons([addon.id]);
+    return addon;
+  }
+
+  private async setLicense(
+    ctx: RequestContext,
+    addon: Addon,
+    input: NonNullable<UpdateAddonListingInput['license']>,
+    fail: (field: string, message: string) => void,
+  ) {
+    if (!addon.currentVersion) return fail('license', 'The add-on has no current version to license.');
+    const version = await ctx.em.findOneOrFail(Version, addon.currentVersion.id);
+    if (input.builtin) {
+      const license = await ctx.em.findOne(License, { builtin: input.builtin });
+      if (!license) return fail('license', 'Invalid licence.');
+      version.license = license;
+      return;
+    }
+    const name = parseTranslationsInput('license', input.name, ctx.locale);
+    const text = parseTranslationsInput('license', input.text, ctx.locale);
+    const clean = (t: Record<string, string | null> | null) => mergeTranslations({}, t) as Translations | null;
+    if (!clean(name) || !clean(text)) return fail('license', 'A custom licence needs a name and a text.');
+    version.license = ctx.em.create(License, { builtin: 0, name: clean(name), text: clean(text) });
+  }
+
+  async addAuthor(ctx: RequestContext, identifier: string, userRef: string, role: AuthorRole, listed: boolean) {
+    const addon = await this.editable(ctx, identifier, true);
+    const user = /^\d+$/.test(userRef)
+      ? await ctx.em.findOne(User, { id: Number(userRef), deleted: false })
+      : await ctx.em.findOne(User, { $or: [{ email: userRef.toLowerCase() }, { username: userRef }], deleted: false });
+    if (!user) throw errors.field('user', 'Account not found.');
+    const authors = await ctx.em.find(AddonUser, { addon }, { orderBy: { position: 'asc' } });
+    if (authors.some((a) => a.user.id === user.id)) throw errors.field('user', 'An author can only be present once.');
+    ctx.em.create(AddonUser, { addon, user, role, listed, position: authors.length });
+    await this.flushAuthors(ctx, addon);
+    await this.search.indexAddons([addon.id]);
+    return addon;
+  }
+
+  async updateAuthor(
+    ctx: RequestContext,
+    identifier: string,
+    userId: number,
+    change: { role?: AuthorRole | null; listed?: boolean | null; position?: number | null },
+  ) {
+    const addon = await this.editable(ctx, identifier, true);
+    const authors = await ctx.em.find(AddonUser, { addon }, { orderBy: { position: 'asc', id: 'asc' } });
+    const author = authors.find((a) => a.user.id === userId);
+    if (!author) throw errors.notFound();
+    if (change.role) author.role = change.role;
+    if (change.listed !== null && change.listed !== undefined) author.listed = change.listed;
+    if (change.position !== null && change.position !== undefined) {
+      const others = authors.filter((a) => a !== author);
+      others.splice(Math.max(0, Math.min(change.position, others.length)), 0, author);
+      others.forEach((a, i) => (a.position = i));
+    }
+    this.assertAuthorInvariants(authors);
+    await this.flushAuthors(ctx, addon);
+    await this.search.indexAddons([addon.id]);
+    return addon;
+  }
+
+  async removeAuthor(ctx: RequestContext, identifier: string, userId: number) {
+    const addon = await this.editable(ctx, identifier, true);
+    const authors = await ctx.em.find(AddonUser, { addon }, { orderBy: { position: 'asc', id: 'asc' } });
+    const author = authors.find((a) => a.user.id === userId);
+    if (!author) throw errors.notFound();
+    const rest = authors.filter((a) => a !== author);
+    this.assertAuthorInvariants(rest);
+    rest.forEach((a, i) => (a.position = i));
+    ctx.em.remove(author);
+    await this.flushAuthors(ctx, addon);
+    await this.search.indexAddons([addon.id]);
+    return addon;
+  }
+
+  /** Writes author changes and drops the request's cached author list, so the answer shows them. */
+  private async flushAuthors(ctx: RequestContext, addon: Addon) {
+    await ctx.em.flush();
+    ctx.loaders.get(authorsByAddonId).clear(addon.id);
+  }
+
+  private assertAuthorInvariants(authors: AddonUser[]) {
+    if (!authors.some((a) => a.role === AuthorRole.OWNER)) {
+      throw errors.field('non_field_errors', 'An add-on must have at least one owner.');
+    }
+    if (!authors.some((a) => a.listed)) throw errors.field('non_field_errors', 'At least one author must be listed.');
+  }
+
+  /** Reads an upload up to the image limit, refusing anything that is not a still PNG or JPEG. */
+  private async readImage(upload: UploadedFile, field: string) {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of upload.createReadStream()) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_IMAGE_BYTES) throw errors.field(field, 'Please use images smaller than 4MB.');
+      chunks.push(chunk as Buffer);
+    }
+    const data = Buffer.concat(chunks);
+    const info = inspectImage(data);
+    if (!info) throw errors.field(field, 'Images must be either PNG or JPG.');
+    if (info.animated) throw errors.field(field, 'Images cannot be animated.');
+    return { data, info };
+  }
+
+  /**
+   * Adds a preview. The image is stored as uploaded and also serves as its own thumbnail
+   * (no image resizing in this service yet): `thumbnail_size` is the image size.
+   */
+  async addPreview(ctx: RequestContext, identifier: string, upload: UploadedFile, caption: unknown) {
+    const addon = await this.editable(ctx, identifier);
+    const { data, info } = await this.readImage(upload, 'image');
+    const count = await ctx.em.count(Preview, { addon });
+    const preview = ctx.em.create(Preview, {
+      addon,
+      position: count,
+      caption: mergeTranslations({}, parseTranslationsInput('caption', caption ?? null, ctx.locale)),
+      imageSize: [info.width, info.height],
+      thumbnailSize: [info.width, info.height],
+      imageFormat: info.extension,
+      modified: new Date(),
+    });
+    await ctx.em.flush();
+    ctx.loaders.get(previewsByAddonId).clear(addon.id);
+    const bucket = Math.floor(preview.id / 1000);
+    await this.storage.put(`previews/full/${bucket}/${preview.id}.${info.extension}`, data);
+    await this.storage.put(`previews/thumbs/${bucket}/${preview.id}.jpg`, data);
+    return preview;
+  }
+
+  async deletePreview(ctx: RequestContext, identifier: string, previewId: number) {
+    const addon = await this.editable(ctx, identifier);
+    const preview = await ctx.em.findOne(Preview, { id: previewId, addon });
+    if (!preview) throw errors.notFound();
+    const bucket = Math.floor(preview.id / 1000);
+    ctx.em.remove(preview);
+    await ctx.em.flush();
+    ctx.loaders.get(previewsByAddonId).clear(addon.id);
+    await this.storage.delete(`previews/full/${bucket}/${preview.id}.${preview.imageFormat}`);
+    await this.storage.delete(`previews/thumbs/${bucket}/${preview.id}.jpg`);
+    return addon;
+  }
+
+  /** Sets the icon; the uploaded image serves every icon size (no resizing yet). */
+  async setIcon(ctx: RequestContext, identifier: string, upload: UploadedFile) {
+    const addon = await this.editable(ctx, identifier);
+    const { data, info } = await this.readImage(upload, 'icon');
+    const bucket = Math.floor(addon.id / 1000);
+    for (const size of [32, 64, 128]) {
+      await this.storage.put(`addon_icons/${bucket}/${addon.id}-${size}.${info.extension}`, data);
+    }
+    addon.iconType = info.type;
+    addon.iconHash = Date.now().toString(36).slice(-8);
+    await ctx.em.flush();
+    return addon;
+  }
+}

@@ -1,0 +1,203 @@
+import { boolArray, intArray, numericArray, textArray } from '../../db/sql.js';
+import type { Query } from './database.js';
+import type {
+  AddonBatch,
+  AddonRow,
+  AuthorRow,
+  CompatRow,
+  FeaturedRow,
+  FileRow,
+  PreviewRow,
+  UserRow,
+  VersionRow,
+} from './model.js';
+
+/**
+ * Bulk writes without the ORM: each table's rows go as one `insert … select … from unnest(…)`
+ * whose parameters are PostgreSQL array literals, one per column (knex would expand a JS array
+ * into a comma list). A batch of add-ons is ONE statement: its inserts are data-modifying CTEs, so
+ * the foreign keys between add-ons and versions (`addons.current_version_id` and
+ * `versions.addon_id` point at each other) are checked at the end of the statement, when both
+ * sides exist. Nothing is disabled: constraints, triggers and indexes all stay on.
+ */
+
+/** Column kinds: scalars are unnested from a typed array; `[]` kinds go as text and are cast per row. */
+type Kind =
+  | 'int'
+  | 'smallint'
+  | 'bigint'
+  | 'real'
+  | 'boolean'
+  | 'text'
+  | 'jsonb'
+  | 'timestamptz'
+  | 'smallint[]'
+  | 'int[]'
+  | 'bigint[]'
+  | 'text[]';
+
+type Column<R> = readonly [name: keyof R & string, kind: Kind];
+
+export interface TableSpec<R> {
+  table: string;
+  columns: readonly Column<R>[];
+}
+
+const ARRAY_KINDS = new Set<Kind>(['smallint[]', 'int[]', 'bigint[]', 'text[]']);
+
+/**
+ * `insert into t (cols) select … from rows from (unnest(?::int[]), …) as u(cols)` and its
+ * parameters: one per column. Scalars are typed array literals; per-row arrays are a text array of
+ * array literals, cast row by row; jsonb columns are one JSON array (JSON.stringify is far cheaper
+ * than quoting every document into an array literal), whose JSON nulls become SQL NULLs.
+ */
+export function insertStatement<R>(spec: TableSpec<R>, rows: readonly R[]): { sql: string; params: string[] } {
+  const names = spec.columns.map(([name]) => `"${name}"`);
+  const selects = spec.columns.map(([name, kind]) =>
+    kind === 'jsonb'
+      ? `nullif(u."${name}", 'null'::jsonb)`
+      : ARRAY_KINDS.has(kind)
+        ? `u."${name}"::${kind}`
+        : `u."${name}"`,
+  );
+  const sources = spec.columns.map(([, kind]) =>
+    kind === 'jsonb'
+      ? 'jsonb_array_elements(?::jsonb)'
+      : ARRAY_KINDS.has(kind)
+        ? 'unnest(?::text[])'
+        : `unnest(?::${kind}[])`,
+  );
+  const sql =
+    `insert into "${spec.table}" (${names.join(', ')}) select ${selects.join(', ')} ` +
+    `from rows from (${sources.join(', ')}) as u(${names.join(', ')})`;
+  return { sql, params: spec.columns.map(([name, kind]) => literal(kind, rows, name)) };
+}
+
+function literal<R>(kind: Kind, rows: readonly R[], name: keyof R & string): string {
+  const values = rows.map((row) => row[name] as unknown);
+  switch (kind) {
+    case 'int':
+    case 'smallint':
+    case 'bigint':
+    case 'real':
+      return numericArray(values as (number | null)[]);
+    case 'boolean':
+      return boolArray(values as boolean[]);
+    case 'text':
+      return textArray(values as (string | null)[]);
+    case 'jsonb':
+      return JSON.stringify(values);
+    case 'timestamptz':
+      return textArray((values as (number | null)[]).map((t) => (t === null ? null : new Date(t).toISOString())));
+    case 'text[]':
+      return textArray((values as string[][]).map((v) => textArray(v)));
+    default:
+      return textArray((values as number[][]).map((v) => intArray(v)));
+  }
+}
+
+// prettier-ignore
+export const ADDONS: TableSpec<AddonRow> = {
+  table: 'addons',
+  columns: [
+    ['id', 'int'], ['guid', 'text'], ['slug', 'text'], ['type', 'smallint'], ['status', 'smallint'],
+    ['disabled_by_user', 'boolean'], ['default_locale', 'text'], ['name', 'jsonb'], ['summary', 'jsonb'],
+    ['description', 'jsonb'], ['developer_comments', 'jsonb'], ['homepage', 'jsonb'], ['support_url', 'jsonb'],
+    ['support_email', 'jsonb'], ['privacy_policy', 'jsonb'], ['contributions_url', 'text'],
+    ['requires_payment', 'boolean'], ['is_experimental', 'boolean'], ['public_stats', 'boolean'],
+    ['icon_type', 'text'], ['icon_hash', 'text'], ['average_daily_users', 'int'], ['weekly_downloads', 'int'],
+    ['hotness', 'real'], ['average_rating', 'real'], ['bayesian_rating', 'real'], ['total_ratings', 'int'],
+    ['text_ratings_count', 'int'], ['current_version_id', 'int'], ['promoted_category', 'smallint'],
+    ['promoted_apps', 'smallint[]'], ['tags', 'text[]'], ['category_ids', 'int[]'], ['compat_apps', 'smallint[]'],
+    ['compat_min', 'bigint[]'], ['compat_max', 'bigint[]'], ['platforms', 'smallint[]'], ['colors', 'jsonb'],
+    ['last_updated', 'timestamptz'], ['created', 'timestamptz'], ['modified', 'timestamptz'],
+  ],
+};
+
+// prettier-ignore
+export const VERSIONS: TableSpec<VersionRow> = {
+  table: 'versions',
+  columns: [
+    ['id', 'int'], ['addon_id', 'int'], ['version', 'text'], ['channel', 'smallint'], ['license_id', 'int'],
+    ['release_notes', 'jsonb'], ['deleted', 'boolean'], ['created', 'timestamptz'], ['reviewed', 'timestamptz'],
+  ],
+};
+
+// prettier-ignore
+export const COMPAT: TableSpec<CompatRow> = {
+  table: 'version_compat',
+  columns: [
+    ['id', 'int'], ['version_id', 'int'], ['application', 'smallint'], ['min', 'text'], ['max', 'text'],
+    ['min_int', 'bigint'], ['max_int', 'bigint'],
+  ],
+};
+
+// prettier-ignore
+export const FILES: TableSpec<FileRow> = {
+  table: 'files',
+  columns: [
+    ['id', 'int'], ['version_id', 'int'], ['platform', 'smallint'], ['status', 'smallint'], ['filename', 'text'],
+    ['hash', 'text'], ['size', 'bigint'], ['is_webextension', 'boolean'], ['is_restart_required', 'boolean'],
+    ['is_vendor_signed', 'boolean'], ['strict_compatibility', 'boolean'], ['permissions', 'text[]'],
+    ['optional_permissions', 'text[]'], ['created', 'timestamptz'],
+  ],
+};
+
+// prettier-ignore
+export const PREVIEWS: TableSpec<PreviewRow> = {
+  table: 'previews',
+  columns: [
+    ['id', 'int'], ['addon_id', 'int'], ['position', 'int'], ['caption', 'jsonb'], ['image_size', 'int[]'],
+    ['thumbnail_size', 'int[]'], ['image_format', 'text'], ['modified', 'timestamptz'],
+  ],
+};
+
+// prettier-ignore
+export const AUTHORS: TableSpec<AuthorRow> = {
+  table: 'addon_users',
+  columns: [['id', 'int'], ['addon_id', 'int'], ['user_id', 'int'], ['role', 'smallint'], ['listed', 'boolean'],
+    ['position', 'int']],
+};
+
+// prettier-ignore
+export const FEATURED: TableSpec<FeaturedRow> = {
+  table: 'featured_addons',
+  columns: [['id', 'int'], ['addon_id', 'int'], ['application', 'smallint'], ['locale', 'text']],
+};
+
+// prettier-ignore
+export const USERS: TableSpec<UserRow> = {
+  table: 'users',
+  columns: [
+    ['id', 'int'], ['username', 'text'], ['email', 'text'], ['display_name', 'text'], ['biography', 'text'],
+    ['homepage', 'text'], ['location', 'text'], ['occupation', 'text'], ['read_dev_agreement', 'timestamptz'],
+    ['created', 'timestamptz'], ['modified', 'timestamptz'],
+  ],
+};
+
+/** One statement for a whole batch of add-ons and their rows. */
+export function batchStatement(batch: AddonBatch): { sql: string; params: string[] } {
+  const parts = [
+    insertStatement(ADDONS, batch.addons),
+    insertStatement(VERSIONS, batch.versions),
+    insertStatement(COMPAT, batch.compat),
+    insertStatement(FILES, batch.files),
+    insertStatement(PREVIEWS, batch.previews),
+    insertStatement(AUTHORS, batch.authors),
+    insertStatement(FEATURED, batch.featured),
+  ];
+  return {
+    sql: `with ${parts.map((p, i) => `w${i} as (${p.sql})`).join(', ')} select 1 as done`,
+    params: parts.flatMap((p) => p.params),
+  };
+}
+
+export async function writeBatch(query: Query, batch: AddonBatch): Promise<void> {
+  const { sql, params } = batchStatement(batch);
+  await query(sql, params);
+}
+
+export async function writeUsers(query: Query, users: readonly UserRow[]): Promise<void> {
+  const { sql, params } = insertStatement(USERS, users);
+  await query(sql, params);
+}

@@ -1,0 +1,221 @@
+import { PromotedCategory } from '../catalogue/catalogue.enums.js';
+import type { Database } from '../db/database.js';
+import { intArray, numericArray, textArray } from '../db/sql.js';
+import {
+  BASE,
+  filterSql,
+  join,
+  matchSql,
+  orderBy,
+  raw,
+  scoreSql,
+  sortKey,
+  sql,
+  type Sql,
+  type TextMatch,
+} from './postgres.query.js';
+import { autocompleteWalk, relevanceWalk, type Scored } from './postgres.walk.js';
+import type { AddonSearchHit, AddonSearchQuery, AddonSearchResult, AddonSort, SearchEngine } from './search.port.js';
+import { typoGroups } from './typos.js';
+
+/**
+ * `total` is exact up to this many matches (by the planner's estimate); above, it is the planner's
+ * estimate. An exact count reads every matching heap page (PostgreSQL 15 cannot count from a
+ * bitmap alone), about 1-5 µs per match depending on the cache: ~130-600 ms for a term in a quarter
+ * of 500k add-ons, which no search can pay. The estimate's typical error is a few percent, up to
+ * ~40-70% when filters correlate with the text (tags, categories); we may revisit (a cached count).
+ */
+export const EXACT_COUNT_LIMIT = 5_000;
+/** Up to this many estimated matches, all are ranked in one statement (which also counts them). */
+const RANK_ALL_LIMIT = 2_000;
+/** With fewer real matches than this (and `q` under 20 characters), typo variants are added. */
+const FUZZY_BELOW = 10;
+const FUZZY_MAX_QUERY_LENGTH = 20;
+/** Deeper pages than this are ranked by sorting every match. */
+const WALK_MAX_DEPTH = 1_000;
+
+interface HitRow {
+  id: number;
+  score: number | null;
+}
+
+/**
+ * The PostgreSQL adapter of the search port: the `addons` table and its partial indexes (see
+ * `addon.entity.ts` and the SearchIndexes migration) are the index. Statements are sent with their
+ * values inlined (custom plans), so the planner sees each term's frequency. Strategies, by the
+ * planner's estimate of the matches:
+ * - a few (<= RANK_ALL_LIMIT): rank or sort them all, counted in the same statement;
+ * - more, by relevance: the popularity-ordered walk of `postgres.walk.ts`, provably exact;
+ * - more, other sorts: an ordered index walk with a LIMIT;
+ * counted in parallel (exact up to EXACT_COUNT_LIMIT, else estimated).
+ */
+export class PostgresSearchEngine implements SearchEngine {
+  readonly name = 'postgres' as const;
+
+  constructor(private readonly db: Database) {}
+
+  async search(query: AddonSearchQuery): Promise<AddonSearchResult> {
+    const where = filterSql(query.filters);
+    const q = query.filters.q?.trim();
+    if (!q) {
+      const [hits, total] = await Promise.all([
+        this.ordered(where, query.sort, null, query.offset, query.limit),
+        this.count(where),
+      ]);
+      return { hits, total };
+    }
+    let result = await this.textSearch(where, { q, fuzzy: null }, query);
+    if (result.exact && result.total < FUZZY_BELOW && q.length < FUZZY_MAX_QUERY_LENGTH) {
+      const fuzzy = await this.typoQuery(q);
+      if (fuzzy) result = await this.textSearch(where, { q, fuzzy }, query);
+    }
+    return { hits: result.hits, total: result.total };
+  }
+
+  async autocomplete(query: AddonSearchQuery): Promise<AddonSearchHit[]> {
+    const q = query.filters.q?.trim();
+    if (!q) {
+      const sort = query.sort.filter((s) => s !== 'relevance');
+      return this.ordered(filterSql(query.filters), sort.length ? sort : ['users'], null, 0, query.limit);
+    }
+    const ids = await autocompleteWalk(this.execute, query.filters, q, query.limit);
+    return ids.map((id) => ({ id, score: null }));
+  }
+
+  /**
+   * A no-op: the `addons` table is the index. Its generated columns (`search_vector`,
+   * `search_name`) and the denormalised filter columns are current once the row is written, and
+   * PostgreSQL maintains the indexes in the same transaction.
+   */
+  async index(_addonIds: readonly number[]): Promise<void> {}
+
+  private async textSearch(where: Sql, match: TextMatch, query: AddonSearchQuery) {
+    const { offset, limit, sort } = query;
+    const all = sql`${where} and ${matchSql(match)}`;
+    const estimate = await this.estimate(all);
+    if (estimate <= RANK_ALL_LIMIT) {
+      const rows = await this.execute<HitRow & { total: number }>(sql`
+        select a.id, ${scoreOf(sort, match)} as score, count(*) over ()::int as total from addons a
+        where ${all} order by ${orderBy(sort)} limit ${limit} offset ${offset}`);
+      const total = rows[0]?.total ?? (offset > 0 ? await this.count(all) : 0);
+      return { hits: rows.map(hit), total, exact: true };
+    }
+    const [hits, total] = await Promise.all([this.textHits(where, match, query), this.count(all, estimate)]);
+    return { hits, total, exact: total <= EXACT_COUNT_LIMIT };
+  }
+
+  private async textHits(where: Sql, match: TextMatch, query: AddonSearchQuery): Promise<AddonSearchHit[]> {
+    const k = query.offset + query.limit;
+    if (query.sort[0] === 'relevance' && k <= WALK_MAX_DEPTH) {
+      return this.page(await relevanceWalk(this.execute, where, match, k), query);
+    }
+    return this.ordered(sql`${where} and ${matchSql(match)}`, query.sort, match, query.offset, query.limit);
+  }
+
+  /** The requested page of ranked candidates; further sorts break score ties (they need the rows). */
+  private async page(ranked: Scored[], query: AddonSearchQuery): Promise<AddonSearchHit[]> {
+    if (query.sort.length === 1 || ranked.length <= query.offset) {
+      return ranked.slice(query.offset, query.offset + query.limit);
+    }
+    const rows = await this.execute<HitRow>(sql`
+      select a.id, c.score from unnest(${intArray(ranked.map((r) => r.id))}::int[],
+        ${numericArray(ranked.map((r) => r.score))}::float8[]) as c(id, score)
+      join addons a on a.id = c.id
+      order by ${orderBy(query.sort)} limit ${query.limit} offset ${query.offset}`);
+    return rows.map(hit);
+  }
+
+  /**
+   * Hits in sort order, no count. A leading `recommended` sort is a union of the recommended
+   * matches and the others, each in the remaining order, so that both can walk a sort index.
+   */
+  private async ordered(
+    where: Sql,
+    sort: AddonSort[],
+    match: TextMatch | null,
+    offset: number,
+    limit: number,
+  ): Promise<AddonSearchHit[]> {
+    const score = scoreOf(sort, match);
+    if (sort[0] !== 'recommended' || sort.length === 1) {
+      const rows = await this.execute<HitRow>(sql`
+        select a.id, ${score} as score from addons a where ${where}
+        order by ${orderBy(sort)} limit ${limit} offset ${offset}`);
+      return rows.map(hit);
+    }
+    const rest = sort.slice(1);
+    const keys = rest.map((s, i) => sql`${s === 'relevance' ? score : raw(sortKey(s).expr)} as k${raw(String(i))}`);
+    const outer = rest.map((s, i) => `u.k${i} ${sortKey(s).dir}`);
+    const branch = (g: number, condition: Sql) => sql`(
+      select a.id, ${score} as score, ${g} as g, ${join(keys, ', ')} from addons a
+      where ${where} and ${condition} order by ${orderBy(rest)} limit ${offset + limit})`;
+    const recommended = PromotedCategory.RECOMMENDED;
+    const rows = await this.execute<HitRow>(sql`
+      select u.id, u.score from (
+        ${branch(0, sql`a.promoted_category = ${recommended}::smallint`)}
+        union all
+        ${branch(1, sql`a.promoted_category is distinct from ${recommended}::smallint`)}
+      ) u order by u.g, ${raw(outer.join(', '))}, u.id desc limit ${limit} offset ${offset}`);
+    return rows.map(hit);
+  }
+
+  /**
+   * Exact when the planner expects at most EXACT_COUNT_LIMIT matches, else its estimate. The exact
+   * count is capped: if the estimate was far too low, it stops just above the limit.
+   */
+  private async count(where: Sql, knownEstimate?: number): Promise<number> {
+    const estimate = knownEstimate ?? (await this.estimate(where));
+    if (estimate > EXACT_COUNT_LIMIT) return estimate;
+    const [row] = await this.execute<{ n: number }>(sql`
+      select count(*)::int as n from (select 1 from addons a where ${where} limit ${EXACT_COUNT_LIMIT + 1}) x`);
+    return row.n;
+  }
+
+  /** The planner's row estimate for the matches of `where` (a fraction of a millisecond). */
+  private async estimate(where: Sql): Promise<number> {
+    const [row] = await this.execute<Record<string, unknown>>(
+      sql`explain (format json) select 1 from addons a where ${where}`,
+    );
+    const value = Object.values(row)[0];
+    const plan = (typeof value === 'string' ? JSON.parse(value) : value) as { Plan: { 'Plan Rows': number } }[];
+    return Math.round(plan[0].Plan['Plan Rows']);
+  }
+
+  /**
+   * Typo variants of `q` (`typos.ts`) reduced to the lexemes that occur in searchable add-ons, as
+   * a `to_tsquery('simple', …)` text; null when some word has none. One GIN probe per lexeme.
+   */
+  private async typoQuery(q: string): Promise<string | null> {
+    const groups = typoGroups(q);
+    if (!groups) return null;
+    // Lexemes in the statistics' most common elements exist; the others are probed in the index.
+    const rows = await this.execute<{ i: number; lexeme: string; indexed: boolean }>(sql`
+      with common as (
+        select coalesce((select most_common_elems::text::text[] from pg_stats
+          where schemaname = current_schema() and tablename = 'addons' and attname = 'search_vector'), '{}') as lexemes
+      )
+      select g.i::int as i, l.lexeme, (l.lexeme in (select unnest(common.lexemes)) or exists (
+        select 1 from addons a where ${BASE} and a.search_vector @@ plainto_tsquery('simple', l.lexeme)
+      )) as indexed
+      from common, unnest(${textArray(groups.map((g) => g.join(' ')))}::text[]) with ordinality as g(words, i),
+        lateral unnest(tsvector_to_array(to_tsvector('english', g.words))) as l(lexeme)`);
+    // Words without lexemes (stop words) are left out, as the full-text query does.
+    const lexemes = groups
+      .map((_, i) => rows.filter((r) => r.i === i + 1))
+      .filter((group) => group.length)
+      .map((group) => group.filter((r) => r.indexed).map((r) => r.lexeme));
+    if (!lexemes.length || lexemes.some((l) => !l.length)) return null;
+    return lexemes.map((l) => `(${l.join(' | ')})`).join(' & ');
+  }
+
+  private readonly execute = <T>(query: Sql): Promise<T[]> =>
+    this.db
+      .fork()
+      .getConnection()
+      .execute<T[]>(query.text, [...query.params]);
+}
+
+const scoreOf = (sort: AddonSort[], match: TextMatch | null) =>
+  match && sort.includes('relevance') ? scoreSql(match) : raw('null::float8');
+
+const hit = (r: HitRow): AddonSearchHit => ({ id: r.id, score: r.score === null ? null : Number(r.score) });

@@ -1,0 +1,46 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { refreshAddons } from '../catalogue/catalogue.indexer.js';
+import { ProgressBar, type ProgressStream } from '../catalogue/seed/progress.js';
+import type { SearchService } from './search.service.js';
+
+export interface ReindexResult {
+  addons: number;
+  engine: string;
+  seconds: number;
+}
+
+/**
+ * Rebuilds what search reads, in batches of add-on ids: recomputes each add-on's denormalised
+ * search columns from its versions, pushes the documents to the engine (Meilisearch; nothing to
+ * push for PostgreSQL, whose table is the index), then refreshes the planner statistics.
+ */
+export async function reindex(
+  em: EntityManager,
+  search: SearchService,
+  options: { batchSize?: number; progress?: ProgressStream } = {},
+): Promise<ReindexResult> {
+  const started = performance.now();
+  const batchSize = options.batchSize ?? 2_000;
+  const connection = em.getConnection();
+  const [{ count }] = await connection.execute<{ count: string }[]>('select count(*)::text as count from addons');
+  const total = Number(count);
+  const bar = new ProgressBar(options.progress ?? process.stderr, 'reindex', total);
+  let done = 0;
+  let lastId = 0;
+  for (;;) {
+    const rows = await connection.execute<{ id: number }[]>('select id from addons where id > ? order by id limit ?', [
+      lastId,
+      batchSize,
+    ]);
+    if (!rows.length) break;
+    const ids = rows.map((r) => r.id);
+    await refreshAddons(em, ids);
+    await search.indexAddons(ids);
+    lastId = ids[ids.length - 1];
+    done += ids.length;
+    bar.update(done, done);
+  }
+  bar.finish();
+  await connection.execute('analyze addons');
+  return { addons: done, engine: search.engineName, seconds: Math.round((performance.now() - started) / 100) / 10 };
+}

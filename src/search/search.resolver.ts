@@ -1,0 +1,43 @@
+import { Arg, Args, ArgsType, Ctx, Field, Int, Query, Resolver } from 'type-graphql';
+import { AddonSearchHitType, AddonSearchPageType, AddonObjectType } from '../catalogue/catalogue.types.js';
+import type { RequestContext } from '../core/context.js';
+import { PageArgs } from '../graphql/pagination.js';
+import type { Services } from '../services.js';
+import { AddonSearchInput, AddonSortField } from './search.types.js';
+
+@ArgsType()
+class SearchArgs extends PageArgs {
+  @Field(() => AddonSearchInput, { nullable: true })
+  filters?: AddonSearchInput | null;
+
+  @Field(() => [AddonSortField], { nullable: true, description: 'Default: RELEVANCE with q, else RECOMMENDED, USERS.' })
+  sort?: AddonSortField[] | null;
+}
+
+@Resolver()
+export class SearchResolver {
+  constructor(private readonly services: Services) {}
+
+  @Query(() => AddonSearchPageType, { description: 'Public add-ons matching the filters.' })
+  searchAddons(@Args() { filters, sort, page, pageSize }: SearchArgs, @Ctx() ctx: RequestContext) {
+    return this.services.search.search(ctx, filters ?? {}, sort, page, pageSize);
+  }
+
+  @Query(() => [AddonSearchHitType], { description: 'At most 10 public add-ons whose names match, for type-ahead.' })
+  autocompleteAddons(
+    @Ctx() ctx: RequestContext,
+    @Arg('filters', () => AddonSearchInput, { nullable: true }) filters?: AddonSearchInput | null,
+    @Arg('sort', () => [AddonSortField], { nullable: true }) sort?: AddonSortField[] | null,
+  ) {
+    return this.services.search.autocomplete(ctx, filters ?? {}, sort);
+  }
+
+  @Query(() => [AddonObjectType], { description: 'Featured add-ons in random order (filters.app is required).' })
+  async featuredAddons(
+    @Ctx() ctx: RequestContext,
+    @Arg('filters', () => AddonSearchInput) filters: AddonSearchInput,
+    @Arg('limit', () => Int, { defaultValue: 25 }) limit: number,
+  ) {
+    return (await this.services.search.featured(ctx, filters, limit)).map((hit) => hit.addon);
+  }
+}
