@@ -4,6 +4,7 @@
  * the slugs, terms and prefixes the scenarios use, picked from the data itself.
  */
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { ROOT, type Scenario } from './lib.js';
 
@@ -67,8 +68,43 @@ export async function prepareDatabase(adminUrl: string, addons: number, seed: nu
   return url.href;
 }
 
+/** One key for the CLI that signs the bench session and for the servers that check it. */
+export const BENCH_SECRET_KEY = randomBytes(32).toString('hex');
+
+/** A signed-in user on the bench database: its requests bypass the anonymous answer cache. */
+export async function benchSession(url: string): Promise<string> {
+  const output = await new Promise<string>((resolve, reject) => {
+    const email = `bench-${Date.now()}@example.com`;
+    const child = spawn(
+      process.execPath,
+      [
+        '--no-warnings',
+        '--import',
+        '@swc-node/register/esm-register',
+        'src/cli.ts',
+        'users:create',
+        '--email',
+        email,
+        '--session',
+      ],
+      {
+        cwd: ROOT,
+        env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'warn', SECRET_KEY: BENCH_SECRET_KEY },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    let out = '';
+    child.stdout!.on('data', (d) => (out += d));
+    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`users:create exited with ${code}`))));
+  });
+  return JSON.parse(output).sessionToken as string;
+}
+
 export interface Workload {
+  /** 1000 public add-ons in no particular order. */
   slugs: string[];
+  /** The 100 most used (detail traffic follows popularity). */
+  popularSlugs: string[];
   rareTerms: string[];
   commonTerms: string[];
   prefixes: string[];
@@ -82,6 +118,9 @@ export async function pickWorkload(url: string): Promise<Workload> {
     const slugs = (await client.query(`select slug from addons where ${where} order by md5(slug) limit 1000`)).rows.map(
       (r) => r.slug as string,
     );
+    const popularSlugs = (
+      await client.query(`select slug from addons where ${where} order by average_daily_users desc, id limit 100`)
+    ).rows.map((r) => r.slug as string);
     const sample = await client.query(
       `select word, ndoc from ts_stat($$select search_vector from addons tablesample system (5) repeatable (7) where ${where}$$)
         where length(word) > 3 order by ndoc desc`,
@@ -121,38 +160,43 @@ export async function pickWorkload(url: string): Promise<Workload> {
       )
       .filter((p) => p.trim().length >= 2);
     if (!commonTerms.length || !rareTerms.length) throw new Error(`could not pick terms (catalogue of ${total})`);
-    return { slugs, rareTerms, commonTerms, prefixes };
+    return { slugs, popularSlugs, rareTerms, commonTerms, prefixes };
   });
 }
 
 const SORTS = ['users', 'downloads', 'created', 'updated', 'rating', 'hotness'];
 
-export function catalogueScenarios(w: Workload): Scenario[] {
+/**
+ * Anonymous requests (answers cached under the catalogue generation), then the same searches by a
+ * signed-in user (`cold-…`), which always run the whole pipeline: engine, loaders, GraphQL, shaping.
+ */
+export function catalogueScenarios(w: Workload, sessionToken: string): Scenario[] {
   const get = (name: string, path: string | string[]): Scenario => ({ name, method: 'GET', path });
+  const cold = (name: string, path: string | string[]): Scenario => ({
+    ...get(`cold-${name}`, path),
+    headers: { Authorization: `Bearer ${sessionToken}` },
+  });
   const search = '/api/v4/addons/search/';
+  const rare = w.rareTerms.map((t) => `${search}?q=${encodeURIComponent(t)}`);
+  const common = w.commonTerms.map((t) => `${search}?q=${encodeURIComponent(t)}`);
+  const autocomplete = w.prefixes.map((p) => `/api/v4/addons/autocomplete/?q=${encodeURIComponent(p)}`);
+  const detail = (slugs: string[]) => slugs.map((s) => `/api/v4/addons/addon/${encodeURIComponent(s)}/`);
   return [
     get('healthz', '/healthz'),
-    get(
-      'detail-v4',
-      w.slugs.map((s) => `/api/v4/addons/addon/${encodeURIComponent(s)}/`),
-    ),
-    get(
-      'search-rare',
-      w.rareTerms.map((t) => `${search}?q=${encodeURIComponent(t)}`),
-    ),
-    get(
-      'search-common',
-      w.commonTerms.map((t) => `${search}?q=${encodeURIComponent(t)}`),
-    ),
+    get('detail-v4', detail(w.popularSlugs)),
+    get('search-rare', rare),
+    get('search-common', common),
     get(
       'search-common+filter',
       w.commonTerms.map((t) => `${search}?q=${encodeURIComponent(t)}&app=browser&type=extension`),
     ),
     get('search-noq-default', search),
     ...SORTS.map((sort) => get(`search-noq-${sort}`, `${search}?sort=${sort}`)),
-    get(
-      'autocomplete',
-      w.prefixes.map((p) => `/api/v4/addons/autocomplete/?q=${encodeURIComponent(p)}`),
-    ),
+    get('autocomplete', autocomplete),
+    cold('detail-v4', detail(w.slugs)),
+    cold('search-rare', rare),
+    cold('search-common', common),
+    cold('search-noq-default', search),
+    cold('autocomplete', autocomplete),
   ];
 }

@@ -5,7 +5,8 @@
  *   through POST /graphql (embedded database, or DATABASE_URL's).
  * - catalogue (needs DATABASE_URL, a PostgreSQL server where scratch databases may be created): for
  *   each size in BENCH_ADDONS (default 50000,500000), a seeded catalogue (kept between runs) and
- *   /healthz, v4 detail, search (rare term, common term, no q with each sort) and autocomplete.
+ *   /healthz, v4 detail, search (rare term, common term, no q with each sort) and autocomplete,
+ *   anonymous (answers cached under the catalogue generation) and signed in (`cold-…`, uncached).
  *
  * BENCH_SUITES picks suites (default all), BENCH_DURATION the measured seconds per scenario.
  * Raw numbers go to bench/results/latest.json. A run with any non-2xx answer or error fails.
@@ -14,7 +15,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { catalogueScenarios, pickWorkload, prepareDatabase } from './catalogue.js';
+import { BENCH_SECRET_KEY, benchSession, catalogueScenarios, pickWorkload, prepareDatabase } from './catalogue.js';
 import {
   fmt,
   printTable,
@@ -109,7 +110,12 @@ async function main() {
       for (const size of SIZES) {
         const url = await prepareDatabase(ADMIN_URL, size, 1);
         const workload = await pickWorkload(url);
-        const results = await suite(`catalogue ${size}`, { DATABASE_URL: url }, catalogueScenarios(workload));
+        const token = await benchSession(url);
+        const results = await suite(
+          `catalogue ${size}`,
+          { DATABASE_URL: url, SECRET_KEY: BENCH_SECRET_KEY },
+          catalogueScenarios(workload, token),
+        );
         printTable(`catalogue, ${size} add-ons (PostgreSQL full-text search)`, results, 'healthz');
         runs.push({ suite: `catalogue-${size}`, database: 'postgres', results });
       }

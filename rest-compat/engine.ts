@@ -136,7 +136,12 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
       const { route, params } = match;
       style = route.definition.errorStyle ?? 'drf';
 
-      const cacheable = route.definition.cacheAnonymous && method === 'GET' && !req.headers.authorization;
+      const restRequest: RestRequest = { version, params, query: requestUrl.searchParams, body: req.body, locale };
+      const cacheRule = route.definition.cacheAnonymous;
+      const cacheable =
+        method === 'GET' &&
+        !req.headers.authorization &&
+        (typeof cacheRule === 'function' ? cacheRule(restRequest) : Boolean(cacheRule));
       const cacheKey = `${version} ${requestUrl.host}${requestUrl.pathname}${requestUrl.search}`;
       const generation = cacheable ? await cache.generation(em) : '';
       if (cacheable) {
@@ -153,7 +158,6 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
       );
       const baseUrl = requestUrl.origin;
       const context = createRequestContext({ em, viewer, locale, request: { baseUrl, ip } });
-      const restRequest: RestRequest = { version, params, query: requestUrl.searchParams, body: req.body, locale };
       const variables = route.definition.variables?.(restRequest) ?? {};
 
       const result = await execute({

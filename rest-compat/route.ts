@@ -58,7 +58,7 @@ export interface RouteDefinition<TData = any> {
    * Cache successful anonymous answers under the catalogue generation (see ResponseCache). Only
    * for routes whose answer depends on nothing but the URL and catalogue tables.
    */
-  cacheAnonymous?: boolean;
+  cacheAnonymous?: boolean | ((request: RestRequest) => boolean);
 }
 
 export function defineRoutes(routes: RouteDefinition[]): RouteDefinition[] {

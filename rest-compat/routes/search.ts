@@ -11,7 +11,7 @@ import type { Page } from '../../src/core/pagination.js';
 import { parseSearchParams, type ParsedSearch } from '../../src/search/search.params.js';
 import type { AddonSearchInput } from '../../src/search/search.types.js';
 import { paginated, pageVariables } from '../pagination.js';
-import { defineRoutes, gql, type ShapeContext } from '../route.js';
+import { defineRoutes, gql, type RestRequest, type ShapeContext } from '../route.js';
 import { addonFields, shapeAddon, versionFields, type AddonData } from '../shapes/addons.js';
 import { enumName, restEnums } from '../shapes/enums.js';
 
@@ -72,6 +72,9 @@ function filterVariables(filters: AddonSearchInput) {
   };
 }
 
+/** Anonymous search answers are cached, except random orders, which must differ each time. */
+const cacheUnlessRandom = (req: RestRequest) => !/(^|,)\s*random\s*(,|$)/.test(req.query.get('sort') ?? '');
+
 const featuredInvalid = () => errors.badRequest('Invalid app, category and/or type parameter(s).');
 
 export const searchRoutes = defineRoutes([
@@ -79,6 +82,7 @@ export const searchRoutes = defineRoutes([
     method: 'GET',
     path: '/addons/search/',
     versions: ['v3', 'v4'],
+    cacheAnonymous: cacheUnlessRandom,
     document: gql`
       query RestAddonSearch($filters: AddonSearchInput, $sort: [AddonSort!], $page: Int, $pageSize: Int) {
         searchAddons(filters: $filters, sort: $sort, page: $page, pageSize: $pageSize) {
@@ -104,6 +108,7 @@ export const searchRoutes = defineRoutes([
     method: 'GET',
     path: '/addons/autocomplete/',
     versions: ['v3', 'v4'],
+    cacheAnonymous: cacheUnlessRandom,
     document: gql`
       query RestAddonAutocomplete($filters: AddonSearchInput, $sort: [AddonSort!]) {
         autocompleteAddons(filters: $filters, sort: $sort) {

@@ -96,7 +96,16 @@ const searchIndex = (name: string, definition: string) =>
   'addons_search_name_text',
   `using gin (to_tsvector('english'::regconfig, addons_translations_text("name"))) where ${SEARCHABLE}`,
 )
-@searchIndex('addons_search_name_exact', `using gin (addons_name_keys("name")) where ${SEARCHABLE}`)
+// Exact names: one-locale names by their lower-cased text (queries are at most 100 characters), in
+// popularity order; the other names (several locales, untrimmed) by each locale's key.
+@searchIndex(
+  'addons_search_name_sort',
+  `(left("search_name", 101), "average_daily_users" desc, "id" desc) where ${SEARCHABLE}`,
+)
+@searchIndex(
+  'addons_search_name_exact',
+  `using gin (addons_name_keys("name")) where ${SEARCHABLE} and addons_name_keys("name") <> array["search_name"]`,
+)
 @searchIndex('addons_search_name_trgm', `using gin ("search_name" gin_trgm_ops) where ${SEARCHABLE}`)
 @searchIndex('addons_search_facets', `using gin ("compat_apps", "platforms") where ${SEARCHABLE}`)
 // Sort orders (no q, or q with few matches).

@@ -14,19 +14,37 @@ import {
   type Sql,
   type TextMatch,
 } from './postgres.query.js';
-import { autocompleteWalk, relevanceWalk, type Scored } from './postgres.walk.js';
+import {
+  autocompleteWalk,
+  DEFAULT_WALK_LIMITS,
+  estimateRows,
+  relevanceWalk,
+  type Scored,
+  type WalkLimits,
+} from './postgres.walk.js';
 import type { AddonSearchHit, AddonSearchQuery, AddonSearchResult, AddonSort, SearchEngine } from './search.port.js';
 import { typoGroups } from './typos.js';
 
 /**
- * `total` is exact up to this many matches (by the planner's estimate); above, it is the planner's
- * estimate. An exact count reads every matching heap page (PostgreSQL 15 cannot count from a
- * bitmap alone), about 1-5 µs per match depending on the cache: ~130-600 ms for a term in a quarter
- * of 500k add-ons, which no search can pay. The estimate's typical error is a few percent, up to
- * ~40-70% when filters correlate with the text (tags, categories); we may revisit (a cached count).
+ * Tuning of the adapter; the defaults suit ~500k add-ons on a small machine (2 vCPUs).
+ *
+ * `exactCountLimit`: `total` is exact when the planner expects at most this many matches; above,
+ * `total` is the planner's estimate. An exact count reads every matching heap page (PostgreSQL 15
+ * cannot count from a bitmap alone): 5-15 µs per match when the heap is not all in shared buffers,
+ * 1 µs when it is, so ~130-600 ms for a term in a quarter of 500k add-ons, which no search can pay.
+ * 2,000 keeps the count within ~25 ms in the worst case measured (5,000, the first plan, cost up to
+ * ~70 ms). The estimate's typical error is a few percent, up to ~40-70% when filters correlate with
+ * the text (tags, categories); we may revisit (a cached count per query shape).
+ *
+ * `rankAllLimit`: up to this many estimated matches, all are ranked in one statement, which also
+ * counts them (exactly).
  */
-export const EXACT_COUNT_LIMIT = 5_000;
-/** Up to this many estimated matches, all are ranked in one statement (which also counts them). */
+export interface PostgresSearchOptions extends Partial<WalkLimits> {
+  exactCountLimit?: number;
+  rankAllLimit?: number;
+}
+
+export const EXACT_COUNT_LIMIT = 2_000;
 const RANK_ALL_LIMIT = 2_000;
 /** With fewer real matches than this (and `q` under 20 characters), typo variants are added. */
 const FUZZY_BELOW = 10;
@@ -44,15 +62,26 @@ interface HitRow {
  * `addon.entity.ts` and the SearchIndexes migration) are the index. Statements are sent with their
  * values inlined (custom plans), so the planner sees each term's frequency. Strategies, by the
  * planner's estimate of the matches:
- * - a few (<= RANK_ALL_LIMIT): rank or sort them all, counted in the same statement;
+ * - a few (<= `rankAllLimit`): rank or sort them all, counted in the same statement;
  * - more, by relevance: the popularity-ordered walk of `postgres.walk.ts`, provably exact;
  * - more, other sorts: an ordered index walk with a LIMIT;
- * counted in parallel (exact up to EXACT_COUNT_LIMIT, else estimated).
+ * counted in parallel (exact up to `exactCountLimit`, else estimated).
  */
 export class PostgresSearchEngine implements SearchEngine {
   readonly name = 'postgres' as const;
 
-  constructor(private readonly db: Database) {}
+  private readonly exactCountLimit: number;
+  private readonly rankAllLimit: number;
+  private readonly limits: WalkLimits;
+
+  constructor(
+    private readonly db: Database,
+    options: PostgresSearchOptions = {},
+  ) {
+    this.exactCountLimit = options.exactCountLimit ?? EXACT_COUNT_LIMIT;
+    this.rankAllLimit = options.rankAllLimit ?? RANK_ALL_LIMIT;
+    this.limits = { ...DEFAULT_WALK_LIMITS, ...options };
+  }
 
   async search(query: AddonSearchQuery): Promise<AddonSearchResult> {
     const where = filterSql(query.filters);
@@ -78,7 +107,7 @@ export class PostgresSearchEngine implements SearchEngine {
       const sort = query.sort.filter((s) => s !== 'relevance');
       return this.ordered(filterSql(query.filters), sort.length ? sort : ['users'], null, 0, query.limit);
     }
-    const ids = await autocompleteWalk(this.execute, query.filters, q, query.limit);
+    const ids = await autocompleteWalk(this.execute, query.filters, q, query.limit, this.limits);
     return ids.map((id) => ({ id, score: null }));
   }
 
@@ -93,21 +122,22 @@ export class PostgresSearchEngine implements SearchEngine {
     const { offset, limit, sort } = query;
     const all = sql`${where} and ${matchSql(match)}`;
     const estimate = await this.estimate(all);
-    if (estimate <= RANK_ALL_LIMIT) {
+    if (estimate <= this.rankAllLimit) {
       const rows = await this.execute<HitRow & { total: number }>(sql`
         select a.id, ${scoreOf(sort, match)} as score, count(*) over ()::int as total from addons a
         where ${all} order by ${orderBy(sort)} limit ${limit} offset ${offset}`);
-      const total = rows[0]?.total ?? (offset > 0 ? await this.count(all) : 0);
+      const total = rows[0]?.total ?? (offset > 0 || limit <= 0 ? await this.count(all) : 0);
       return { hits: rows.map(hit), total, exact: true };
     }
     const [hits, total] = await Promise.all([this.textHits(where, match, query), this.count(all, estimate)]);
-    return { hits, total, exact: total <= EXACT_COUNT_LIMIT };
+    return { hits, total, exact: total <= this.exactCountLimit };
   }
 
   private async textHits(where: Sql, match: TextMatch, query: AddonSearchQuery): Promise<AddonSearchHit[]> {
     const k = query.offset + query.limit;
+    if (query.limit <= 0) return [];
     if (query.sort[0] === 'relevance' && k <= WALK_MAX_DEPTH) {
-      return this.page(await relevanceWalk(this.execute, where, match, k), query);
+      return this.page(await relevanceWalk(this.execute, where, match, k, this.limits), query);
     }
     return this.ordered(sql`${where} and ${matchSql(match)}`, query.sort, match, query.offset, query.limit);
   }
@@ -160,25 +190,19 @@ export class PostgresSearchEngine implements SearchEngine {
   }
 
   /**
-   * Exact when the planner expects at most EXACT_COUNT_LIMIT matches, else its estimate. The exact
+   * Exact when the planner expects at most `exactCountLimit` matches, else its estimate. The exact
    * count is capped: if the estimate was far too low, it stops just above the limit.
    */
   private async count(where: Sql, knownEstimate?: number): Promise<number> {
     const estimate = knownEstimate ?? (await this.estimate(where));
-    if (estimate > EXACT_COUNT_LIMIT) return estimate;
+    if (estimate > this.exactCountLimit) return estimate;
     const [row] = await this.execute<{ n: number }>(sql`
-      select count(*)::int as n from (select 1 from addons a where ${where} limit ${EXACT_COUNT_LIMIT + 1}) x`);
+      select count(*)::int as n from (select 1 from addons a where ${where} limit ${this.exactCountLimit + 1}) x`);
     return row.n;
   }
 
-  /** The planner's row estimate for the matches of `where` (a fraction of a millisecond). */
-  private async estimate(where: Sql): Promise<number> {
-    const [row] = await this.execute<Record<string, unknown>>(
-      sql`explain (format json) select 1 from addons a where ${where}`,
-    );
-    const value = Object.values(row)[0];
-    const plan = (typeof value === 'string' ? JSON.parse(value) : value) as { Plan: { 'Plan Rows': number } }[];
-    return Math.round(plan[0].Plan['Plan Rows']);
+  private estimate(where: Sql): Promise<number> {
+    return estimateRows(this.execute, where);
   }
 
   /**

@@ -154,8 +154,15 @@ export function ftsSql(m: TextMatch): Sql {
   return m.fuzzy === null ? exact : sql`(${exact} or a.search_vector @@ ${fuzzyTsquery(m.fuzzy)})`;
 }
 
-/** Exact name match in any locale (`addons_search_name_exact`), as an index condition. */
-export const exactNameSql = (m: TextMatch) => sql`addons_name_keys(a.name) @> ${textArray([nameKey(m.q)])}::text[]`;
+/**
+ * Exact name match (queries are at most 100 characters, so comparing 101 is comparing all), as
+ * index conditions: a one-locale name is its `search_name` (`addons_search_name_sort`, in
+ * popularity order); other names have a key per locale (`addons_search_name_exact`).
+ */
+export const exactSingleNameSql = (m: TextMatch) => sql`left(a.search_name, 101) = ${nameKey(m.q)}`;
+export const exactOtherNameSql = (m: TextMatch) =>
+  sql`(addons_name_keys(a.name) <> array[a.search_name] and addons_name_keys(a.name) @> ${textArray([nameKey(m.q)])}::text[])`;
+export const exactNameSql = (m: TextMatch) => sql`(${exactSingleNameSql(m)} or ${exactOtherNameSql(m)})`;
 
 /**
  * The same test on one row, cheap: most names are one locale (`search_name` is then the name);
@@ -163,7 +170,8 @@ export const exactNameSql = (m: TextMatch) => sql`addons_name_keys(a.name) @> ${
  */
 const isExactNameSql = (m: TextMatch) => {
   const key = nameKey(m.q);
-  return sql`(a.search_name = ${key} or (strpos(a.search_name, ${key}) > 0 and ${exactNameSql(m)}))`;
+  return sql`(a.search_name = ${key} or (strpos(a.search_name, ${key}) > 0
+    and addons_name_keys(a.name) @> ${textArray([key])}::text[]))`;
 };
 
 /** Name match (all of `q` in a name): the `addons_search_name_text` index condition. */
@@ -208,13 +216,18 @@ const popularitySql = raw(
 );
 
 /**
- * Relevance: (text + exact-name bonus) x popularity. With `withExact: false` it reads only columns
- * of the covering walk index (no `name`): exact-name matches are then scored by another branch.
+ * Relevance: (text + exact-name bonus) x popularity. The bonus is tested per row (`test`), given to
+ * every row (`all`, for rows selected as exact names) or left out (`none`: the covering walk index
+ * has no `name`; exact-name matches are then scored by another branch).
  */
-export function scoreSql(m: TextMatch, withExact = true): Sql {
-  const text = withExact
-    ? sql`(${textScoreSql(m)} + case when ${isExactNameSql(m)} then ${raw(String(EXACT_NAME_BONUS))} else 0 end)`
-    : textScoreSql(m);
+export function scoreSql(m: TextMatch, exact: 'test' | 'all' | 'none' = 'test'): Sql {
+  const bonus = raw(String(EXACT_NAME_BONUS));
+  const text =
+    exact === 'none'
+      ? textScoreSql(m)
+      : exact === 'all'
+        ? sql`(${textScoreSql(m)} + ${bonus})`
+        : sql`(${textScoreSql(m)} + case when ${isExactNameSql(m)} then ${bonus} else 0 end)`;
   return sql`(${text} * ${popularitySql})::float8`;
 }
 
