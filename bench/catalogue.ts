@@ -8,6 +8,9 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { ROOT, type Scenario } from './lib.js';
 
+/** One key for the CLI that signs the bench session and for the servers that check it. */
+export const BENCH_SECRET_KEY = randomBytes(32).toString('hex');
+
 const marker = (addons: number, seed: number) => `addons-bench seeded ${addons} add-ons, seed ${seed}`;
 
 async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
@@ -41,63 +44,34 @@ export async function prepareDatabase(adminUrl: string, addons: number, seed: nu
   }
   console.log(`seeding ${name} (${addons} add-ons) ...`);
   const started = Date.now();
-  await new Promise<void>((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [
-        '--no-warnings',
-        '--import',
-        '@swc-node/register/esm-register',
-        'src/cli.ts',
-        'catalogue:seed',
-        '--addons',
-        String(addons),
-        '--seed',
-        String(seed),
-      ],
-      {
-        cwd: ROOT,
-        env: { ...process.env, DATABASE_URL: url.href, LOG_LEVEL: 'warn' },
-        stdio: ['ignore', 'ignore', 'inherit'],
-      },
-    );
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`catalogue:seed exited with ${code}`))));
-  });
+  await runCli(url.href, ['catalogue:seed', '--addons', String(addons), '--seed', String(seed)]);
   console.log(`seeded in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   await withClient(adminUrl, (client) => client.query(`comment on database "${name}" is '${marker(addons, seed)}'`));
   return url.href;
 }
 
-/** One key for the CLI that signs the bench session and for the servers that check it. */
-export const BENCH_SECRET_KEY = randomBytes(32).toString('hex');
-
 /** A signed-in user on the bench database: its requests bypass the anonymous answer cache. */
 export async function benchSession(url: string): Promise<string> {
-  const output = await new Promise<string>((resolve, reject) => {
-    const email = `bench-${Date.now()}@example.com`;
+  const output = await runCli(url, ['users:create', '--email', `bench-${Date.now()}@example.com`, '--session']);
+  return JSON.parse(output).sessionToken as string;
+}
+
+/** Runs `npm run cli -- <args>` against a database (progress on our stderr); resolves with its stdout. */
+function runCli(databaseUrl: string, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      [
-        '--no-warnings',
-        '--import',
-        '@swc-node/register/esm-register',
-        'src/cli.ts',
-        'users:create',
-        '--email',
-        email,
-        '--session',
-      ],
+      ['--no-warnings', '--import', '@swc-node/register/esm-register', 'src/cli.ts', ...args],
       {
         cwd: ROOT,
-        env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'warn', SECRET_KEY: BENCH_SECRET_KEY },
+        env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', SECRET_KEY: BENCH_SECRET_KEY },
         stdio: ['ignore', 'pipe', 'inherit'],
       },
     );
     let out = '';
     child.stdout!.on('data', (d) => (out += d));
-    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`users:create exited with ${code}`))));
+    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${args[0]} exited with ${code}`))));
   });
-  return JSON.parse(output).sessionToken as string;
 }
 
 export interface Workload {
