@@ -38,6 +38,8 @@ const schema = z.object({
   GRAPHQL_INTROSPECTION: bool.default(true),
   TRUST_PROXY: bool.default(false),
   SEARCH_ENGINE: z.enum(['postgres', 'meilisearch']).default('postgres'),
+  /** Only this many search results are reachable by paging (the original's max_result_window). */
+  SEARCH_MAX_RESULT_WINDOW: z.coerce.number().int().min(50).max(1_000_000).default(25_000),
   MEILI_URL: urlWithProtocol(['http:', 'https:']).optional(),
   MEILI_MASTER_KEY: z.string().min(1).optional(),
   MEILI_INDEX: z

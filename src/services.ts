@@ -42,7 +42,12 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
   const catalogue = new CatalogueService();
   const categories = new CategoriesService();
   const storage = new LocalStorage(join(config.dataDir, 'media'));
-  const search = new SearchService(createSearchEngine(config, db), categories, catalogue);
+  const search = new SearchService(
+    createSearchEngine(config, db),
+    categories,
+    catalogue,
+    config.SEARCH_MAX_RESULT_WINDOW,
+  );
   return {
     config,
     logger,

@@ -10,8 +10,6 @@ import { pageRequest, toPage, type Page } from '../core/pagination.js';
 import type { AddonSearchFilters, AddonSearchHit, AddonSearchQuery, AddonSort, SearchEngine } from './search.port.js';
 import type { AddonSearchInput, AddonSortField } from './search.types.js';
 
-/** Only this many results are reachable by paging (the original's max_result_window). */
-export const MAX_RESULT_WINDOW = 25_000;
 export const AUTOCOMPLETE_LIMIT = 10;
 export const MAX_QUERY_LENGTH = 100;
 
@@ -29,6 +27,8 @@ export class SearchService {
     private readonly engine: SearchEngine,
     private readonly categories: CategoriesService,
     private readonly catalogue: CatalogueService,
+    /** Only this many results are reachable by paging (SEARCH_MAX_RESULT_WINDOW). */
+    private readonly maxResultWindow = 25_000,
   ) {}
 
   get engineName() {
@@ -43,15 +43,15 @@ export class SearchService {
     pageSize?: number | null,
   ): Promise<Page<SearchHit>> {
     const request = pageRequest(page, pageSize);
-    if (request.offset >= MAX_RESULT_WINDOW) throw errors.invalidPage();
+    if (request.offset >= this.maxResultWindow) throw errors.invalidPage();
     const filters = await this.filters(ctx, input);
     const result = await this.engine.search({
       filters,
       sort: this.sorts(filters, sort),
       offset: request.offset,
-      limit: Math.min(request.limit, MAX_RESULT_WINDOW - request.offset),
+      limit: Math.min(request.limit, this.maxResultWindow - request.offset),
     });
-    return toPage(request, result.total, await this.load(ctx, result.hits), MAX_RESULT_WINDOW);
+    return toPage(request, result.total, await this.load(ctx, result.hits), this.maxResultWindow);
   }
 
   /** Brings the search index up to date for these add-ons after a change. */

@@ -27,14 +27,20 @@ export async function startTestApp(
   options: { env?: Record<string, string>; extraRoutes?: RouteDefinition[]; onQuery?: (sql: string) => void } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'addons-test-'));
+  let config;
+  try {
+    config = loadConfig({
+      NODE_ENV: 'test',
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      SECRET_KEY: TEST_SECRET_KEY,
+      DATA_DIR: dataDir,
+      ...options.env,
+    });
+  } catch (error) {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
   const database = await createTestDatabase();
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    SECRET_KEY: TEST_SECRET_KEY,
-    DATA_DIR: dataDir,
-    ...options.env,
-  });
   const logger = createLogger(config.LOG_LEVEL, 'stderr');
   let app: App;
   try {
@@ -45,6 +51,7 @@ export async function startTestApp(
     });
   } catch (error) {
     await database.drop();
+    rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
   return {
