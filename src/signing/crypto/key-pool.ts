@@ -1,0 +1,92 @@
+import { type KeyObject } from 'node:crypto';
+import { generateRsaKey } from './x509.js';
+
+export interface KeyPoolOptions {
+  /** Keys kept ready. */
+  size: number;
+  bits: number;
+  /**
+   * Keys generated at once. Generation runs on libuv's thread pool (4 threads by default), which
+   * file system and zlib work share, so refilling takes at most this many of them.
+   */
+  concurrency: number;
+}
+
+/**
+ * RSA private keys generated ahead of time, each handed out once. `take()` returns a ready key at
+ * once and starts a replacement in the background; when the pool is empty (a burst larger than
+ * `size`) it generates one for the caller, about 50-200 ms for 2048 bits.
+ */
+export class KeyPool {
+  private readonly keys: KeyObject[] = [];
+  private generating = 0;
+  private closed = false;
+  private failed = false;
+  private idle: (() => void)[] = [];
+
+  constructor(private readonly options: KeyPoolOptions) {}
+
+  /** Starts filling the pool in the background. */
+  start(): this {
+    this.fill();
+    return this;
+  }
+
+  get available(): number {
+    return this.keys.length;
+  }
+
+  async take(): Promise<KeyObject> {
+    const key = this.keys.shift();
+    this.failed = false;
+    this.fill();
+    return key ?? generateRsaKey(this.options.bits);
+  }
+
+  /** Resolves once the pool is full (or closed, or a generation failed). */
+  async ready(): Promise<void> {
+    this.fill();
+    if (this.settled()) return;
+    await new Promise<void>((resolve) => this.idle.push(resolve));
+  }
+
+  /** Stops refilling and waits for generations under way. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.ready();
+    this.keys.length = 0;
+  }
+
+  private fill(): void {
+    while (!this.closed && !this.failed && this.generating < this.options.concurrency && this.missing() > 0) {
+      this.generating += 1;
+      void generateRsaKey(this.options.bits).then(
+        (key) => this.finish(key),
+        () => this.finish(null),
+      );
+    }
+  }
+
+  private finish(key: KeyObject | null): void {
+    this.generating -= 1;
+    if (key && !this.closed) this.keys.push(key);
+    // A failure stops refilling until the next take(), which then surfaces the error itself.
+    if (!key) this.failed = true;
+    this.fill();
+    if (this.settled()) this.wakeIdle();
+  }
+
+  private missing(): number {
+    return this.options.size - this.keys.length - this.generating;
+  }
+
+  private settled(): boolean {
+    return this.generating === 0 && (this.closed || this.failed || this.missing() <= 0);
+  }
+
+  private wakeIdle(): void {
+    const waiting = this.idle;
+    this.idle = [];
+    for (const resolve of waiting) resolve();
+  }
+}

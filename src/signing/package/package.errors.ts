@@ -1,0 +1,88 @@
+/**
+ * Why an uploaded package was refused. `message` is the user-facing text: the original service's
+ * wording where it had one (the signing API answers `{"error": message}`), otherwise our own.
+ */
+export const PackageErrorReason = {
+  INVALID_ARCHIVE: 'INVALID_ARCHIVE',
+  INVALID_FILE_NAME: 'INVALID_FILE_NAME',
+  DUPLICATE_FILE_NAME: 'DUPLICATE_FILE_NAME',
+  SYMLINK: 'SYMLINK',
+  SPECIAL_FILE: 'SPECIAL_FILE',
+  ENCRYPTED_FILE: 'ENCRYPTED_FILE',
+  UNSUPPORTED_COMPRESSION: 'UNSUPPORTED_COMPRESSION',
+  TOO_MANY_FILES: 'TOO_MANY_FILES',
+  FILE_TOO_LARGE: 'FILE_TOO_LARGE',
+  TOTAL_TOO_LARGE: 'TOTAL_TOO_LARGE',
+  COMPRESSION_RATIO: 'COMPRESSION_RATIO',
+  NO_MANIFEST: 'NO_MANIFEST',
+  LEGACY_PACKAGE: 'LEGACY_PACKAGE',
+  INVALID_MANIFEST: 'INVALID_MANIFEST',
+  INVALID_GUID: 'INVALID_GUID',
+  GUID_TOO_LONG: 'GUID_TOO_LONG',
+  GUID_REQUIRED: 'GUID_REQUIRED',
+  VERSION_MISSING: 'VERSION_MISSING',
+  VERSION_TOO_LONG: 'VERSION_TOO_LONG',
+  VERSION_CHARACTERS: 'VERSION_CHARACTERS',
+  STRICT_MIN_VERSION_TOO_LOW: 'STRICT_MIN_VERSION_TOO_LOW',
+  THEME_TOO_LARGE: 'THEME_TOO_LARGE',
+} as const;
+export type PackageErrorReason = (typeof PackageErrorReason)[keyof typeof PackageErrorReason];
+
+/** A package the service refuses; never a bug or an I/O failure of our own. */
+export class PackageError extends Error {
+  readonly reason: PackageErrorReason;
+
+  constructor(reason: PackageErrorReason, message: string) {
+    super(message);
+    this.name = 'PackageError';
+    this.reason = reason;
+  }
+}
+
+const R = PackageErrorReason;
+
+/** Sizes the way the original formats them: 7 MiB is "7.0 MB". */
+export function formatMegabytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+export const packageErrors = {
+  invalidArchive: () => new PackageError(R.INVALID_ARCHIVE, 'Invalid archive.'),
+  invalidFileName: (name: string) => new PackageError(R.INVALID_FILE_NAME, `Invalid file name in archive: ${name}`),
+  duplicateFileName: (name: string) =>
+    new PackageError(R.DUPLICATE_FILE_NAME, `Duplicate file name in archive: ${name}`),
+  symlink: (name: string) => new PackageError(R.SYMLINK, `Symbolic links are not allowed in archive: ${name}`),
+  specialFile: (name: string) => new PackageError(R.SPECIAL_FILE, `Unsupported file type in archive: ${name}`),
+  encryptedFile: (name: string) =>
+    new PackageError(R.ENCRYPTED_FILE, `Encrypted files are not allowed in archive: ${name}`),
+  unsupportedCompression: (name: string) =>
+    new PackageError(R.UNSUPPORTED_COMPRESSION, `Unsupported compression method in archive: ${name}`),
+  tooManyFiles: (limit: number) => new PackageError(R.TOO_MANY_FILES, `Archive contains more than ${limit} files.`),
+  fileTooLarge: (name: string) => new PackageError(R.FILE_TOO_LARGE, `File exceeding size limit in archive: ${name}`),
+  totalTooLarge: () => new PackageError(R.TOTAL_TOO_LARGE, 'Uncompressed size is too large'),
+  compressionRatio: (name: string) =>
+    new PackageError(R.COMPRESSION_RATIO, `Suspicious compression ratio in archive: ${name}`),
+  noManifest: () => new PackageError(R.NO_MANIFEST, 'No install.rdf or manifest.json found'),
+  legacyPackage: (browserName: string) =>
+    new PackageError(R.LEGACY_PACKAGE, `Legacy extensions are no longer supported in ${browserName}.`),
+  invalidManifest: () => new PackageError(R.INVALID_MANIFEST, 'Could not parse the manifest file.'),
+  invalidGuid: () => new PackageError(R.INVALID_GUID, 'Invalid Add-on ID in URL or package'),
+  guidTooLong: () =>
+    new PackageError(
+      R.GUID_TOO_LONG,
+      "Please specify your Add-on GUID in the manifest if it's longer than 64 characters.",
+    ),
+  guidRequired: (browserName: string) =>
+    new PackageError(R.GUID_REQUIRED, `GUID is required for ${browserName} 47 and below.`),
+  versionMissing: () => new PackageError(R.VERSION_MISSING, 'No version number found in the manifest file.'),
+  versionTooLong: () => new PackageError(R.VERSION_TOO_LONG, 'Version numbers should have fewer than 32 characters.'),
+  versionCharacters: () =>
+    new PackageError(
+      R.VERSION_CHARACTERS,
+      'Version numbers should only contain letters, numbers, and these punctuation characters: +*.-_.',
+    ),
+  strictMinVersionTooLow: () =>
+    new PackageError(R.STRICT_MIN_VERSION_TOO_LOW, 'Lowest supported "strict_min_version" is 42.0.'),
+  themeTooLarge: (limit: number) =>
+    new PackageError(R.THEME_TOO_LARGE, `Maximum size for WebExtension themes is ${formatMegabytes(limit)}.`),
+};
