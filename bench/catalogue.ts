@@ -141,14 +141,22 @@ export async function pickWorkload(url: string): Promise<Workload> {
 const SORTS = ['users', 'downloads', 'created', 'updated', 'rating', 'hotness'];
 
 /**
- * Anonymous requests (answers cached under the catalogue generation), then the same searches by a
- * signed-in user (`cold-…`), which always run the whole pipeline: engine, loaders, GraphQL, shaping.
+ * Anonymous requests (answers cached under the catalogue generation, as most traffic is), the same
+ * searches signed in (search answers are the same for every viewer: cached too, after the session
+ * check), detail signed in (`cold-…`: viewer-dependent, never cached), and cache misses
+ * (`miss-…`: a cache buster on every request, so engine, loaders, GraphQL and shaping all run)
+ * at 1 connection (a miss's own latency) and at 10 (misses only, the worst case).
  */
 export function catalogueScenarios(w: Workload, sessionToken: string): Scenario[] {
   const get = (name: string, path: string | string[]): Scenario => ({ name, method: 'GET', path });
-  const cold = (name: string, path: string | string[]): Scenario => ({
-    ...get(`cold-${name}`, path),
+  const signedIn = (name: string, path: string | string[]): Scenario => ({
+    ...get(name, path),
     headers: { Authorization: `Bearer ${sessionToken}` },
+  });
+  const miss = (name: string, path: string | string[], connections: number): Scenario => ({
+    ...get(`miss-${name}${connections === 1 ? '-c1' : ''}`, path),
+    uncached: true,
+    connections,
   });
   const search = '/api/v4/addons/search/';
   const rare = w.rareTerms.map((t) => `${search}?q=${encodeURIComponent(t)}`);
@@ -167,10 +175,14 @@ export function catalogueScenarios(w: Workload, sessionToken: string): Scenario[
     get('search-noq-default', search),
     ...SORTS.map((sort) => get(`search-noq-${sort}`, `${search}?sort=${sort}`)),
     get('autocomplete', autocomplete),
-    cold('detail-v4', detail(w.slugs)),
-    cold('search-rare', rare),
-    cold('search-common', common),
-    cold('search-noq-default', search),
-    cold('autocomplete', autocomplete),
+    signedIn('signed-in-search-rare', rare),
+    signedIn('cold-detail-v4', detail(w.slugs)),
+    ...[1, 10].flatMap((c) => [
+      miss('detail-v4', detail(w.slugs), c),
+      miss('search-rare', rare, c),
+      miss('search-common', common, c),
+      miss('search-noq-default', search, c),
+      miss('autocomplete', autocomplete, c),
+    ]),
   ];
 }

@@ -15,11 +15,19 @@ export interface Scenario {
   path: string | string[];
   headers?: Record<string, string>;
   body?: string;
+  /** Concurrent connections (default: the suite's). */
+  connections?: number;
+  /**
+   * Appends a never-repeated `_=<n>` parameter (a cache buster, ignored by the API) so that every
+   * request misses the answer cache and runs the whole pipeline.
+   */
+  uncached?: boolean;
 }
 
 export interface ScenarioResult {
   name: string;
   request: string;
+  connections: number;
   reqPerSec: number;
   p50Ms: number;
   p95Ms: number;
@@ -132,8 +140,12 @@ async function smokeTest(base: string, s: Scenario): Promise<void> {
   }
 }
 
+let busted = 0;
+const withBuster = (path: string) => `${path}${path.includes('?') ? '&' : '?'}_=${++busted}`;
+
 function run(base: string, s: Scenario, connections: number, duration: number, latencies?: number[]) {
   const list = paths(s);
+  const pathOf = (i: number) => (s.uncached ? withBuster(list[i % list.length]) : list[i % list.length]);
   let next = 0;
   return new Promise<AutocannonResult>((resolve, reject) => {
     const instance = autocannon(
@@ -146,7 +158,7 @@ function run(base: string, s: Scenario, connections: number, duration: number, l
             method: s.method,
             headers: s.headers,
             body: s.body,
-            setupRequest: (req: Record<string, unknown>) => ({ ...req, path: list[next++ % list.length] }),
+            setupRequest: (req: Record<string, unknown>) => ({ ...req, path: pathOf(next++) }),
           },
         ],
       },
@@ -166,14 +178,16 @@ export async function runScenario(
   options: { connections: number; warmupSeconds: number; durationSeconds: number },
 ): Promise<ScenarioResult> {
   await smokeTest(base, s);
-  await run(base, s, options.connections, options.warmupSeconds);
+  const connections = s.connections ?? options.connections;
+  await run(base, s, connections, options.warmupSeconds);
   const latencies: number[] = [];
-  const r = await run(base, s, options.connections, options.durationSeconds, latencies);
+  const r = await run(base, s, connections, options.durationSeconds, latencies);
   latencies.sort((a, b) => a - b);
   const list = paths(s);
   return {
     name: s.name,
-    request: `${s.method} ${list[0]}${list.length > 1 ? ` (+${list.length - 1} more)` : ''}`,
+    request: `${s.method} ${list[0]}${list.length > 1 ? ` (+${list.length - 1} more)` : ''}${s.uncached ? ' uncached' : ''}`,
+    connections,
     reqPerSec: r.requests.average,
     p50Ms: percentile(latencies, 50),
     p95Ms: percentile(latencies, 95),
@@ -193,6 +207,7 @@ export function printTable(title: string, results: ScenarioResult[], baseline: s
   const base = results.find((r) => r.name === baseline);
   const columns: [string, (r: ScenarioResult) => string][] = [
     ['scenario', (r) => r.name],
+    ['conns', (r) => String(r.connections)],
     ['request', (r) => (r.request.length > 60 ? `${r.request.slice(0, 57)}...` : r.request)],
     ['req/s', (r) => fmt(r.reqPerSec, 0)],
     [`vs ${baseline}`, (r) => `${fmt(base ? r.reqPerSec / base.reqPerSec : null)}x`],
@@ -206,7 +221,8 @@ export function printTable(title: string, results: ScenarioResult[], baseline: s
   const header = columns.map(([t]) => t);
   const body = results.map((r) => columns.map(([, cell]) => cell(r)));
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
-  const line = (row: string[]) => row.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  const line = (row: string[]) =>
+    row.map((c, i) => (i !== 1 && i < 3 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   console.log(`\n${title}\n`);
   console.log([header, widths.map((w) => '-'.repeat(w)), ...body].map(line).join('\n'));
 }

@@ -18,7 +18,7 @@ import type { Database } from '../src/db/database.js';
 import type { Services } from '../src/services.js';
 import { toRestError, type ErrorStyle } from './errors.js';
 import { sendJson, sendJsonText } from './http.js';
-import type { ApiVersion, HttpMethod, RestRequest, RouteDefinition, ShapeContext } from './route.js';
+import type { ApiVersion, CacheScope, HttpMethod, RestRequest, RouteDefinition, ShapeContext } from './route.js';
 
 interface CompiledRoute {
   definition: RouteDefinition;
@@ -137,25 +137,27 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
       style = route.definition.errorStyle ?? 'drf';
 
       const restRequest: RestRequest = { version, params, query: requestUrl.searchParams, body: req.body, locale };
-      const cacheRule = route.definition.cacheAnonymous;
-      const cacheable =
-        method === 'GET' &&
-        !req.headers.authorization &&
-        (typeof cacheRule === 'function' ? cacheRule(restRequest) : Boolean(cacheRule));
-      const cacheKey = `${version} ${requestUrl.host}${requestUrl.pathname}${requestUrl.search}`;
-      const generation = cacheable ? await cache.generation(em) : '';
-      if (cacheable) {
-        const hit = cache.get(cacheKey, generation);
-        if (hit) return sendJsonText(res, hit.status, hit.body);
-      }
-
       const ip = req.ip ?? null;
+      const scope = method === 'GET' ? cacheScope(route.definition, restRequest) : false;
+      const anonymous = !req.headers.authorization;
+      const cacheable = scope === 'public' || (scope === 'anonymous' && anonymous);
+      const cacheKey = `${version} ${requestUrl.host}${requestUrl.pathname}${requestUrl.search}`;
+      // Anonymous hits are answered before anything else; credentials are checked before a public hit.
+      const lookup = async () => {
+        const generation = await cache.generation(em);
+        return { generation, hit: cache.get(cacheKey, generation) };
+      };
+      let cached = cacheable && anonymous ? await lookup() : null;
+      if (cached?.hit) return sendJsonText(res, cached.hit.status, cached.hit.body);
+
       const viewer = await services.authenticator.authenticate(
         em,
         req.headers.authorization,
         route.definition.auth ?? ['session'],
         ip,
       );
+      if (cacheable && !cached) cached = await lookup();
+      if (cached?.hit) return sendJsonText(res, cached.hit.status, cached.hit.body);
       const baseUrl = requestUrl.origin;
       const context = createRequestContext({ em, viewer, locale, request: { baseUrl, ip } });
       const variables = route.definition.variables?.(restRequest) ?? {};
@@ -174,15 +176,20 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
       const shapeContext = createShapeContext(restRequest, requestUrl, services);
       const body = route.definition.shape ? route.definition.shape(result.data, shapeContext) : result.data;
       const status = route.definition.status ?? 200;
-      if (!cacheable) return sendJson(res, status, body);
+      if (!cached) return sendJson(res, status, body);
       const payload = JSON.stringify(body);
-      cache.set(cacheKey, generation, status, payload);
+      cache.set(cacheKey, cached.generation, status, payload);
       return sendJsonText(res, status, payload);
     } catch (caught) {
       const error = toRestError(caught, style, logger);
       return sendJson(res, error.status, error.body, error.headers);
     }
   };
+}
+
+function cacheScope(route: RouteDefinition, request: RestRequest): CacheScope | false {
+  const rule = route.cache;
+  return typeof rule === 'function' ? rule(request) : (rule ?? false);
 }
 
 function matchPath(routes: CompiledRoute[], path: string) {

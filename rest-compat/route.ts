@@ -3,6 +3,7 @@ import type { Translations } from '../src/core/i18n/translations.js';
 
 export type ApiVersion = 'v3' | 'v4';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type CacheScope = 'anonymous' | 'public';
 
 /** The parts of an HTTP request a route maps to GraphQL variables. */
 export interface RestRequest {
@@ -55,10 +56,15 @@ export interface RouteDefinition<TData = any> {
   /** Body style of 4xx errors: DRF's `{"detail"}`/field maps, or the signing API's `{"error"}`. */
   errorStyle?: 'drf' | 'signing';
   /**
-   * Cache successful anonymous answers under the catalogue generation (see ResponseCache). Only
-   * for routes whose answer depends on nothing but the URL and catalogue tables.
+   * Cache successful GET answers under the catalogue generation (see ResponseCache). Only for
+   * routes whose answer depends on nothing but the URL and catalogue tables, and:
+   * - `anonymous`: on the viewer too (non-public add-ons, unlisted versions): requests without
+   *   credentials only;
+   * - `public`: not on the viewer (public add-ons only): every request, once its credentials are
+   *   checked (bad ones still get their 401).
+   * A function decides per request (false: not cached).
    */
-  cacheAnonymous?: boolean | ((request: RestRequest) => boolean);
+  cache?: CacheScope | ((request: RestRequest) => CacheScope | false);
 }
 
 export function defineRoutes(routes: RouteDefinition[]): RouteDefinition[] {

@@ -390,4 +390,22 @@ describe('cached anonymous search', () => {
     await t.em().getConnection().execute(`update addons set name = '{"en-US": "Mac Tool"}' where id = ?`, [a.mac.id]);
     expect((await search('?q=zebra')).slugs).toEqual([]);
   });
+
+  it('serves signed-in viewers from the same answers, after checking their credentials', async () => {
+    const { sessionToken } = await t.createUser({ session: true });
+    // One host for every request (answers are cached per host).
+    const get = (path: string) => t.http.get(path).set('Host', 'addons.test');
+    const anonymous = await get('/api/v4/addons/search/?q=tab&page_size=3');
+    queries = 0;
+    const signedIn = await get('/api/v4/addons/search/?q=tab&page_size=3').set(
+      'Authorization',
+      `Bearer ${sessionToken}`,
+    );
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.text).toBe(anonymous.text);
+    // The credentials (session, user, groups) and the catalogue generation: no search.
+    expect(queries).toBeLessThanOrEqual(4);
+    const bad = await get('/api/v4/addons/search/?q=tab&page_size=3').set('Authorization', 'Bearer nonsense');
+    expect(bad.status).toBe(401);
+  });
 });

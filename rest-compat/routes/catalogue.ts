@@ -34,7 +34,7 @@ export const catalogueRoutes = defineRoutes([
     method: 'GET',
     path: '/addons/addon/<addon>/',
     versions: ['v3', 'v4'],
-    cacheAnonymous: true,
+    cache: 'anonymous',
     document: gql`
       query RestAddonDetail($id: String!, $app: Application, $appVersion: String) {
         addon(id: $id) {
@@ -61,7 +61,7 @@ export const catalogueRoutes = defineRoutes([
     method: 'GET',
     path: '/addons/addon/<addon>/versions/',
     versions: ['v3', 'v4'],
-    cacheAnonymous: true,
+    cache: 'anonymous',
     document: gql`
       query RestAddonVersions($addon: String!, $filter: String, $page: Int, $pageSize: Int) {
         addonVersions(addon: $addon, filter: $filter, page: $page, pageSize: $pageSize) {
@@ -84,7 +84,7 @@ export const catalogueRoutes = defineRoutes([
     method: 'GET',
     path: '/addons/addon/<addon>/versions/<version>/',
     versions: ['v3', 'v4'],
-    cacheAnonymous: true,
+    cache: 'anonymous',
     document: gql`
       query RestAddonVersion($addon: String!, $id: Int!) {
         addonVersion(addon: $addon, id: $id) {

@@ -72,8 +72,12 @@ function filterVariables(filters: AddonSearchInput) {
   };
 }
 
-/** Anonymous search answers are cached, except random orders, which must differ each time. */
-const cacheUnlessRandom = (req: RestRequest) => !/(^|,)\s*random\s*(,|$)/.test(req.query.get('sort') ?? '');
+/**
+ * Search answers show public add-ons only, the same to every viewer: cached for all, except random
+ * orders, which must differ each time.
+ */
+const cacheUnlessRandom = (req: RestRequest) =>
+  /(^|,)\s*random\s*(,|$)/.test(req.query.get('sort') ?? '') ? false : ('public' as const);
 
 const featuredInvalid = () => errors.badRequest('Invalid app, category and/or type parameter(s).');
 
@@ -82,7 +86,7 @@ export const searchRoutes = defineRoutes([
     method: 'GET',
     path: '/addons/search/',
     versions: ['v3', 'v4'],
-    cacheAnonymous: cacheUnlessRandom,
+    cache: cacheUnlessRandom,
     document: gql`
       query RestAddonSearch($filters: AddonSearchInput, $sort: [AddonSort!], $page: Int, $pageSize: Int) {
         searchAddons(filters: $filters, sort: $sort, page: $page, pageSize: $pageSize) {
@@ -108,7 +112,7 @@ export const searchRoutes = defineRoutes([
     method: 'GET',
     path: '/addons/autocomplete/',
     versions: ['v3', 'v4'],
-    cacheAnonymous: cacheUnlessRandom,
+    cache: cacheUnlessRandom,
     document: gql`
       query RestAddonAutocomplete($filters: AddonSearchInput, $sort: [AddonSort!]) {
         autocompleteAddons(filters: $filters, sort: $sort) {
