@@ -17,7 +17,7 @@ import { canonicalLocale, resolveRequestLocale } from '../src/core/i18n/locales.
 import type { Database } from '../src/db/database.js';
 import type { Services } from '../src/services.js';
 import { toRestError, type ErrorStyle } from './errors.js';
-import { sendJson, sendJsonText } from './http.js';
+import { FileReply, RedirectReply, sendJson, sendJsonText } from './http.js';
 import type { ApiVersion, CacheScope, HttpMethod, RestRequest, RouteDefinition, ShapeContext } from './route.js';
 
 interface CompiledRoute {
@@ -175,7 +175,10 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
       }
       const shapeContext = createShapeContext(restRequest, requestUrl, services);
       const body = route.definition.shape ? route.definition.shape(result.data, shapeContext) : result.data;
-      const status = route.definition.status ?? 200;
+      const rule = route.definition.status ?? 200;
+      const status = typeof rule === 'function' ? rule(result.data) : rule;
+      if (body instanceof RedirectReply) return redirect(res, body);
+      if (body instanceof FileReply) return sendFile(res, body, await services.downloads.open(em, body.fileId));
       if (!cached) return sendJson(res, status, body);
       const payload = JSON.stringify(body);
       cache.set(cacheKey, cached.generation, status, payload);
@@ -185,6 +188,23 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
       return sendJson(res, error.status, error.body, error.headers);
     }
   };
+}
+
+function redirect(res: Response, reply: RedirectReply) {
+  res.status(302);
+  for (const [name, value] of Object.entries(reply.headers)) res.setHeader(name, value);
+  res.setHeader('Location', reply.location);
+  res.end();
+}
+
+function sendFile(res: Response, reply: FileReply, file: { stream: NodeJS.ReadableStream; size: number } | null) {
+  if (!file) return sendJson(res, 404, { detail: 'Not found.' });
+  res.status(200);
+  for (const [name, value] of Object.entries(reply.headers)) res.setHeader(name, value);
+  res.setHeader('Content-Type', reply.contentType);
+  res.setHeader('Content-Length', String(file.size));
+  file.stream.on('error', () => res.destroy());
+  file.stream.pipe(res);
 }
 
 function cacheScope(route: RouteDefinition, request: RestRequest): CacheScope | false {

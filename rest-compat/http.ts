@@ -21,3 +21,20 @@ export function sendJsonText(res: Response, status: number, payload: string): vo
   res.setHeader('Content-Length', Buffer.byteLength(payload));
   res.end(payload);
 }
+
+/** A non-JSON answer a route's `shape` can return: the bytes of a stored file, or a redirect. */
+export class FileReply {
+  constructor(
+    /** The file (in `services.downloads`) whose access the route's document just checked. */
+    readonly fileId: number,
+    readonly contentType: string,
+    readonly headers: Record<string, string> = {},
+  ) {}
+}
+
+export class RedirectReply {
+  constructor(
+    readonly location: string,
+    readonly headers: Record<string, string> = {},
+  ) {}
+}

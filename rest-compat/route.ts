@@ -49,8 +49,8 @@ export interface RouteDefinition<TData = any> {
   /** GraphQL source with exactly one named operation. */
   document: string;
   variables?: (request: RestRequest) => Record<string, unknown>;
-  /** Success status (default 200). */
-  status?: number;
+  /** Success status (default 200), or computed from the data (201 created / 202 accepted). */
+  status?: number | ((data: TData) => number);
   /** Turns `data` into the response body (default: `data` as is). Null with status 204 sends no body. */
   shape?: (data: TData, context: ShapeContext) => unknown;
   /** Body style of 4xx errors: DRF's `{"detail"}`/field maps, or the signing API's `{"error"}`. */

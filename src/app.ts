@@ -12,6 +12,8 @@ import type { Logger } from './core/logger.js';
 import { Keyring } from './core/secrets.js';
 import { openDatabase, type Database, type DatabaseTarget } from './db/database.js';
 import { createGraphqlEndpoint } from './graphql/server.js';
+import { multipartBody } from './core/multipart.js';
+import { publicDownload, validationReport } from './signing/signing.http.js';
 import { buildAppSchema } from './graphql/schema.js';
 import { createServices, type Services } from './services.js';
 
@@ -47,6 +49,8 @@ export async function createApp(config: Config, logger: Logger, options: CreateA
   const db = await openDatabase(options.database ?? databaseTarget(config), { logger, onQuery: options.onQuery });
   try {
     const services = createServices(config, logger, keyring, db);
+    await services.jobs.start();
+    if (config.JOB_WORKERS) await startJobWorkers(services);
     const schema = await buildAppSchema(services);
     const graphql = await createGraphqlEndpoint(schema, services, db);
     const app = express();
@@ -84,9 +88,17 @@ export async function createApp(config: Config, logger: Logger, options: CreateA
       '/user-media',
       express.static(join(config.dataDir, 'media'), { maxAge: '1h', index: false, dotfiles: 'ignore' }),
     );
+    app.get('/downloads/file/:id{/:name}', publicDownload(services, db));
+    app.get('/developers/upload/:uuid', validationReport(services, db));
     app.use(
       '/api',
       corsHandler,
+      multipartBody(join(config.dataDir, 'tmp'), {
+        fileBytes: config.MAX_UPLOAD_MB * 1024 * 1024,
+        files: 5,
+        fields: 50,
+        fieldBytes: 1024 * 1024,
+      }),
       express.json({ strict: false, limit: '2mb', type: ['application/json', 'application/*+json'] }),
       express.urlencoded({ extended: false, limit: '2mb' }),
       createRestHandler({ schema, services, db, routes: [...defaultRoutes, ...(options.extraRoutes ?? [])] }),
@@ -109,6 +121,8 @@ export async function createApp(config: Config, logger: Logger, options: CreateA
       async close() {
         clearInterval(purge);
         await graphql.stop();
+        await services.jobs.stop({ graceful: true, timeoutMs: 20_000 });
+        await services.signingTools.close();
         await db.close();
       },
     };
@@ -116,6 +130,14 @@ export async function createApp(config: Config, logger: Logger, options: CreateA
     await db.close().catch(() => {});
     throw error;
   }
+}
+
+/** Background jobs of this process: upload validation, signing, search index updates. */
+async function startJobWorkers(services: Services): Promise<void> {
+  const { jobs, processor, search } = services;
+  await jobs.work('validate-upload', (job) => processor.validateUpload(job.data.uploadId), { concurrency: 2 });
+  await jobs.work('sign-version', (job) => processor.signVersion(job.data.versionId), { concurrency: 2 });
+  await jobs.work('index-addon', (job) => search.indexAddons([job.data.addonId]));
 }
 
 /** Body-parser and other middleware failures, in the original's shapes; never a stack trace. */

@@ -17,6 +17,12 @@ const urlWithProtocol = (protocols: string[]) =>
     `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`,
   );
 
+const list = z.string().transform((v) =>
+  v
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean),
+);
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => ['true', '1', 'yes'].includes(v));
 
 const schema = z.object({
@@ -46,6 +52,35 @@ const schema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]+$/, 'must be letters, digits, _ or -')
     .default('addons'),
+  /** The vendor's name, in messages about trademarks and vendor-only packages. */
+  VENDOR_NAME: z.string().min(1).default('Vendor'),
+  /** Mail domains of the vendor's staff (comma-separated): they may use reserved guids and submit experiments. */
+  VENDOR_EMAIL_DOMAINS: list.default([]),
+  /** Run background jobs (validation, signing, indexing) in this process. */
+  JOB_WORKERS: bool.default(true),
+  /** Largest accepted upload, in MiB (the package's decompressed limits are checked separately). */
+  MAX_UPLOAD_MB: z.coerce.number().int().min(1).max(1024).default(200),
+  /** addons-linter worker processes, and the per-file limit in seconds. */
+  VALIDATOR_WORKERS: z.coerce.number().int().min(1).max(16).default(1),
+  VALIDATOR_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(110),
+  /** A configured signing CA (PEM files); without them one is created in DATA_DIR/signing on first use. */
+  SIGNING_CA_CERT_FILE: z.string().min(1).optional(),
+  SIGNING_CA_KEY_FILE: z.string().min(1).optional(),
+  /** Bits of a generated CA key, and signing keys kept ready. */
+  SIGNING_CA_KEY_BITS: z.coerce
+    .number()
+    .int()
+    .refine((n) => [2048, 3072, 4096].includes(n), 'must be 2048, 3072 or 4096')
+    .default(4096),
+  SIGNING_KEY_POOL: z.coerce.number().int().min(0).max(64).default(4),
+  /** Inbound review replies (`POST /api/{v}/activity/mail/`): disabled (403) without a secret. */
+  INBOUND_EMAIL_SECRET_KEY: z.string().min(1).optional(),
+  /** Answered to the mail provider's `Type: "Validation"` probe. */
+  INBOUND_EMAIL_VALIDATION_KEY: z.string().min(1).optional(),
+  /** Client addresses allowed to post inbound mail (comma-separated; empty: any). */
+  INBOUND_EMAIL_ALLOWED_IPS: list.default([]),
+  /** Domain of `reviewreply+<uuid>@<domain>` addresses; default: SITE_URL's host name. */
+  INBOUND_EMAIL_DOMAIN: z.string().min(1).optional(),
 });
 
 export type Config = z.infer<typeof schema> & {
@@ -71,6 +106,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     .refine((c) => c.SEARCH_ENGINE !== 'meilisearch' || c.MEILI_URL, {
       path: ['MEILI_URL'],
       message: 'is required when SEARCH_ENGINE=meilisearch',
+    })
+    .refine((c) => !c.SIGNING_CA_CERT_FILE === !c.SIGNING_CA_KEY_FILE, {
+      path: ['SIGNING_CA_KEY_FILE'],
+      message: 'SIGNING_CA_CERT_FILE and SIGNING_CA_KEY_FILE go together',
     })
     .safeParse(input);
   if (!parsed.success) {

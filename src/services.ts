@@ -18,6 +18,17 @@ import { SessionsService } from './auth/sessions.service.js';
 import { SiteService } from './site/site.service.js';
 import { CatalogueService } from './catalogue/catalogue.service.js';
 import { CategoriesService } from './catalogue/categories.service.js';
+import { createJobQueue } from './jobs/pg-boss.queue.js';
+import type { JobQueue } from './jobs/queue.port.js';
+import { serviceQueues, type ServiceJobs } from './jobs/service-jobs.js';
+import { DirectoryMailer, type Mailer } from './reviews/mailer.js';
+import { ReviewFlagsService } from './reviews/review-flags.service.js';
+import { ReviewsService } from './reviews/reviews.service.js';
+import { ReviewMailService } from './reviews/review-mail.service.js';
+import { DownloadsService } from './signing/downloads.service.js';
+import { UploadProcessor } from './signing/processing.js';
+import { LazySigningTools } from './signing/tools.js';
+import { UploadsService } from './signing/uploads.service.js';
 
 /** The service singletons. Each holds the rules of one domain; all take a RequestContext or an EntityManager. */
 export interface Services {
@@ -33,7 +44,19 @@ export interface Services {
   readonly categories: CategoriesService;
   readonly search: SearchService;
   readonly listing: ListingService;
+  /** Public media (icons, previews), served at /user-media/. */
   readonly storage: Storage;
+  /** Add-on packages (uploads, signed files): never served directly. */
+  readonly files: Storage;
+  readonly jobs: JobQueue<ServiceJobs>;
+  readonly reviewFlags: ReviewFlagsService;
+  readonly uploads: UploadsService;
+  readonly processor: UploadProcessor;
+  readonly signingTools: LazySigningTools;
+  readonly downloads: DownloadsService;
+  readonly reviews: ReviewsService;
+  readonly reviewMail: ReviewMailService;
+  readonly mailer: Mailer;
 }
 
 export function createServices(config: Config, logger: Logger, keyring: Keyring, db: Database): Services {
@@ -48,6 +71,29 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
     catalogue,
     config.SEARCH_MAX_RESULT_WINDOW,
   );
+  const files = new LocalStorage(join(config.dataDir, 'files'));
+  const jobs = createJobQueue<ServiceJobs>(db, { queues: serviceQueues, logger });
+  const reviewFlags = new ReviewFlagsService();
+  const signingTools = new LazySigningTools(config, keyring.box('signing-ca'), logger);
+  const siteUrl = (config.SITE_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
+  const siteHost = new URL(siteUrl).hostname;
+  const mailer = new DirectoryMailer(join(config.dataDir, 'mail', 'outbox'), `no-reply@${siteHost}`, logger);
+  const uploads = new UploadsService(
+    files,
+    jobs,
+    reviewFlags,
+    {
+      vendorName: config.VENDOR_NAME,
+      browserName: config.BROWSER_NAME,
+      vendorEmailDomains: config.VENDOR_EMAIL_DOMAINS.map((d) => d.toLowerCase()),
+    },
+    { dir: join(config.dataDir, 'tmp'), maxBytes: config.MAX_UPLOAD_MB * 1024 * 1024 },
+  );
+  const reviews = new ReviewsService(catalogue, jobs, reviewFlags, mailer, {
+    serviceName: config.VENDOR_NAME,
+    replyDomain: config.INBOUND_EMAIL_DOMAIN ?? siteHost,
+    siteUrl,
+  });
   return {
     config,
     logger,
@@ -62,6 +108,20 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
     search,
     listing: new ListingService(catalogue, categories, storage, search),
     storage,
+    files,
+    jobs,
+    reviewFlags,
+    uploads,
+    processor: new UploadProcessor(db, files, signingTools, jobs, reviewFlags, logger),
+    signingTools,
+    downloads: new DownloadsService(files),
+    reviews,
+    reviewMail: new ReviewMailService(reviews, {
+      secretKey: config.INBOUND_EMAIL_SECRET_KEY ?? null,
+      validationKey: config.INBOUND_EMAIL_VALIDATION_KEY ?? '',
+      allowedIps: config.INBOUND_EMAIL_ALLOWED_IPS,
+    }),
+    mailer,
   };
 }
 

@@ -2,6 +2,8 @@ import type { RouteDefinition } from '../route.js';
 import { accountRoutes } from './accounts.js';
 import { catalogueRoutes } from './catalogue.js';
 import { searchRoutes } from './search.js';
+import { signingRoutes } from './signing.js';
+import { reviewRoutes } from './reviews.js';
 import { siteRoutes } from './site.js';
 
 /** The whole v3/v4 route table. Each domain contributes its entries. */
@@ -10,4 +12,6 @@ export const routes: readonly RouteDefinition[] = [
   ...accountRoutes,
   ...catalogueRoutes,
   ...searchRoutes,
+  ...signingRoutes,
+  ...reviewRoutes,
 ];

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { intArray } from '../db/sql.js';
+import { executeSql, intArray } from '../db/sql.js';
 import { Channel, FileStatus } from './catalogue.enums.js';
 
 /**
@@ -10,7 +10,8 @@ import { Channel, FileStatus } from './catalogue.enums.js';
  */
 export async function refreshAddons(em: EntityManager, addonIds: readonly number[]): Promise<void> {
   if (!addonIds.length) return;
-  await em.getConnection().execute(
+  await executeSql(
+    em,
     `with current as (
        select a.id as addon_id,
               (select v.id from versions v

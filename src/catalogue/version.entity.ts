@@ -17,6 +17,8 @@ import { License } from './license.entity.js';
 
 @Entity({ tableName: 'versions' })
 @Index({ properties: ['addon', 'channel', 'id'] })
+// One version per string on an add-on, deleted ones included: an upload becomes a version once.
+@Unique({ properties: ['addon', 'version'] })
 export class Version {
   @PrimaryKey({ type: 'integer', autoincrement: true })
   id!: number;
@@ -122,4 +124,16 @@ export class AddonFile {
 
   @Property({ type: 'timestamptz', defaultRaw: 'now()' })
   created: Opt<Date> = new Date();
+
+  /** When the file was approved (by a reviewer or automatically) and signed. */
+  @Property({ type: 'timestamptz', nullable: true })
+  reviewed: Date | null = null;
+
+  /** The served bytes carry the service's signature. */
+  @Property({ type: 'boolean', default: false })
+  isSigned: Opt<boolean> = false;
+
+  /** Where the bytes are in the private file storage: the upload until signed, then the signed file. */
+  @Property({ type: 'string', length: 255, default: '' })
+  storageKey: Opt<string> = '';
 }

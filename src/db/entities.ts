@@ -10,6 +10,8 @@ import { Category } from '../catalogue/category.entity.js';
 import { License } from '../catalogue/license.entity.js';
 import { FeaturedAddon, Preview } from '../catalogue/preview.entity.js';
 import { AddonFile, Version, VersionCompat } from '../catalogue/version.entity.js';
+import { AddonReviewerFlags, ReviewNote, ReviewReplyToken } from '../reviews/review.entity.js';
+import { DeniedGuid, FileUpload } from '../signing/upload.entity.js';
 
 /** Every entity, listed explicitly (no folder discovery: it breaks under Jest's ESM loader). */
 export const entities = [
@@ -29,4 +31,9 @@ export const entities = [
   Preview,
   FeaturedAddon,
   CacheGeneration,
+  FileUpload,
+  DeniedGuid,
+  ReviewNote,
+  ReviewReplyToken,
+  AddonReviewerFlags,
 ];

@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 /**
  * Knex expands an array bound to `?` into a comma list, so arrays go to PostgreSQL as one text
  * literal: `= any(?::int[])` with `intArray(ids)`.
@@ -42,4 +43,12 @@ export function textArray(values: readonly (string | null)[]): string {
     parts[i] = v.includes('"') || v.includes('\\') ? `"${v.replace(/[\\"]/g, '\\$&')}"` : `"${v}"`;
   }
   return `{${parts.join(',')}}`;
+}
+
+/**
+ * Raw SQL through an entity manager, inside its transaction when it has one. Needed in every
+ * transaction: on embedded PGlite there is a single connection, which the transaction holds.
+ */
+export function executeSql<T>(em: EntityManager, sql: string, params: readonly unknown[] = []): Promise<T> {
+  return em.getConnection().execute<T & object>(sql, [...params], 'all', em.getTransactionContext());
 }

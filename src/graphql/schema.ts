@@ -7,6 +7,8 @@ import { ListingResolver } from '../catalogue/listing.resolver.js';
 import { SearchResolver } from '../search/search.resolver.js';
 import { FileResolver, LicenseResolver, PreviewResolver, VersionResolver } from '../catalogue/version.resolver.js';
 import type { Services } from '../services.js';
+import { SigningResolver } from '../signing/signing.resolver.js';
+import { ReviewsResolver } from '../reviews/reviews.resolver.js';
 
 /** Every resolver class. A domain adds its resolver here. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -20,6 +22,8 @@ export const resolvers: NonEmptyArray<Function> = [
   PreviewResolver,
   SearchResolver,
   ListingResolver,
+  SigningResolver,
+  ReviewsResolver,
 ];
 
 /** Resolvers are built with the service singletons; no reflection-based DI. */

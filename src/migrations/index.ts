@@ -3,6 +3,7 @@ import { Migration20261121071440_Initial } from './Migration20261121071440_Initi
 import { Migration20261121073601_Catalogue } from './Migration20261121073601_Catalogue.js';
 import { Migration20261121080000_CatalogueCache } from './Migration20261121080000_CatalogueCache.js';
 import { Migration20261121081500_SearchIndexes } from './Migration20261121081500_SearchIndexes.js';
+import { Migration20261121103104_Signing } from './Migration20261121103104_Signing.js';
 
 /** Applied in order at start. Add each new migration here (npm run migration:create prints the line). */
 export const migrationsList: MigrationObject[] = [
@@ -10,4 +11,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121073601_Catalogue', class: Migration20261121073601_Catalogue },
   { name: 'Migration20261121080000_CatalogueCache', class: Migration20261121080000_CatalogueCache },
   { name: 'Migration20261121081500_SearchIndexes', class: Migration20261121081500_SearchIndexes },
+  { name: 'Migration20261121103104_Signing', class: Migration20261121103104_Signing },
 ];

@@ -1,4 +1,6 @@
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import { dirname, join } from 'node:path';
 import { assertSafeKey, type Storage } from './storage.port.js';
 
@@ -17,6 +19,38 @@ export class LocalStorage implements Storage {
     const temp = `${path}.${process.pid}.${Date.now()}.tmp`;
     await writeFile(temp, data);
     await rename(temp, path);
+  }
+
+  async putFile(key: string, source: string): Promise<void> {
+    const path = this.path(key);
+    await mkdir(dirname(path), { recursive: true });
+    try {
+      await rename(source, path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+      const temp = `${path}.${process.pid}.${Date.now()}.tmp`;
+      await copyFile(source, temp);
+      await rename(temp, path);
+      await rm(source, { force: true });
+    }
+  }
+
+  async open(key: string): Promise<{ stream: Readable; size: number } | null> {
+    const path = this.path(key);
+    const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return null;
+      throw error;
+    });
+    return info ? { stream: createReadStream(path), size: info.size } : null;
+  }
+
+  async localFile(key: string): Promise<{ path: string; release(): Promise<void> } | null> {
+    const path = this.path(key);
+    const exists = await stat(path).then(
+      () => true,
+      () => false,
+    );
+    return exists ? { path, release: async () => {} } : null;
   }
 
   async get(key: string): Promise<Buffer | null> {

@@ -1,10 +1,21 @@
+import type { Readable } from 'node:stream';
+
 /**
  * Where media and add-on files live. The default keeps them under DATA_DIR; an object-store
- * adapter implements the same four calls. Keys are relative paths like `previews/full/12/12345.png`.
+ * adapter implements the same calls. Keys are relative paths like `previews/full/12/12345.png`.
  */
 export interface Storage {
   put(key: string, data: Buffer): Promise<void>;
+  /** Moves a local file (e.g. a finished upload) under `key`. */
+  putFile(key: string, path: string): Promise<void>;
   get(key: string): Promise<Buffer | null>;
+  /** A stream of the bytes and their size, or null. */
+  open(key: string): Promise<{ stream: Readable; size: number } | null>;
+  /**
+   * A local path holding the bytes, for tools that read files (the validator, the zip reader);
+   * `release` removes it when it is a temporary copy.
+   */
+  localFile(key: string): Promise<{ path: string; release(): Promise<void> } | null>;
   delete(key: string): Promise<void>;
   /** The public URL of a key, under the service's base URL. */
   url(baseUrl: string, key: string): string;

@@ -1,0 +1,21 @@
+import type { QueueDefinitions } from './queue.port.js';
+
+/**
+ * The service's background jobs and their payloads. A job may be delivered more than once (after a
+ * failure, an expiry or a crash), so every handler must be idempotent.
+ */
+export interface ServiceJobs {
+  /** Runs addons-linter on an upload and records the result on it; sent in the upload's transaction. */
+  'validate-upload': { uploadId: string };
+  /** Signs an approved version's file. */
+  'sign-version': { versionId: number };
+  /** Refreshes one add-on's search document; send with `singletonKey: String(addonId)`. */
+  'index-addon': { addonId: number };
+}
+
+export const serviceQueues: QueueDefinitions<ServiceJobs> = {
+  'validate-upload': { retryLimit: 3, retryDelaySeconds: 10, retryBackoff: true, expireInSeconds: 10 * 60 },
+  'sign-version': { retryLimit: 5, retryDelaySeconds: 30, retryBackoff: true, expireInSeconds: 5 * 60 },
+  // One waiting job per add-on: edits made before it runs are all picked up by that run.
+  'index-addon': { policy: 'short', retryLimit: 5, retryDelaySeconds: 5, expireInSeconds: 5 * 60 },
+};

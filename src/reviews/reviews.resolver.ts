@@ -1,0 +1,132 @@
+import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Channel } from '../catalogue/catalogue.enums.js';
+import type { RequestContext } from '../core/context.js';
+import { PageArgs } from '../graphql/pagination.js';
+import type { Services } from '../services.js';
+import { reviewActionSlug } from './review.enums.js';
+import type { ReviewNote } from './review.entity.js';
+import {
+  ReviewDecisionEnum,
+  ReviewMailReceiptType,
+  ReviewNotePageType,
+  ReviewNoteType,
+  ReviewQueuePageType,
+} from './reviews.types.js';
+
+@ArgsType()
+class ReviewNotesArgs extends PageArgs {
+  @Field({ description: 'Add-on id, slug or guid.' })
+  addon!: string;
+
+  @Field(() => Int)
+  versionId!: number;
+}
+
+@ArgsType()
+class ReviewQueueArgs extends PageArgs {
+  @Field(() => Channel, { defaultValue: Channel.LISTED })
+  channel!: Channel;
+}
+
+/** The review side: reviewers' queue and decisions, the review history developers and reviewers share. */
+@Resolver(() => ReviewNoteType)
+export class ReviewsResolver {
+  constructor(private readonly services: Services) {}
+
+  @Query(() => ReviewQueuePageType, {
+    description: 'Versions waiting for a human: listed ones (Addons:Review), unlisted ones (Addons:ReviewUnlisted).',
+  })
+  reviewQueue(@Args() { channel, page, pageSize }: ReviewQueueArgs, @Ctx() ctx: RequestContext) {
+    return this.services.reviews.queue(ctx, channel, page, pageSize);
+  }
+
+  @Mutation(() => ReviewNoteType, {
+    description:
+      'Decide on a version (reviewers of its channel). Approval signs it in the background, then approves it; ' +
+      'comments are required except for approvals. Authors are told by mail and can reply to it.',
+  })
+  reviewVersion(
+    @Arg('versionId', () => Int) versionId: number,
+    @Arg('decision', () => ReviewDecisionEnum) decision: ReviewDecisionEnum,
+    @Ctx() ctx: RequestContext,
+    @Arg('comments', () => String, { nullable: true }) comments?: string | null,
+  ) {
+    return this.services.reviews.decide(ctx, versionId, decision, comments ?? null);
+  }
+
+  @Query(() => ReviewNotePageType, { description: 'Review history of a version, newest first (authors, reviewers).' })
+  reviewNotes(@Args() { addon, versionId, page, pageSize }: ReviewNotesArgs, @Ctx() ctx: RequestContext) {
+    return this.services.reviews.notes(ctx, addon, versionId, page, pageSize);
+  }
+
+  @Query(() => ReviewNoteType)
+  reviewNote(
+    @Arg('addon') addon: string,
+    @Arg('versionId', () => Int) versionId: number,
+    @Arg('id', () => Int) id: number,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return this.services.reviews.note(ctx, addon, versionId, id);
+  }
+
+  @Mutation(() => ReviewNoteType, {
+    description: 'A reply in the review history (authors, reviewers), on the latest version of its channel only.',
+  })
+  addReviewNote(
+    @Arg('addon') addon: string,
+    @Arg('versionId', () => Int) versionId: number,
+    @Arg('comments') comments: string,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return this.services.reviews.addNote(ctx, addon, versionId, comments);
+  }
+
+  @Mutation(() => ReviewMailReceiptType, {
+    description:
+      "Inbound mail from the mail provider: `secretKey` must be the configured one (and the caller's address allowed).",
+  })
+  receiveReviewMail(
+    @Arg('secretKey', () => String, { nullable: true }) secretKey: string | null,
+    @Ctx() ctx: RequestContext,
+    @Arg('type', () => String, { nullable: true }) type?: string | null,
+    @Arg('to', () => [String], { nullable: true }) to?: string[] | null,
+    @Arg('textBody', () => String, { nullable: true }) textBody?: string | null,
+  ) {
+    return this.services.reviewMail.receive(ctx, {
+      secretKey,
+      type: type ?? null,
+      to: to ?? null,
+      textBody: textBody ?? null,
+    });
+  }
+
+  @FieldResolver(() => String)
+  action(@Root() note: ReviewNote) {
+    return reviewActionSlug(note.action);
+  }
+
+  @FieldResolver(() => String)
+  actionLabel(@Root() note: ReviewNote) {
+    return this.services.reviews.actionLabel(note);
+  }
+
+  @FieldResolver(() => String)
+  userName(@Root() note: ReviewNote) {
+    return this.services.reviews.userName(note);
+  }
+
+  @FieldResolver(() => Date)
+  date(@Root() note: ReviewNote) {
+    return note.created;
+  }
+
+  @FieldResolver(() => Boolean)
+  highlight(@Root() note: ReviewNote, @Ctx() ctx: RequestContext) {
+    return this.services.reviews.highlighted(ctx, note);
+  }
+
+  @FieldResolver(() => Int)
+  versionId(@Root() note: ReviewNote) {
+    return note.version.id;
+  }
+}

@@ -1,0 +1,327 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { hasPermission } from '../accounts/permissions.js';
+import { User } from '../accounts/user.entity.js';
+import type { Viewer } from '../auth/viewer.js';
+import { Addon, AddonUser } from '../catalogue/addon.entity.js';
+import { refreshAddons } from '../catalogue/catalogue.indexer.js';
+import { AddonStatus, Channel, FileStatus } from '../catalogue/catalogue.enums.js';
+import { canViewDeleted, isListedReviewer, isUnlistedReviewer } from '../catalogue/catalogue.permissions.js';
+import type { CatalogueService } from '../catalogue/catalogue.service.js';
+import { AddonFile, Version } from '../catalogue/version.entity.js';
+import type { RequestContext } from '../core/context.js';
+import { errors } from '../core/errors.js';
+import { pageRequest, toPage, type Page } from '../core/pagination.js';
+import type { JobQueue } from '../jobs/queue.port.js';
+import type { ServiceJobs } from '../jobs/service-jobs.js';
+import type { Mailer } from './mailer.js';
+import { ReviewAction, reviewActionLabel } from './review.enums.js';
+import { ReviewNote, ReviewReplyToken } from './review.entity.js';
+import type { ReviewFlagsService } from './review-flags.service.js';
+
+/** How many replies one address may carry (the original's MAX_TOKEN_USE_COUNT). */
+const MAX_TOKEN_USES = 100;
+const COMMENTS_MAX = 100_000;
+
+export type ReviewDecision = 'approve' | 'reject' | 'requestInformation' | 'comment';
+
+const DECISION_ACTIONS: Record<ReviewDecision, ReviewAction> = {
+  approve: ReviewAction.APPROVED,
+  reject: ReviewAction.REJECTED,
+  requestInformation: ReviewAction.MORE_INFORMATION_REQUESTED,
+  comment: ReviewAction.COMMENT,
+};
+
+export interface ReviewSettings {
+  /** Name shown for notes written by the service itself (automatic approvals). */
+  serviceName: string;
+  /** Domain of `reviewreply+<uuid>@<domain>`. */
+  replyDomain: string;
+  siteUrl: string;
+}
+
+/** Inbound mail, as the mail provider posts it (`POST /api/{v}/activity/mail/`). */
+export interface InboundMail {
+  to: string[];
+  textBody: string;
+}
+
+/**
+ * Reviews of versions and their history: the reviewer queue, decisions (each one a review note
+ * and a status change), review notes for developers and reviewers, and replies by mail.
+ */
+export class ReviewsService {
+  constructor(
+    private readonly catalogue: CatalogueService,
+    private readonly jobs: JobQueue<ServiceJobs>,
+    private readonly flags: ReviewFlagsService,
+    private readonly mailer: Mailer,
+    private readonly settings: ReviewSettings,
+  ) {}
+
+  /** Versions waiting for a human, oldest first: listed ones for listed reviewers, unlisted ones for unlisted reviewers. */
+  async queue(ctx: RequestContext, channel: Channel, page?: number | null, pageSize?: number | null) {
+    this.assertReviewer(ctx.viewer, channel);
+    const request = pageRequest(page, pageSize);
+    const where = {
+      channel,
+      deleted: false,
+      reviewed: null,
+      files: { status: FileStatus.AWAITING_REVIEW },
+      addon: { status: { $nin: [AddonStatus.DELETED, AddonStatus.DISABLED] } },
+    };
+    const [versions, count] = await ctx.em.findAndCount(Version, where, {
+      orderBy: { created: 'asc', id: 'asc' },
+      limit: request.limit,
+      offset: request.offset,
+      populate: ['addon'],
+    });
+    const items = versions.map((version) => ({ version, addon: version.addon, waitingSince: version.created }));
+    return toPage(request, count, items);
+  }
+
+  /**
+   * A reviewer's decision on a version. Approval queues the signature (the version becomes
+   * approved, and a listed one public, once its file is signed); rejection disables its files;
+   * information requests and comments only write the note. Authors are told by mail.
+   */
+  async decide(ctx: RequestContext, versionId: number, decision: ReviewDecision, comments: string | null) {
+    const version = await ctx.em.findOne(Version, versionId, { populate: ['addon', 'files'] });
+    if (!version || version.deleted) throw errors.notFound();
+    this.assertReviewer(ctx.viewer, version.channel);
+    const text = this.checkComments(comments, decision !== 'approve');
+    const reviewer = await ctx.em.findOneOrFail(User, ctx.viewer.userId!);
+    if (version.addon.status === AddonStatus.DELETED) throw errors.notFound();
+    if ((decision === 'approve' || decision === 'reject') && !this.awaitingReview(version)) {
+      throw errors.badRequest('This version is not awaiting review.');
+    }
+    const note = await ctx.em.transactional(async (tx) => {
+      const created = tx.create(ReviewNote, {
+        addon: version.addon,
+        version,
+        user: reviewer,
+        action: DECISION_ACTIONS[decision],
+        comments: text,
+      });
+      if (decision === 'approve') await this.approve(tx, version);
+      if (decision === 'reject') await this.reject(tx, version);
+      await tx.flush();
+      return created;
+    });
+    await this.notifyAuthors(ctx.em, version, note);
+    return note;
+  }
+
+  private awaitingReview(version: Version) {
+    const files = version.files.getItems();
+    return version.reviewed === null && files.some((f) => f.status === FileStatus.AWAITING_REVIEW);
+  }
+
+  private async approve(tx: EntityManager, version: Version) {
+    const current = await tx.findOneOrFail(Version, version.id);
+    current.reviewed = new Date();
+    await this.flags.afterHumanApproval(tx, version.addon.id);
+    await tx.flush();
+    await this.jobs.send('sign-version', { versionId: version.id }, { transaction: tx });
+  }
+
+  private async reject(tx: EntityManager, version: Version) {
+    await tx.nativeUpdate(
+      AddonFile,
+      { version: version.id, status: FileStatus.AWAITING_REVIEW },
+      { status: FileStatus.DISABLED, reviewed: new Date() },
+    );
+    const addon = await tx.findOneOrFail(Addon, version.addon.id);
+    if (version.channel === Channel.LISTED && addon.status === AddonStatus.NOMINATED) {
+      const approved = await tx.count(Version, {
+        addon,
+        channel: Channel.LISTED,
+        deleted: false,
+        files: { status: FileStatus.APPROVED },
+      });
+      if (!approved) addon.status = AddonStatus.INCOMPLETE;
+    }
+    await tx.flush();
+    await refreshAddons(tx, [addon.id]);
+  }
+
+  private checkComments(comments: string | null, required: boolean): string {
+    const text = (comments ?? '').trim();
+    if (required && !text) throw errors.validation({ comments: ['This field may not be blank.'] });
+    if (text.length > COMMENTS_MAX) {
+      throw errors.validation({ comments: [`Ensure this field has no more than ${COMMENTS_MAX} characters.`] });
+    }
+    return text;
+  }
+
+  private assertReviewer(viewer: Viewer, channel: Channel) {
+    if (!viewer.isAuthenticated) throw errors.notAuthenticated();
+    const allowed = channel === Channel.UNLISTED ? isUnlistedReviewer(viewer) : viewer.can('Addons:Review');
+    if (!allowed) throw errors.forbidden();
+  }
+
+  /** The version of the add-on whose notes the viewer may read (authors, reviewers of its channel). */
+  private async notesVersion(ctx: RequestContext, addonIdentifier: string, versionId: number): Promise<Version> {
+    if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
+    const addon = await this.catalogue.lookup(ctx, addonIdentifier);
+    if (!addon || (addon.status === AddonStatus.DELETED && !canViewDeleted(ctx.viewer))) throw errors.notFound();
+    const version = Number.isSafeInteger(versionId)
+      ? await ctx.em.findOne(Version, { id: versionId, addon: addon.id })
+      : null;
+    const author = await this.catalogue.isAuthor(ctx, addon);
+    const reviewer =
+      version?.channel === Channel.UNLISTED ? isUnlistedReviewer(ctx.viewer) : isListedReviewer(ctx.viewer);
+    if (!author && !reviewer && !(version === null && isListedReviewer(ctx.viewer))) throw errors.forbidden();
+    if (!version || (version.deleted && !canViewDeleted(ctx.viewer))) throw errors.notFound();
+    return version;
+  }
+
+  async notes(
+    ctx: RequestContext,
+    addon: string,
+    versionId: number,
+    page?: number | null,
+    pageSize?: number | null,
+  ): Promise<Page<ReviewNote>> {
+    const version = await this.notesVersion(ctx, addon, versionId);
+    const request = pageRequest(page, pageSize);
+    const [items, count] = await ctx.em.findAndCount(
+      ReviewNote,
+      { version },
+      { orderBy: { created: 'desc', id: 'desc' }, limit: request.limit, offset: request.offset, populate: ['user'] },
+    );
+    return toPage(request, count, items);
+  }
+
+  async note(ctx: RequestContext, addon: string, versionId: number, noteId: number): Promise<ReviewNote> {
+    const version = await this.notesVersion(ctx, addon, versionId);
+    const note = Number.isSafeInteger(noteId)
+      ? await ctx.em.findOne(ReviewNote, { id: noteId, version }, { populate: ['user'] })
+      : null;
+    if (!note) throw errors.notFound();
+    return note;
+  }
+
+  /** Notes newer than the viewer's own latest note on the version (what still needs their attention). */
+  async highlighted(ctx: RequestContext, note: ReviewNote): Promise<boolean> {
+    const userId = ctx.viewer.userId;
+    if (userId === null || note.user?.id === userId) return false;
+    const [latest] = await ctx.em.find(
+      ReviewNote,
+      { version: note.version, user: userId },
+      { orderBy: { id: 'desc' }, limit: 1, fields: ['id'] },
+    );
+    return !latest || note.id > latest.id;
+  }
+
+  userName(note: ReviewNote): string {
+    if (!note.user) return this.settings.serviceName;
+    return note.user.displayName || `User ${note.user.id}`;
+  }
+
+  actionLabel(note: ReviewNote): string {
+    return reviewActionLabel(note.action);
+  }
+
+  /** A note by an author or reviewer through the API: only on the latest version of its channel. */
+  async addNote(ctx: RequestContext, addon: string, versionId: number, comments: string | null): Promise<ReviewNote> {
+    const version = await this.notesVersion(ctx, addon, versionId);
+    const text = this.checkComments(comments, true);
+    const [latest] = await ctx.em.find(
+      Version,
+      { addon: version.addon, channel: version.channel, deleted: false },
+      { orderBy: { id: 'desc' }, limit: 1, fields: ['id'] },
+    );
+    if (latest?.id !== version.id) throw errors.badRequest('Only latest versions of addons can have notes added.');
+    const user = await ctx.em.findOneOrFail(User, ctx.viewer.userId!);
+    const note = ctx.em.create(ReviewNote, {
+      addon: version.addon,
+      version,
+      user,
+      action: ReviewAction.REVIEW_NOTE,
+      comments: text,
+    });
+    await ctx.em.flush();
+    return note;
+  }
+
+  /**
+   * A reply by mail: the first `reviewreply+<uuid>@<domain>` recipient names the version and the
+   * writer. Unknown, used-up or stale addresses and writers who lost access are discarded.
+   */
+  async receiveMail(em: EntityManager, mail: InboundMail): Promise<ReviewNote | null> {
+    const uuid = mail.to.map((address) => this.replyToken(address)).find((t) => t !== null);
+    if (!uuid) return null;
+    const token = await em.findOne(ReviewReplyToken, uuid, { populate: ['version', 'version.addon', 'user'] });
+    if (!token || token.useCount >= MAX_TOKEN_USES || token.version.deleted) return null;
+    const { version, user } = token;
+    const author = (await em.count(AddonUser, { addon: version.addon, user })) > 0;
+    if (!author && !(await this.userReviews(em, user, version.channel))) return null;
+    const text = stripQuotedReply(mail.textBody).slice(0, COMMENTS_MAX);
+    if (!text) return null;
+    token.useCount += 1;
+    const note = em.create(ReviewNote, {
+      addon: version.addon,
+      version,
+      user,
+      action: ReviewAction.REVIEW_NOTE,
+      comments: text,
+    });
+    await em.flush();
+    return note;
+  }
+
+  private replyToken(address: string): string | null {
+    const domain = this.settings.replyDomain.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const match = new RegExp(`^reviewreply\\+([0-9a-f]{32})@${domain}$`, 'i').exec(address.trim());
+    return match ? match[1].toLowerCase() : null;
+  }
+
+  private async userReviews(em: EntityManager, user: User, channel: Channel): Promise<boolean> {
+    await em.populate(user, ['groups']);
+    const rules = user.groups.getItems().flatMap((g) => g.rules);
+    const required = channel === Channel.UNLISTED ? 'Addons:ReviewUnlisted' : 'Addons:Review';
+    return hasPermission(rules, required);
+  }
+
+  /** Each author gets the note by mail, with their own reply address. */
+  private async notifyAuthors(em: EntityManager, version: Version, note: ReviewNote) {
+    const authors = await em.find(AddonUser, { addon: version.addon }, { populate: ['user'] });
+    for (const { user } of authors) {
+      const token = await this.tokenFor(em, version, user);
+      await this.mailer.send({
+        to: user.email,
+        replyTo: `reviewreply+${token}@${this.settings.replyDomain}`,
+        subject: `${reviewActionLabel(note.action)}: ${addonName(version.addon)} ${version.version}`,
+        text: [
+          `${reviewActionLabel(note.action)} for version ${version.version} of ${addonName(version.addon)}.`,
+          '',
+          note.comments,
+          '',
+          `Reply to this message to answer the reviewer; the history of this version is at`,
+          `${this.settings.siteUrl}/developers/addon/${version.addon.slug}/versions/${version.id}`,
+        ].join('\n'),
+      });
+    }
+  }
+
+  private async tokenFor(em: EntityManager, version: Version, user: User): Promise<string> {
+    const existing = await em.findOne(ReviewReplyToken, { version, user, useCount: { $lt: MAX_TOKEN_USES } });
+    if (existing) return existing.uuid;
+    const token = em.create(ReviewReplyToken, { uuid: randomUUID().replaceAll('-', ''), version, user });
+    await em.flush();
+    return token.uuid;
+  }
+}
+
+function addonName(addon: Addon): string {
+  const name = addon.name ?? {};
+  return name[addon.defaultLocale] ?? Object.values(name)[0] ?? addon.slug;
+}
+
+/** The reply without the quoted message below it ("> …" lines, "On … wrote:"). */
+export function stripQuotedReply(text: string): string {
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  const end = lines.findIndex((line, i) => /^\s*>/.test(line) || (/^On .+wrote:\s*$/.test(line) && i > 0));
+  return (end < 0 ? lines : lines.slice(0, end)).join('\n').trim();
+}

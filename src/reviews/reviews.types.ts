@@ -1,0 +1,78 @@
+import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { UserType } from '../accounts/accounts.types.js';
+import { AddonObjectType, VersionType } from '../catalogue/catalogue.types.js';
+import { PageOf } from '../graphql/pagination.js';
+
+export enum ReviewDecisionEnum {
+  APPROVE = 'approve',
+  REJECT = 'reject',
+  REQUEST_INFORMATION = 'requestInformation',
+  COMMENT = 'comment',
+}
+registerEnumType(ReviewDecisionEnum, {
+  name: 'ReviewDecision',
+  description: 'approve: sign and approve (a listed version makes its add-on public); reject: disable its files.',
+});
+
+@ObjectType('ReviewNote', { description: 'An entry of a version review history.' })
+export class ReviewNoteType {
+  @Field(() => Int)
+  id!: number;
+
+  @Field({
+    description:
+      'approved, rejected, review-requested, more-information-requested, super-review-requested, comment, review-note',
+  })
+  action!: string;
+
+  @Field()
+  actionLabel!: string;
+
+  @Field()
+  comments!: string;
+
+  @Field(() => UserType, { nullable: true, description: 'Null for the service itself (automatic approvals).' })
+  user!: object | null;
+
+  @Field({ description: 'The name shown for the writer.' })
+  userName!: string;
+
+  @Field()
+  date!: Date;
+
+  @Field({ description: 'Written by someone else after the viewer last wrote on this version.' })
+  highlight!: boolean;
+
+  @Field(() => Int)
+  versionId!: number;
+}
+
+@ObjectType('ReviewNotePage')
+export class ReviewNotePageType extends PageOf(ReviewNoteType) {}
+
+@ObjectType('ReviewQueueItem')
+export class ReviewQueueItemType {
+  @Field(() => VersionType)
+  version!: object;
+
+  @Field(() => AddonObjectType)
+  addon!: object;
+
+  @Field({ description: 'When the version was submitted.' })
+  waitingSince!: Date;
+}
+
+@ObjectType('ReviewQueuePage', { description: 'Versions awaiting a human review, oldest first.' })
+export class ReviewQueuePageType extends PageOf(ReviewQueueItemType) {}
+
+@ObjectType('ReviewMailReceipt')
+export class ReviewMailReceiptType {
+  @Field({ description: 'The configured validation key, echoed to the mail provider.' })
+  validationKey!: string;
+
+  @Field({ description: "The provider's validation probe (nothing was received)." })
+  validation!: boolean;
+
+  @Field({ description: 'A note was written from the message.' })
+  accepted!: boolean;
+}

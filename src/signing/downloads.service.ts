@@ -1,0 +1,72 @@
+import type { Readable } from 'node:stream';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AddonUser } from '../catalogue/addon.entity.js';
+import { AddonStatus, Channel, FileStatus } from '../catalogue/catalogue.enums.js';
+import { canViewDeleted, isListedReviewer, isUnlistedReviewer } from '../catalogue/catalogue.permissions.js';
+import { AddonFile } from '../catalogue/version.entity.js';
+import type { RequestContext } from '../core/context.js';
+import { errors } from '../core/errors.js';
+import type { Storage } from '../storage/storage.port.js';
+
+export interface DownloadInfo {
+  id: number;
+  filename: string;
+  hash: string;
+  public: boolean;
+}
+
+/**
+ * Who may download which file (compat notes §3): public files (approved, listed, on a public
+ * add-on) go through the public mirror; other files only to their authors and to reviewers of
+ * their channel; everything else is "not found".
+ */
+export class DownloadsService {
+  constructor(private readonly files: Storage) {}
+
+  async describe(ctx: RequestContext, fileId: number): Promise<DownloadInfo> {
+    const userId = ctx.viewer.userId;
+    if (userId === null) throw errors.notAuthenticated();
+    const file = await this.load(ctx.em, fileId);
+    if (!file) throw errors.notFound();
+    const { version } = file;
+    const addon = version.addon;
+    if ((addon.status === AddonStatus.DELETED || version.deleted) && !canViewDeleted(ctx.viewer))
+      throw errors.notFound();
+    const info = { id: file.id, filename: file.filename, hash: file.hash };
+    if (isPublicFile(file)) return { ...info, public: true };
+    const author = (await ctx.em.count(AddonUser, { addon, user: userId })) > 0;
+    const reviewer =
+      version.channel === Channel.UNLISTED ? isUnlistedReviewer(ctx.viewer) : isListedReviewer(ctx.viewer);
+    if (author || reviewer) return { ...info, public: false };
+    throw errors.notFound();
+  }
+
+  /** A public file for the mirror (`/downloads/file/<id>/…`), or null. */
+  async publicFile(em: EntityManager, fileId: number): Promise<DownloadInfo | null> {
+    const file = await this.load(em, fileId);
+    return file && isPublicFile(file) ? { id: file.id, filename: file.filename, hash: file.hash, public: true } : null;
+  }
+
+  /** The bytes of a file whose access was just checked. */
+  async open(em: EntityManager, fileId: number): Promise<{ stream: Readable; size: number } | null> {
+    const file = await em.findOne(AddonFile, fileId, { fields: ['storageKey'] });
+    return file?.storageKey ? this.files.open(file.storageKey) : null;
+  }
+
+  private load(em: EntityManager, fileId: number) {
+    if (!Number.isSafeInteger(fileId) || fileId < 1 || fileId > 2_147_483_647) return Promise.resolve(null);
+    return em.findOne(AddonFile, fileId, { populate: ['version', 'version.addon'] });
+  }
+}
+
+function isPublicFile(file: AddonFile): boolean {
+  const { version } = file;
+  const addon = version.addon;
+  return (
+    file.status === FileStatus.APPROVED &&
+    version.channel === Channel.LISTED &&
+    !version.deleted &&
+    addon.status === AddonStatus.PUBLIC &&
+    !addon.disabledByUser
+  );
+}

@@ -1,0 +1,232 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Addon } from '../catalogue/addon.entity.js';
+import { refreshAddons } from '../catalogue/catalogue.indexer.js';
+import { AddonStatus, AddonType, App, Channel, FileStatus, versionInt } from '../catalogue/catalogue.enums.js';
+import { AddonFile, Version, VersionCompat } from '../catalogue/version.entity.js';
+import type { Logger } from '../core/logger.js';
+import type { Database } from '../db/database.js';
+import type { JobQueue } from '../jobs/queue.port.js';
+import type { ServiceJobs } from '../jobs/service-jobs.js';
+import { ReviewAction } from '../reviews/review.enums.js';
+import { ReviewNote } from '../reviews/review.entity.js';
+import type { ReviewFlagsService } from '../reviews/review-flags.service.js';
+import type { Storage } from '../storage/storage.port.js';
+import { signedFileHash, signPackage, type AddonSigner } from './crypto/index.js';
+import { PackageError } from './package/package.errors.js';
+import { parsePackage, type PackageLimits, type ParsedPackage } from './package/parse.js';
+import { readZip } from './package/zip.js';
+import { FileUpload } from './upload.entity.js';
+import type { DetectedType, InjectedMessage, ValidationResults } from './validation/results.js';
+import { crashResults } from './validation/results.js';
+import type { Validator } from './validation/validator.js';
+
+/** What the processor needs that is costly to start (a linter worker, a CA and its key pool): made on first use. */
+export interface SigningTools {
+  validator(): Promise<Validator>;
+  signer(): Promise<AddonSigner>;
+}
+
+const DETECTED: Record<number, DetectedType> = {
+  [AddonType.EXTENSION]: 'extension',
+  [AddonType.THEME]: 'theme',
+  [AddonType.DICTIONARY]: 'dictionary',
+  [AddonType.SEARCH]: 'search',
+  [AddonType.LANGUAGE]: 'langpack',
+  [AddonType.STATICTHEME]: 'statictheme',
+};
+
+/** Defaults when the manifest gives no range. */
+const DEFAULT_MIN = '42.0';
+const ANY = '*';
+
+/**
+ * The background half of the signing flow, as job handlers. Each step is idempotent (a job may run
+ * again after a crash): validation is recorded once, the version is created in the transaction that
+ * links it to its upload, a file is signed once (`isSigned`).
+ */
+export class UploadProcessor {
+  constructor(
+    private readonly db: Database,
+    private readonly files: Storage,
+    private readonly tools: SigningTools,
+    private readonly jobs: JobQueue<ServiceJobs>,
+    private readonly flags: ReviewFlagsService,
+    private readonly logger: Logger,
+    private readonly limits: Partial<PackageLimits> = {},
+  ) {}
+
+  /** `validate-upload`: lint, record the results, and for a valid upload create its version. */
+  async validateUpload(uploadId: string): Promise<void> {
+    const em = this.db.fork();
+    const upload = await em.findOne(FileUpload, uploadId, { populate: ['validation', 'addon'] });
+    if (!upload) return;
+    if (!upload.processedAt) await this.validate(em, upload);
+    if (upload.valid && !upload.createdVersion) await this.createVersion(em, upload);
+  }
+
+  private async validate(em: EntityManager, upload: FileUpload) {
+    const listed = upload.channel === Channel.LISTED;
+    const detectedType = DETECTED[upload.addonType] ?? 'extension';
+    const local = await this.files.localFile(upload.storageKey);
+    let results: ValidationResults;
+    if (!local) {
+      this.logger.error({ upload: upload.uuid }, 'uploaded file missing from storage');
+      results = crashResults({ listed, detectedType });
+    } else {
+      try {
+        const injected = await this.duplicateVersionMessages(em, upload);
+        results = await (await this.tools.validator()).validate(local.path, { listed, detectedType, injected });
+      } finally {
+        await local.release();
+      }
+    }
+    upload.validation = results;
+    upload.valid = results.errors === 0;
+    upload.processedAt = new Date();
+    await em.flush();
+  }
+
+  /** A version with this string appeared since the upload was accepted (a concurrent upload won). */
+  private async duplicateVersionMessages(em: EntityManager, upload: FileUpload): Promise<InjectedMessage[]> {
+    const taken = await em.count(Version, { addon: upload.addon, version: upload.version });
+    return taken ? [{ type: 'error', message: `Version ${upload.version} already exists.`, id: 'version_exists' }] : [];
+  }
+
+  private async createVersion(em: EntityManager, upload: FileUpload) {
+    const pkg = await this.reparse(upload);
+    if (!pkg) return;
+    await em.transactional(async (tx) => {
+      const addon = await tx.findOneOrFail(Addon, upload.addon.id);
+      const previousListed = await tx.findOne(
+        Version,
+        { addon, channel: Channel.LISTED, deleted: false },
+        { orderBy: { id: 'desc' } },
+      );
+      const version = Object.assign(new Version(), {
+        addon,
+        version: upload.version,
+        channel: upload.channel,
+        license: upload.channel === Channel.LISTED ? (previousListed?.license ?? null) : null,
+      });
+      tx.persist(version);
+      this.addCompatibility(tx, version, pkg);
+      const file = tx.create(AddonFile, {
+        version,
+        status: FileStatus.AWAITING_REVIEW,
+        filename: fileName(addon, upload.version),
+        hash: upload.hash,
+        size: upload.size,
+        permissions: [...pkg.permissions, ...pkg.hostPermissions],
+        optionalPermissions: pkg.optionalPermissions,
+        storageKey: upload.storageKey,
+      });
+      tx.assign(upload, { createdVersion: version });
+      if (upload.channel === Channel.LISTED) {
+        tx.create(ReviewNote, { addon, version, user: upload.user, action: ReviewAction.REVIEW_REQUESTED });
+        if (addon.status === AddonStatus.INCOMPLETE) addon.status = AddonStatus.NOMINATED;
+      }
+      await tx.flush();
+      if (upload.automatedSigning) await this.jobs.send('sign-version', { versionId: version.id }, { transaction: tx });
+      this.logger.info({ upload: upload.uuid, version: version.id, file: file.id }, 'version created from upload');
+    });
+  }
+
+  /** The stored upload parsed again (the request's parse ran on the same bytes, so this passes). */
+  private async reparse(upload: FileUpload): Promise<ParsedPackage | null> {
+    const local = await this.files.localFile(upload.storageKey);
+    if (!local) return null;
+    try {
+      return await parsePackage(local.path, { limits: this.limits });
+    } catch (error) {
+      if (!(error instanceof PackageError)) throw error;
+      this.logger.error({ upload: upload.uuid, err: error }, 'stored upload no longer parses');
+      return null;
+    } finally {
+      await local.release();
+    }
+  }
+
+  private addCompatibility(em: EntityManager, version: Version, pkg: ParsedPackage) {
+    const ranges: [App, { strictMinVersion: string | null; strictMaxVersion: string | null }][] = [
+      [App.BROWSER, pkg.apps.firefox],
+    ];
+    if (pkg.apps.android.strictMinVersion || pkg.apps.android.strictMaxVersion || pkg.type !== AddonType.STATICTHEME) {
+      ranges.push([App.ANDROID, pkg.apps.android]);
+    }
+    for (const [application, range] of ranges) {
+      const min = range.strictMinVersion ?? DEFAULT_MIN;
+      const max = range.strictMaxVersion ?? ANY;
+      em.create(VersionCompat, {
+        version,
+        application,
+        min,
+        max,
+        minInt: versionInt(min) ?? 0,
+        maxInt: versionInt(max) ?? Number.MAX_SAFE_INTEGER,
+      });
+    }
+  }
+
+  /**
+   * `sign-version`: sign the version's file and approve it (automatic approval of an unlisted
+   * version, or a reviewer's approval). Approval comes after the signature, so an approved file
+   * always has signed bytes.
+   */
+  async signVersion(versionId: number): Promise<void> {
+    const em = this.db.fork();
+    const version = await em.findOne(Version, versionId, { populate: ['files', 'addon'] });
+    if (!version || version.deleted) return;
+    for (const file of version.files.getItems()) {
+      if (!file.isSigned) await this.signFile(em, version, file);
+    }
+    await em.transactional(async (tx) => {
+      const now = new Date();
+      const addon = await tx.findOneOrFail(Addon, version.addon.id);
+      for (const file of version.files.getItems()) {
+        const current = await tx.findOneOrFail(AddonFile, file.id);
+        if (current.status === FileStatus.APPROVED) continue;
+        tx.assign(current, { status: FileStatus.APPROVED, reviewed: now });
+      }
+      const v = await tx.findOneOrFail(Version, version.id);
+      v.reviewed ??= now;
+      const waiting = addon.status === AddonStatus.INCOMPLETE || addon.status === AddonStatus.NOMINATED;
+      if (v.channel === Channel.LISTED && waiting) addon.status = AddonStatus.PUBLIC;
+      if (v.channel === Channel.UNLISTED && !(await this.hasReviewNote(tx, v))) {
+        tx.create(ReviewNote, { addon, version: v, user: null, action: ReviewAction.APPROVED });
+      }
+      await tx.flush();
+      await refreshAddons(tx, [addon.id]);
+      await this.jobs.send('index-addon', { addonId: addon.id }, { transaction: tx, singletonKey: String(addon.id) });
+    });
+  }
+
+  private async hasReviewNote(em: EntityManager, version: Version) {
+    return (await em.count(ReviewNote, { version, action: ReviewAction.APPROVED })) > 0;
+  }
+
+  private async signFile(em: EntityManager, version: Version, file: AddonFile) {
+    const local = await this.files.localFile(file.storageKey);
+    if (!local) throw new Error(`file ${file.id}: ${file.storageKey} missing from storage`);
+    let entries;
+    try {
+      entries = await readZip(local.path, this.limits);
+    } finally {
+      await local.release();
+    }
+    const guid = version.addon.guid ?? '';
+    const signed = await signPackage(entries, { guid, signer: await this.tools.signer() });
+    const key = `files/${version.addon.id}/${file.id}/${file.filename}`;
+    await this.files.put(key, signed);
+    await em.transactional(async (tx) => {
+      const current = await tx.findOneOrFail(AddonFile, file.id);
+      tx.assign(current, { isSigned: true, hash: signedFileHash(signed), size: signed.length, storageKey: key });
+    });
+    this.logger.info({ version: version.id, file: file.id, bytes: signed.length }, 'file signed');
+  }
+}
+
+/** `<slug>-<version>.xpi`, kept to storage-safe characters. */
+export function fileName(addon: Addon, version: string): string {
+  const safe = (s: string) => s.replace(/[^A-Za-z0-9_.-]+/g, '_').replace(/^[._]+/, '');
+  return `${safe(addon.slug).slice(0, 50) || 'addon'}-${safe(version) || '0'}.xpi`;
+}

@@ -1,0 +1,63 @@
+import type { RequestHandler, Response } from 'express';
+import { sendJson } from '../../rest-compat/http.js';
+import type { Database } from '../db/database.js';
+import type { Services } from '../services.js';
+import { escapeHtml, renderValidationReport } from './validation/report.js';
+
+/**
+ * `/downloads/file/<id>/<name>`: the public mirror of approved listed files (what `files[].url`
+ * and the signing API's redirects point to). Anything not public is "not found".
+ */
+export function publicDownload(services: Services, db: Database): RequestHandler {
+  return async (req, res) => {
+    const id = /^\d{1,10}$/.test(String(req.params.id)) ? Number(req.params.id) : NaN;
+    const em = db.fork();
+    const file = Number.isNaN(id) ? null : await services.downloads.publicFile(em, id);
+    const bytes = file ? await services.downloads.open(em, file.id) : null;
+    if (!file || !bytes) return sendJson(res, 404, { detail: 'Not found.' });
+    res.status(200);
+    res.setHeader('Content-Type', 'application/x-xpinstall');
+    res.setHeader('Content-Length', String(bytes.size));
+    res.setHeader('Content-Disposition', `attachment; filename="${file.filename}"`);
+    res.setHeader('X-Target-Digest', file.hash);
+    res.setHeader('Cache-Control', 'public, max-age=3600');
+    stream(res, bytes.stream);
+  };
+}
+
+/**
+ * `/developers/upload/<uuid>`: the upload's validation results as a page (the status object's
+ * `validation_url`). The 128-bit upload id, given only to the uploader, is the capability.
+ */
+export function validationReport(services: Services, db: Database): RequestHandler {
+  return async (req, res) => {
+    const uuid = String(req.params.uuid).toLowerCase();
+    const upload = /^[0-9a-f]{32}$/.test(uuid) ? await services.uploads.byUuid(db.fork(), uuid) : null;
+    if (!upload) return html(res, 404, page('Not found', '<p>There is no upload with this id.</p>'));
+    if (!upload.validation) {
+      const body = '<p>Validation is still running. This page reloads every few seconds.</p>';
+      return html(res, 200, page('Validation in progress', body, '<meta http-equiv="refresh" content="3">'));
+    }
+    const guid = upload.addon.guid ?? undefined;
+    html(
+      res,
+      200,
+      renderValidationReport(upload.validation, { title: 'Validation results', guid, version: upload.version }),
+    );
+  };
+}
+
+function stream(res: Response, body: NodeJS.ReadableStream) {
+  body.on('error', () => res.destroy());
+  body.pipe(res);
+}
+
+function html(res: Response, status: number, body: string) {
+  res.status(status).setHeader('Content-Type', 'text/html; charset=utf-8');
+  res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
+  res.end(body);
+}
+
+function page(title: string, body: string, head = ''): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>${head}</head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`;
+}

@@ -1,0 +1,348 @@
+import { randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { User } from '../accounts/user.entity.js';
+import { Addon, AddonUser } from '../catalogue/addon.entity.js';
+import { AddonStatus, addonTypeName, Channel, FileStatus } from '../catalogue/catalogue.enums.js';
+import { Version } from '../catalogue/version.entity.js';
+import type { RequestContext } from '../core/context.js';
+import { errors } from '../core/errors.js';
+import { canonicalLocale } from '../core/i18n/locales.js';
+import type { JobQueue } from '../jobs/queue.port.js';
+import type { ServiceJobs } from '../jobs/service-jobs.js';
+import type { Storage } from '../storage/storage.port.js';
+import { assertValidUrlGuid, isValidGuid } from './package/guid.js';
+import { PackageError, packageErrors } from './package/package.errors.js';
+import { parsePackage, type PackageLimits, type ParsedPackage } from './package/parse.js';
+import { signingErrors } from './signing.errors.js';
+import { DeniedGuid, FileUpload } from './upload.entity.js';
+import type { ReviewFlagsService } from '../reviews/review-flags.service.js';
+import type { FileUpload as UploadedFile } from 'graphql-upload/processRequest.mjs';
+import { spoolToFile } from '../core/spool.js';
+import { executeSql } from '../db/sql.js';
+import type { UploadType } from './signing.types.js';
+
+/** A file the HTTP layer received and spooled to a temporary path (removed after the call). */
+export interface ReceivedFile {
+  path: string;
+  filename: string;
+  size: number;
+}
+
+export interface SubmitInput {
+  /** From the URL (PUT); null for POST. */
+  guid: string | null;
+  /** From the URL (PUT) or the form (POST, optional). */
+  version: string | null;
+  channel: string | null;
+  upload: ReceivedFile | null;
+}
+
+export interface UploadNames {
+  vendorName: string;
+  browserName: string;
+  /** Mail domains of the vendor's own staff: they may use reserved guids and trademarks. */
+  vendorEmailDomains: readonly string[];
+}
+
+const CHANNELS: Record<string, Channel> = { listed: Channel.LISTED, unlisted: Channel.UNLISTED };
+
+/**
+ * The signing API's upload rules, in the original order of checks (compat notes §3): ownership,
+ * package, add-on state, version, guid, channel. An accepted upload is stored, recorded and its
+ * validation job queued in one transaction; the rest happens in `UploadProcessor`.
+ */
+export class UploadsService {
+  constructor(
+    private readonly files: Storage,
+    private readonly jobs: JobQueue<ServiceJobs>,
+    private readonly flags: ReviewFlagsService,
+    private readonly names: UploadNames,
+    private readonly spool: { dir: string; maxBytes: number },
+    private readonly limits: Partial<PackageLimits> = {},
+  ) {}
+
+  /** `submit` for a streamed file (GraphQL multipart, or the REST layer's spooled part). */
+  async submitStream(ctx: RequestContext, input: Omit<SubmitInput, 'upload'> & { upload: UploadedFile | null }) {
+    if (ctx.viewer.userId === null) throw errors.notAuthenticated();
+    let upload: ReceivedFile | null = null;
+    if (input.upload) {
+      const spooled = await spoolToFile(input.upload.createReadStream(), this.spool.dir, this.spool.maxBytes);
+      upload = { ...spooled, filename: input.upload.filename };
+    }
+    return this.submit(ctx, { ...input, upload });
+  }
+
+  /** The status object's facts: validation, and the files of the version with this string. */
+  async describe(ctx: RequestContext, upload: FileUpload): Promise<UploadType> {
+    await ctx.em.populate(upload, ['validation', 'addon']);
+    const version = await ctx.em.findOne(
+      Version,
+      { addon: upload.addon, version: upload.version },
+      { populate: ['files'] },
+    );
+    const files = version?.files.getItems() ?? [];
+    const reviewed = files.length > 0 && files.every((f) => f.reviewed !== null);
+    const active = files.length > 0 && files.every((f) => f.status === FileStatus.APPROVED);
+    const processed = upload.processedAt !== null;
+    return {
+      uuid: upload.uuid,
+      guid: upload.addon.guid ?? '',
+      version: upload.version,
+      channel: upload.channel,
+      automatedSigning: upload.automatedSigning,
+      processed,
+      valid: processed && upload.valid,
+      validationResults: upload.validation,
+      files: files.map((f) => ({ id: f.id, filename: f.filename, hash: f.hash, signed: f.isSigned, status: f.status })),
+      reviewed,
+      active,
+      passedReview: reviewed && active,
+      created: upload.created,
+    };
+  }
+
+  async submit(ctx: RequestContext, input: SubmitInput): Promise<{ upload: FileUpload; created: boolean }> {
+    try {
+      return await this.accept(ctx, input);
+    } finally {
+      if (input.upload) await rm(input.upload.path, { force: true });
+    }
+  }
+
+  private async accept(ctx: RequestContext, input: SubmitInput) {
+    const userId = ctx.viewer.userId;
+    if (userId === null) throw errors.notAuthenticated();
+    const existing = input.guid === null ? null : await this.findByGuid(ctx.em, input.guid);
+    if (existing && existing.status !== AddonStatus.DELETED && !(await this.isAuthor(ctx.em, existing, userId))) {
+      throw signingErrors.notOwner();
+    }
+    if (!input.upload) throw signingErrors.missingUpload();
+    const pkg = await this.parse(input.upload.path);
+    const user = await ctx.em.findOneOrFail(User, userId);
+
+    const addon = existing;
+    if (addon?.status === AddonStatus.DELETED) throw signingErrors.duplicateGuid();
+    if (addon && pkg.guid && pkg.guid !== addon.guid) throw signingErrors.guidMismatch(pkg.guid, addon.guid ?? '');
+    if (!addon && input.guid && pkg.guid && pkg.guid !== input.guid) {
+      throw signingErrors.guidMismatch(pkg.guid, input.guid);
+    }
+    if (addon?.status === AddonStatus.DISABLED) throw signingErrors.disabledByVendor(this.names.vendorName);
+    const version = input.version ?? pkg.version;
+    if (version !== pkg.version) throw signingErrors.versionMismatch();
+    if (addon) await this.assertNewVersion(ctx.em, addon, version);
+
+    const guid = addon?.guid ?? pkg.guid ?? this.urlGuid(input.guid) ?? `{${randomUUID()}}`;
+    if (!addon) {
+      // POST with a manifest id of an existing add-on, a denied id, or a deleted add-on's.
+      const taken = await this.findByGuid(ctx.em, guid);
+      if (taken || (await ctx.em.count(DeniedGuid, { guid }))) throw signingErrors.duplicateGuid();
+    }
+    if (addon && addon.type !== pkg.type) {
+      throw signingErrors.typeMismatch(addonTypeName(pkg.type, 'v4'), addonTypeName(addon.type, 'v4'));
+    }
+    this.assertAllowedContent(pkg, guid, user, !addon);
+
+    const channel = addon ? await this.channelFor(ctx.em, addon, input.channel) : Channel.UNLISTED;
+    if (addon && channel === Channel.LISTED) await this.assertListable(ctx.em, addon);
+    const automatedSigning =
+      channel === Channel.UNLISTED && !(addon && (await this.flags.blocksAutoApproval(ctx.em, addon)));
+    return this.record(ctx.em, { addon, user, pkg, guid, version, channel, automatedSigning, file: input.upload });
+  }
+
+  /** The upload for a version: the one named, else the newest; only an author's (or an admin's, reading). */
+  async status(ctx: RequestContext, guid: string, version: string, uuid: string | null): Promise<FileUpload> {
+    const userId = ctx.viewer.userId;
+    if (userId === null) throw errors.notAuthenticated();
+    const addon = await this.findByGuid(ctx.em, guid);
+    if (!addon || addon.status === AddonStatus.DELETED) throw signingErrors.addonNotFound(guid);
+    if (!(await this.isAuthor(ctx.em, addon, userId)) && !ctx.viewer.can('Addons:Edit')) throw signingErrors.notOwner();
+    const where = uuid === null ? { addon, version } : { addon, version, uuid: uuid.toLowerCase() };
+    if (uuid !== null && !/^[0-9a-f]{32}$/i.test(uuid)) throw signingErrors.uploadNotFound();
+    const upload = await ctx.em.findOne(FileUpload, where, { orderBy: { created: 'desc' }, populate: ['validation'] });
+    if (!upload) throw signingErrors.uploadNotFound();
+    return upload;
+  }
+
+  /** An upload with its results and add-on, for its report page. */
+  byUuid(em: EntityManager, uuid: string): Promise<FileUpload | null> {
+    return em.findOne(FileUpload, uuid, { populate: ['validation', 'addon'] });
+  }
+
+  async findByGuid(em: EntityManager, guid: string): Promise<Addon | null> {
+    const [row] = await em
+      .getConnection()
+      .execute<{ id: number }[]>('select id from addons where lower(guid) = lower(?) order by id limit 1', [guid]);
+    return row ? em.findOne(Addon, row.id) : null;
+  }
+
+  private async isAuthor(em: EntityManager, addon: Addon, userId: number): Promise<boolean> {
+    return (await em.count(AddonUser, { addon, user: userId })) > 0;
+  }
+
+  private async parse(path: string): Promise<ParsedPackage> {
+    try {
+      return await parsePackage(path, { limits: this.limits, browserName: this.names.browserName });
+    } catch (error) {
+      if (error instanceof PackageError) throw errors.badRequest(error.message);
+      throw error;
+    }
+  }
+
+  /** A guid from the URL used as the add-on's id (the package has none): checked as the original does. */
+  private urlGuid(guid: string | null): string | null {
+    if (guid === null) return null;
+    try {
+      assertValidUrlGuid(guid);
+    } catch (error) {
+      if (error instanceof PackageError) throw errors.badRequest(error.message);
+      throw error;
+    }
+    return guid;
+  }
+
+  /** Any earlier version with that string, deleted or not, or an upload of it still in progress. */
+  private async assertNewVersion(em: EntityManager, addon: Addon, version: string) {
+    const previous = await em.findOne(Version, { addon, version }, { fields: ['id', 'deleted'] });
+    if (previous) throw previous.deleted ? signingErrors.versionDeleted(version) : signingErrors.versionExists(version);
+    const pending = await em.count(FileUpload, { addon, version, processedAt: null });
+    if (pending) throw signingErrors.versionInProgress(version);
+  }
+
+  private assertAllowedContent(pkg: ParsedPackage, guid: string, user: User, isNew: boolean) {
+    const staff = this.isVendorStaff(user);
+    if (pkg.isExperiment && !staff) throw signingErrors.experiment();
+    if (pkg.isSigned && !staff) throw signingErrors.vendorSigned(this.names.vendorName);
+    if (!staff && pkg.name && this.misusesTrademark(pkg.name)) {
+      throw signingErrors.trademark(this.names.vendorName, this.names.browserName);
+    }
+    if (isNew && !staff) {
+      const vendor = this.names.vendorName.toLowerCase();
+      const reserved = [`@${vendor}.org`, `@shield.${vendor}.org`, `@pioneer.${vendor}.org`, `@${vendor}.com`];
+      const suffix = reserved.find((s) => guid.toLowerCase().endsWith(s));
+      if (suffix) throw signingErrors.reservedGuid(suffix);
+    }
+    if (!isValidGuid(guid)) throw errors.badRequest(packageErrors.invalidGuid().message);
+  }
+
+  private isVendorStaff(user: User): boolean {
+    const domain = user.email.split('@').pop()?.toLowerCase() ?? '';
+    return this.names.vendorEmailDomains.includes(domain);
+  }
+
+  /** A trademark may appear once, only as a trailing " for <Browser>". */
+  private misusesTrademark(name: string): boolean {
+    const lower = name.toLowerCase();
+    const vendor = this.names.vendorName.toLowerCase();
+    const browser = this.names.browserName.toLowerCase();
+    if (lower.includes(vendor) && vendor !== browser) return true;
+    const count = lower.split(browser).length - 1;
+    return count > 1 || (count === 1 && !lower.endsWith(` for ${browser}`));
+  }
+
+  /** The `channel` parameter when valid, else the most recent version's, else unlisted. */
+  private async channelFor(em: EntityManager, addon: Addon, param: string | null): Promise<Channel> {
+    if (param !== null && CHANNELS[param] !== undefined) return CHANNELS[param];
+    const latest = await em.findOne(Version, { addon }, { orderBy: { id: 'desc' }, fields: ['channel'] });
+    return latest?.channel ?? Channel.UNLISTED;
+  }
+
+  /** A listed version needs what the listing shows: name, summary and categories. */
+  private async assertListable(em: EntityManager, addon: Addon) {
+    if (addon.disabledByUser) throw signingErrors.invisibleAddon();
+    const hasText = (t: Record<string, string> | null) => !!t && Object.values(t).some((v) => v.trim());
+    if (!hasText(addon.name) || !hasText(addon.summary) || !addon.categoryIds.length) {
+      throw signingErrors.missingListedMetadata();
+    }
+  }
+
+  private async record(
+    em: EntityManager,
+    args: {
+      addon: Addon | null;
+      user: User;
+      pkg: ParsedPackage;
+      guid: string;
+      version: string;
+      channel: Channel;
+      automatedSigning: boolean;
+      file: ReceivedFile;
+    },
+  ) {
+    const uuid = randomUUID().replaceAll('-', '');
+    const storageKey = `uploads/${uuid.slice(0, 2)}/${uuid}.xpi`;
+    const hash = `sha256:${await sha256File(args.file.path)}`;
+    await this.files.putFile(storageKey, args.file.path);
+    try {
+      return await em.transactional(async (tx) => {
+        const created = !args.addon;
+        const addon = args.addon ? tx.merge(args.addon) : await this.createAddon(tx, args.pkg, args.guid, args.user);
+        const upload = tx.create(FileUpload, {
+          uuid,
+          user: args.user,
+          addon,
+          version: args.version,
+          channel: args.channel,
+          addonType: args.pkg.type,
+          automatedSigning: args.automatedSigning,
+          filename: args.file.filename.slice(0, 255) || 'upload.xpi',
+          storageKey,
+          size: args.file.size,
+          hash,
+        });
+        await tx.flush();
+        await this.jobs.send('validate-upload', { uploadId: uuid }, { transaction: tx });
+        return { upload, created };
+      });
+    } catch (error) {
+      await this.files.delete(storageKey);
+      throw error;
+    }
+  }
+
+  /** A new add-on is unlisted until it has listed metadata; its texts come from the manifest. */
+  private async createAddon(em: EntityManager, pkg: ParsedPackage, guid: string, user: User): Promise<Addon> {
+    const locale = (pkg.defaultLocale && canonicalLocale(pkg.defaultLocale.replace('_', '-'))) || 'en-US';
+    const name = (pkg.name ?? '').trim().slice(0, 255) || guid;
+    const addon = Object.assign(new Addon(), {
+      guid,
+      slug: await uniqueSlug(em, name),
+      type: pkg.type,
+      status: AddonStatus.INCOMPLETE,
+      defaultLocale: locale,
+      name: { [locale]: name },
+      summary: pkg.description?.trim() ? { [locale]: pkg.description.trim().slice(0, 250) } : null,
+    });
+    em.persist(addon);
+    em.create(AddonUser, { addon, user, listed: true, position: 0 });
+    await em.flush();
+    return addon;
+  }
+}
+
+async function sha256File(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/** A slug from the name (letters, digits, dashes), made unique with a number. */
+export async function uniqueSlug(em: EntityManager, name: string): Promise<string> {
+  const base =
+    name
+      .normalize('NFKD')
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 30) || 'addon';
+  const candidate = /^\d+$/.test(base) ? `addon-${base}` : base;
+  const rows = await executeSql<{ slug: string }[]>(em, 'select slug from addons where slug = ? or slug like ?', [
+    candidate,
+    `${candidate}-%`,
+  ]);
+  const taken = new Set(rows.map((r) => r.slug));
+  if (!taken.has(candidate)) return candidate;
+  for (let i = 2; ; i++) if (!taken.has(`${candidate}-${i}`)) return `${candidate}-${i}`;
+}
