@@ -448,3 +448,64 @@ describe('listed versions wait for a reviewer', () => {
     expect(after.body.results[0]).toMatchObject({ action: 'review-note', comments: 'It blocks trackers.' });
   }, 180_000);
 });
+
+describe('GraphQL', () => {
+  it('uploads a version (multipart), follows it to a signed file and reads its review notes', async () => {
+    const dev = await developer();
+    const guid = 'graphql-upload@example.com';
+    const operations = {
+      query: `mutation ($upload: Upload!) {
+        submitAddonVersion(upload: $upload, guid: "${guid}", version: "1.0.0") {
+          addonCreated
+          upload { uuid guid version channel automatedSigning processed }
+        }
+      }`,
+      variables: { upload: null },
+    };
+    const res = await t.http
+      .post('/graphql')
+      .set('Authorization', dev.jwt())
+      .set('apollo-require-preflight', 'true')
+      .field('operations', JSON.stringify(operations))
+      .field('map', JSON.stringify({ 0: ['variables.upload'] }))
+      .attach('0', await extension({ id: guid }), 'addon.xpi');
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.submitAddonVersion).toEqual({
+      addonCreated: true,
+      upload: {
+        uuid: expect.stringMatching(/^[0-9a-f]{32}$/),
+        guid,
+        version: '1.0.0',
+        channel: 'UNLISTED',
+        automatedSigning: true,
+        processed: false,
+      },
+    });
+    const uuid = res.body.data.submitAddonVersion.upload.uuid;
+    const status = `{ addonUpload(guid: "${guid}", version: "1.0.0", uuid: "${uuid}") { valid reviewed active files { id signed hash } } }`;
+    const done = await waitFor('the GraphQL upload to be signed', async () => {
+      const r = await graphql(dev, status);
+      return r.body.data?.addonUpload.files[0]?.signed ? r.body.data.addonUpload : null;
+    });
+    expect(done).toMatchObject({ valid: true, reviewed: true, active: true });
+
+    // Automatic approval is in the version's history, by the service.
+    const detail = await graphql(
+      dev,
+      `{ addonVersions(addon: "${guid}", filter: "all_with_unlisted") { items { id } } }`,
+    );
+    const versionId = detail.body.data.addonVersions.items[0].id;
+    const notes = await graphql(
+      dev,
+      `{ reviewNotes(addon: "${guid}", versionId: ${versionId}) { count items { action userName user { id } } } }`,
+    );
+    expect(notes.body.data.reviewNotes).toEqual({
+      count: 1,
+      items: [{ action: 'approved', userName: 'Vendor', user: null }],
+    });
+
+    // Anonymous uploads are refused.
+    const anonymous = await graphql(null, `{ addonUpload(guid: "${guid}", version: "1.0.0") { uuid } }`);
+    expect(anonymous.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+  }, 120_000);
+});
