@@ -73,7 +73,7 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
   );
   const files = new LocalStorage(join(config.dataDir, 'files'));
   const jobs = createJobQueue<ServiceJobs>(db, { queues: serviceQueues, logger });
-  const reviewFlags = new ReviewFlagsService();
+  const reviewFlags = new ReviewFlagsService(catalogue);
   const signingTools = new LazySigningTools(config, keyring.box('signing-ca'), logger);
   const siteUrl = (config.SITE_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
   const siteHost = new URL(siteUrl).hostname;

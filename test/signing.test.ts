@@ -509,3 +509,72 @@ describe('GraphQL', () => {
     expect(anonymous.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
   }, 120_000);
 });
+
+describe('reviewer flags and denied guids', () => {
+  it('an add-on with auto-approval disabled waits for an unlisted reviewer; denied guids are refused', async () => {
+    const dev = await developer();
+    const admin = await developer({ group: ['Admins'] });
+    const unlistedReviewer = await developer({ permission: ['Addons:ReviewUnlisted'] });
+    const guid = 'flagged@example.com';
+    const first = await put(dev, guid, '1.0', await extension({ id: guid, version: '1.0' }));
+    await poll(dev, first.body.url, signedDone);
+
+    const flag = `mutation { updateAddonReviewerFlags(addon: "${guid}", flags: { autoApprovalDisabled: true }) { autoApprovalDisabled } }`;
+    expect((await graphql(dev, flag)).body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect((await graphql(admin, flag)).body.data.updateAddonReviewerFlags.autoApprovalDisabled).toBe(true);
+
+    const res = await put(dev, guid, '1.1', await extension({ id: guid, version: '1.1' }));
+    expect(res.status).toBe(202);
+    expect(res.body.automated_signing).toBe(false);
+    const waiting = await poll(dev, res.body.url, (b) => b.processed && b.files.length > 0);
+    expect(waiting.files[0].signed).toBe(false);
+
+    const queue = await graphql(
+      unlistedReviewer,
+      '{ reviewQueue(channel: UNLISTED) { items { version { id version } addon { guid } } } }',
+    );
+    const item = queue.body.data.reviewQueue.items.find((i: { addon: { guid: string } }) => i.addon.guid === guid);
+    expect(item.version.version).toBe('1.1');
+    const approve = await graphql(
+      unlistedReviewer,
+      `mutation { reviewVersion(versionId: ${item.version.id}, decision: APPROVE, comments: "Fine") { action } }`,
+    );
+    expect(approve.body.data.reviewVersion.action).toBe('approved');
+    const signed = await poll(dev, res.body.url, (b) => b.reviewed && b.active);
+    expect(signed.files[0].signed).toBe(true);
+
+    // Rejection of the next one disables its file.
+    const next = await put(dev, guid, '1.2', await extension({ id: guid, version: '1.2' }));
+    await poll(dev, next.body.url, (b) => b.processed && b.files.length > 0);
+    const queued = await graphql(
+      unlistedReviewer,
+      '{ reviewQueue(channel: UNLISTED) { items { version { id version } } } }',
+    );
+    const v12 = queued.body.data.reviewQueue.items.find(
+      (i: { version: { version: string } }) => i.version.version === '1.2',
+    );
+    const reject = await graphql(
+      unlistedReviewer,
+      `mutation { reviewVersion(versionId: ${v12.version.id}, decision: REJECT) { action } }`,
+    );
+    expect(reject.body.errors[0].extensions.fields).toEqual({ comments: ['This field may not be blank.'] });
+    await graphql(
+      unlistedReviewer,
+      `mutation { reviewVersion(versionId: ${v12.version.id}, decision: REJECT, comments: "No") { action } }`,
+    );
+    const rejected = await t.http.get(new URL(next.body.url).pathname).set('Authorization', dev.jwt());
+    expect(rejected.body).toMatchObject({ reviewed: true, active: false, passed_review: false });
+
+    // Denied guids.
+    const deny = `mutation { denyAddonGuid(guid: "banned@example.com", comments: "malware") }`;
+    expect((await graphql(dev, deny)).body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect((await graphql(admin, deny)).body.data.denyAddonGuid).toBe(true);
+    const refused = await put(
+      dev,
+      'banned@example.com',
+      '1.0',
+      await extension({ id: 'banned@example.com', version: '1.0' }),
+    );
+    expect([refused.status, refused.body]).toEqual([400, { error: 'Duplicate add-on ID found.' }]);
+  }, 180_000);
+});

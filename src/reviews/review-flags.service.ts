@@ -1,9 +1,36 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Addon } from '../catalogue/addon.entity.js';
+import { Addon } from '../catalogue/addon.entity.js';
+import type { CatalogueService } from '../catalogue/catalogue.service.js';
+import type { RequestContext } from '../core/context.js';
+import { errors } from '../core/errors.js';
+import { DeniedGuid } from '../signing/upload.entity.js';
 import { AddonReviewerFlags } from './review.entity.js';
 
-/** Reviewer flags of an add-on (absent: all off) and what they mean for new versions. */
+export type ReviewerFlagsChange = Partial<
+  Pick<
+    AddonReviewerFlags,
+    | 'autoApprovalDisabled'
+    | 'autoApprovalDisabledUntilNextApproval'
+    | 'autoApprovalDelayedUntil'
+    | 'needsAdminCodeReview'
+    | 'needsAdminContentReview'
+    | 'needsAdminThemeReview'
+  >
+>;
+
+const NONE = {
+  autoApprovalDisabled: false,
+  autoApprovalDisabledUntilNextApproval: false,
+  autoApprovalDelayedUntil: null,
+  needsAdminCodeReview: false,
+  needsAdminContentReview: false,
+  needsAdminThemeReview: false,
+};
+
+/** Reviewer flags of an add-on (absent: all off), what they mean for new versions, and denied guids. */
 export class ReviewFlagsService {
+  constructor(private readonly catalogue: CatalogueService) {}
+
   async get(em: EntityManager, addonId: number): Promise<AddonReviewerFlags | null> {
     return em.findOne(AddonReviewerFlags, { addon: addonId });
   }
@@ -23,5 +50,47 @@ export class ReviewFlagsService {
   async afterHumanApproval(em: EntityManager, addonId: number): Promise<void> {
     const flags = await this.get(em, addonId);
     if (flags?.autoApprovalDisabledUntilNextApproval) flags.autoApprovalDisabledUntilNextApproval = false;
+  }
+
+  /** Reads need a reviewer; changes need `Reviews:Admin` (the original's rule for these flags). */
+  async read(ctx: RequestContext, identifier: string) {
+    this.assert(ctx, 'Addons:Review');
+    const addon = await this.addon(ctx, identifier);
+    return (await this.get(ctx.em, addon.id)) ?? NONE;
+  }
+
+  async update(ctx: RequestContext, identifier: string, change: ReviewerFlagsChange) {
+    this.assert(ctx, 'Reviews:Admin');
+    const addon = await this.addon(ctx, identifier);
+    const flags = (await this.get(ctx.em, addon.id)) ?? ctx.em.create(AddonReviewerFlags, { addon: addon.id });
+    for (const [key, value] of Object.entries(change)) {
+      if (value !== undefined && (value !== null || key === 'autoApprovalDelayedUntil')) {
+        (flags as unknown as Record<string, unknown>)[key] = value;
+      }
+    }
+    await ctx.em.flush();
+    return flags;
+  }
+
+  /** Refuses an add-on id forever (`Addons:Edit`); uploads with it answer "Duplicate add-on ID found.". */
+  async denyGuid(ctx: RequestContext, guid: string, comments: string | null): Promise<boolean> {
+    this.assert(ctx, 'Addons:Edit');
+    const value = guid.trim();
+    if (!value) throw errors.validation({ guid: ['This field may not be blank.'] });
+    if (await ctx.em.count(DeniedGuid, { guid: value })) return false;
+    ctx.em.create(DeniedGuid, { guid: value, comments: comments ?? '' });
+    await ctx.em.flush();
+    return true;
+  }
+
+  private assert(ctx: RequestContext, permission: string) {
+    if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
+    if (!ctx.viewer.can(permission)) throw errors.forbidden();
+  }
+
+  private async addon(ctx: RequestContext, identifier: string): Promise<Addon> {
+    const found = await this.catalogue.lookup(ctx, identifier);
+    if (!found) throw errors.notFound();
+    return ctx.em.findOneOrFail(Addon, found.id);
   }
 }

@@ -5,7 +5,10 @@ import { PageArgs } from '../graphql/pagination.js';
 import type { Services } from '../services.js';
 import { reviewActionSlug } from './review.enums.js';
 import type { ReviewNote } from './review.entity.js';
+import type { ReviewerFlagsChange } from './review-flags.service.js';
 import {
+  AddonReviewerFlagsInput,
+  AddonReviewerFlagsType,
   ReviewDecisionEnum,
   ReviewMailReceiptType,
   ReviewNotePageType,
@@ -98,6 +101,31 @@ export class ReviewsResolver {
       to: to ?? null,
       textBody: textBody ?? null,
     });
+  }
+
+  @Query(() => AddonReviewerFlagsType, { description: 'Reviewer flags of an add-on (reviewers).' })
+  addonReviewerFlags(@Arg('addon', { description: 'Id, slug or guid.' }) addon: string, @Ctx() ctx: RequestContext) {
+    return this.services.reviewFlags.read(ctx, addon);
+  }
+
+  @Mutation(() => AddonReviewerFlagsType, { description: 'Change reviewer flags (Reviews:Admin).' })
+  updateAddonReviewerFlags(
+    @Arg('addon') addon: string,
+    @Arg('flags') flags: AddonReviewerFlagsInput,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return this.services.reviewFlags.update(ctx, addon, { ...flags } as ReviewerFlagsChange);
+  }
+
+  @Mutation(() => Boolean, {
+    description: 'Refuse an add-on id for good (Addons:Edit): uploads with it fail. False if it was already denied.',
+  })
+  denyAddonGuid(
+    @Arg('guid') guid: string,
+    @Ctx() ctx: RequestContext,
+    @Arg('comments', () => String, { nullable: true }) comments?: string | null,
+  ) {
+    return this.services.reviewFlags.denyGuid(ctx, guid, comments ?? null);
   }
 
   @FieldResolver(() => String)

@@ -1,4 +1,4 @@
-import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { UserType } from '../accounts/accounts.types.js';
 import { AddonObjectType, VersionType } from '../catalogue/catalogue.types.js';
 import { PageOf } from '../graphql/pagination.js';
@@ -75,4 +75,46 @@ export class ReviewMailReceiptType {
 
   @Field({ description: 'A note was written from the message.' })
   accepted!: boolean;
+}
+
+@ObjectType('AddonReviewerFlags')
+export class AddonReviewerFlagsType {
+  @Field({ description: 'New versions go to the review queues instead of being approved automatically.' })
+  autoApprovalDisabled!: boolean;
+
+  @Field({ description: 'The same, until a human approves the latest version.' })
+  autoApprovalDisabledUntilNextApproval!: boolean;
+
+  @Field(() => Date, { nullable: true })
+  autoApprovalDelayedUntil!: Date | null;
+
+  @Field()
+  needsAdminCodeReview!: boolean;
+
+  @Field()
+  needsAdminContentReview!: boolean;
+
+  @Field()
+  needsAdminThemeReview!: boolean;
+}
+
+@InputType('AddonReviewerFlagsInput', { description: 'Flags to change; omitted ones keep their value.' })
+export class AddonReviewerFlagsInput {
+  @Field(() => Boolean, { nullable: true })
+  autoApprovalDisabled?: boolean | null;
+
+  @Field(() => Boolean, { nullable: true })
+  autoApprovalDisabledUntilNextApproval?: boolean | null;
+
+  @Field(() => Date, { nullable: true, description: 'null clears it.' })
+  autoApprovalDelayedUntil?: Date | null;
+
+  @Field(() => Boolean, { nullable: true })
+  needsAdminCodeReview?: boolean | null;
+
+  @Field(() => Boolean, { nullable: true })
+  needsAdminContentReview?: boolean | null;
+
+  @Field(() => Boolean, { nullable: true })
+  needsAdminThemeReview?: boolean | null;
 }
