@@ -5,7 +5,6 @@ import { errors, type FieldErrors } from '../core/errors.js';
 import { inspectImage } from '../core/images.js';
 import { canonicalLocale } from '../core/i18n/locales.js';
 import { mergeTranslations, parseTranslationsInput, type Translations } from '../core/i18n/translations.js';
-import type { SearchService } from '../search/search.service.js';
 import type { Storage } from '../storage/storage.port.js';
 import { type Addon, AddonUser } from './addon.entity.js';
 import { AddonStatus } from './catalogue.enums.js';
@@ -58,7 +57,8 @@ export class ListingService {
     private readonly catalogue: CatalogueService,
     private readonly categories: CategoriesService,
     private readonly storage: Storage,
-    private readonly search: SearchService,
+    /** Queues a search index update of the add-on (the `index-addon` job). */
+    private readonly reindex: (addonId: number) => Promise<unknown>,
   ) {}
 
   /** Authors may edit; anyone else gets 401/403. Owners-only actions pass `owner`. */
@@ -151,7 +151,7 @@ export class ListingService {
       throw errors.validation(problems);
     }
     await ctx.em.flush();
-    await this.search.indexAddons([addon.id]);
+    await this.reindex(addon.id);
     return addon;
   }
 
@@ -186,7 +186,7 @@ export class ListingService {
     if (authors.some((a) => a.user.id === user.id)) throw errors.field('user', 'An author can only be present once.');
     ctx.em.create(AddonUser, { addon, user, role, listed, position: authors.length });
     await this.flushAuthors(ctx, addon);
-    await this.search.indexAddons([addon.id]);
+    await this.reindex(addon.id);
     return addon;
   }
 
@@ -209,7 +209,7 @@ export class ListingService {
     }
     this.assertAuthorInvariants(authors);
     await this.flushAuthors(ctx, addon);
-    await this.search.indexAddons([addon.id]);
+    await this.reindex(addon.id);
     return addon;
   }
 
@@ -223,7 +223,7 @@ export class ListingService {
     rest.forEach((a, i) => (a.position = i));
     ctx.em.remove(author);
     await this.flushAuthors(ctx, addon);
-    await this.search.indexAddons([addon.id]);
+    await this.reindex(addon.id);
     return addon;
   }
 

@@ -143,6 +143,7 @@ export class ReviewsService {
     }
     await tx.flush();
     await refreshAddons(tx, [addon.id]);
+    await this.jobs.send('index-addon', { addonId: addon.id }, { transaction: tx, singletonKey: String(addon.id) });
   }
 
   private checkComments(comments: string | null, required: boolean): string {
