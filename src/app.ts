@@ -121,7 +121,7 @@ export async function createApp(config: Config, logger: Logger, options: CreateA
       async close() {
         clearInterval(purge);
         await graphql.stop();
-        await services.jobs.stop({ graceful: true, timeoutMs: 20_000 });
+        await services.jobs.stop({ graceful: true, timeoutMs: 10_000 });
         await services.signingTools.close();
         await db.close();
       },

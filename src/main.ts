@@ -26,6 +26,8 @@ async function main() {
   const { port } = server.address() as AddressInfo;
   const base = config.SITE_URL ?? `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
   logger.info({ database: app.db.kind, location: app.db.location }, 'ready');
+  // The linter worker and the signing CA start now rather than with the first upload.
+  if (config.JOB_WORKERS) app.services.signingTools.warmUp();
   // The two addresses a person starting the service needs, also in plain text.
   process.stderr.write(`\nGraphQL:  ${base}/graphql\nREST:     ${base}/api/v4/  (and ${base}/api/v3/)\n`);
   process.stderr.write(`Database: ${app.db.kind} (${app.db.location})\n\n`);
