@@ -7,9 +7,14 @@
  *   each size in BENCH_ADDONS (default 50000,500000), a seeded catalogue (kept between runs) and
  *   /healthz, v4 detail, search (rare term, common term, no q with each sort) and autocomplete,
  *   anonymous (answers cached under the catalogue generation) and signed in (`cold-…`, uncached).
+ * - signing: upload-to-signed latency of a small unlisted extension through the signing API,
+ *   throughput at 10 concurrent uploads and the server's and linter worker's RSS, as ratios against
+ *   the same validation and signing done in-process (bench/signing.ts; embedded database, or a
+ *   scratch database on DATABASE_URL's server).
  *
  * BENCH_SUITES picks suites (default all), BENCH_DURATION the measured seconds per scenario.
- * Raw numbers go to bench/results/latest.json. A run with any non-2xx answer or error fails.
+ * Raw numbers go to bench/results/latest.json. A run with any non-2xx answer or error fails, and so
+ * does one with an upload that does not end signed.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,8 +31,9 @@ import {
   type Scenario,
   type ScenarioResult,
 } from './lib.js';
+import { printSigningReport, runSigningSuite, signingSettings, type SigningReport } from './signing.js';
 
-const SUITES = (process.env.BENCH_SUITES ?? 'foundation,catalogue').split(',').map((s) => s.trim());
+const SUITES = (process.env.BENCH_SUITES ?? 'foundation,catalogue,signing').split(',').map((s) => s.trim());
 const SIZES = (process.env.BENCH_ADDONS ?? '50000,500000').split(',').map(Number);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const SETTINGS = { connections: 10, warmupSeconds: 2, durationSeconds: DURATION };
@@ -50,6 +56,8 @@ interface SuiteResult {
   suite: string;
   database: string;
   results: ScenarioResult[];
+  /** The signing suite's figures (its `results` stay empty). */
+  signing?: SigningReport;
 }
 
 let current: RunningServer | undefined;
@@ -122,9 +130,22 @@ async function main() {
     }
   }
 
+  if (SUITES.includes('signing')) {
+    const signing = await runSigningSuite({
+      adminUrl: ADMIN_URL,
+      settings: signingSettings(),
+      track: (server) => (current = server),
+      log: (line) => process.stdout.write(`${line}\n`),
+    });
+    printSigningReport(signing);
+    runs.push({ suite: 'signing', database: signing.database, results: [], signing });
+  }
+
   const failed = runs.flatMap((r) => r.results).filter((r) => r.non2xx > 0 || r.errors > 0);
   for (const r of failed) console.error(`FAILED ${r.name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-  if (failed.length) process.exit(1);
+  const unsigned = runs.flatMap((r) => r.signing?.failures ?? []);
+  for (const f of unsigned) console.error(`FAILED signing: ${f}`);
+  if (failed.length || unsigned.length) process.exit(1);
   mkdirSync(join(RESULTS_FILE, '..'), { recursive: true });
   writeFileSync(
     RESULTS_FILE,

@@ -578,3 +578,21 @@ describe('reviewer flags and denied guids', () => {
     expect([refused.status, refused.body]).toEqual([400, { error: 'Duplicate add-on ID found.' }]);
   }, 180_000);
 });
+
+describe('concurrent first uploads', () => {
+  it('of add-ons with the same name all succeed, with distinct slugs', async () => {
+    const dev = await developer();
+    const guids = [1, 2, 3, 4].map((i) => `same-name-${i}@example.com`);
+    const responses = await Promise.all(
+      guids.map(async (guid) =>
+        put(dev, guid, '1.0', await extension({ id: guid, version: '1.0', name: 'Same Name' })),
+      ),
+    );
+    expect(responses.map((r) => r.status)).toEqual([201, 201, 201, 201]);
+    const slugs = await t
+      .em()
+      .getConnection()
+      .execute<{ slug: string }[]>(`select slug from addons where guid like 'same-name-%' order by slug`);
+    expect(new Set(slugs.map((r) => r.slug)).size).toBe(4);
+  });
+});

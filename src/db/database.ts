@@ -2,7 +2,14 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { Migrator } from '@mikro-orm/migrations';
-import { MikroORM, PostgreSqlDriver, type EntityManager, type Options } from '@mikro-orm/postgresql';
+import {
+  MikroORM,
+  PostgreSqlDriver,
+  type AbstractSqlConnection,
+  type EntityManager,
+  type Options,
+} from '@mikro-orm/postgresql';
+import { isMultiStatement } from './statements.js';
 import type { Logger } from '../core/logger.js';
 import { entities } from './entities.js';
 import { acquireDirectoryLock, type DirectoryLock } from './lock.js';
@@ -34,6 +41,33 @@ export interface OpenDatabaseOptions {
   migrate?: boolean;
   /** Called with every SQL statement (tests count them to catch N+1 queries). */
   onQuery?: (sql: string) => void;
+}
+
+interface KnexQuery {
+  sql: string;
+  bindings?: readonly unknown[];
+  method?: string;
+  response?: unknown;
+}
+
+/**
+ * PGlite's knex dialect runs any raw statement whose text holds a `;` as a script (no parameters,
+ * no RETURNING rows), and MikroORM inlines parameters into the text: an insert of user text with a
+ * `;` then lost its returned id. Scripts are told apart by an actual statement separator instead.
+ */
+function splitScriptsOnlyWhenMultiStatement(orm: MikroORM) {
+  // On the prototype: knex builds each transaction's client from the class, not from this instance.
+  const dialect = Object.getPrototypeOf((orm.em.getConnection() as AbstractSqlConnection).getKnex().client) as {
+    _query(connection: PGlite, query: KnexQuery): Promise<KnexQuery>;
+  };
+  dialect._query = async (connection, query) => {
+    if (!query.sql) throw new Error('The query is empty');
+    const script = query.method === 'raw' && !query.bindings?.length && isMultiStatement(query.sql);
+    query.response = script
+      ? await connection.exec(query.sql)
+      : await connection.query(query.sql, [...(query.bindings ?? [])]);
+    return query;
+  };
 }
 
 export async function openDatabase(target: DatabaseTarget, options: OpenDatabaseOptions = {}): Promise<Database> {
@@ -98,6 +132,7 @@ export async function openDatabase(target: DatabaseTarget, options: OpenDatabase
         dbName: 'postgres',
         driverOptions: { connection: { pglite: () => pglite } },
       });
+      splitScriptsOnlyWhenMultiStatement(orm);
     } catch (error) {
       await pglite.close().catch(() => {});
       lock?.release();

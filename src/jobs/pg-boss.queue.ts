@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { TransactionContext } from '@mikro-orm/postgresql';
+import { TransactionContext, type EntityManager } from '@mikro-orm/postgresql';
 import PgBoss from 'pg-boss';
 import type { Logger } from '../core/logger.js';
 import type { Database } from '../db/database.js';
@@ -148,12 +148,27 @@ class PgBossQueue<M extends JobMap<M>> implements JobQueue<M> {
     const sendOptions = toSendOptions(rest);
     if (transaction) {
       const session = await transactionSession(transaction, this.database.kind);
-      return boss.send(name, data, { ...sendOptions, db: dbOf(session) });
+      const id = await boss.send(name, data, { ...sendOptions, db: dbOf(session) });
+      if (id) this.#notifyAfterCommit(transaction, name);
+      return id;
     }
     assertOutsideTransaction('send() inside em.transactional() must pass { transaction: em }');
     const id = await boss.send(name, data, sendOptions);
-    if (id) for (const worker of this.#workers) if (worker.name === name) worker.notify();
+    if (id) this.#notify(name);
     return id;
+  }
+
+  #notify(name: string): void {
+    for (const worker of this.#workers) if (worker.name === name) worker.notify();
+  }
+
+  /** Local workers poll as soon as the sending transaction commits (knex settles `executionPromise` then). */
+  #notifyAfterCommit(transaction: EntityManager, name: string): void {
+    const trx = transaction.getTransactionContext() as { executionPromise?: Promise<unknown> } | undefined;
+    trx?.executionPromise?.then(
+      () => this.#notify(name),
+      () => {},
+    );
   }
 
   async work<N extends JobName<M>>(name: N, handler: JobHandler<M[N]>, options: WorkOptions = {}): Promise<void> {

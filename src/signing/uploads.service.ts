@@ -328,7 +328,7 @@ async function sha256File(path: string): Promise<string> {
   return hash.digest('hex');
 }
 
-/** A slug from the name (letters, digits, dashes), made unique with a number. */
+/** A slug from the name (letters, digits, dashes), made unique with a number; call it in a transaction. */
 export async function uniqueSlug(em: EntityManager, name: string): Promise<string> {
   const base =
     name
@@ -338,6 +338,9 @@ export async function uniqueSlug(em: EntityManager, name: string): Promise<strin
       .replace(/^-+|-+$/g, '')
       .slice(0, 30) || 'addon';
   const candidate = /^\d+$/.test(base) ? `addon-${base}` : base;
+  // Concurrent creations of the same name wait for each other (until commit) instead of racing to
+  // the unique index: called inside the creating transaction.
+  await executeSql(em, 'select pg_advisory_xact_lock(hashtext(?))', [`addon-slug:${candidate}`]);
   const rows = await executeSql<{ slug: string }[]>(em, 'select slug from addons where slug = ? or slug like ?', [
     candidate,
     `${candidate}-%`,
