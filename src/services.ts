@@ -29,6 +29,9 @@ import { DownloadsService } from './signing/downloads.service.js';
 import { UploadProcessor } from './signing/processing.js';
 import { LazySigningTools } from './signing/tools.js';
 import { UploadsService } from './signing/uploads.service.js';
+import { collectionsOptions } from './collections/collections.config.js';
+import { CollectionsService } from './collections/collections.service.js';
+import { RatingsService } from './ratings/ratings.service.js';
 
 /** The service singletons. Each holds the rules of one domain; all take a RequestContext or an EntityManager. */
 export interface Services {
@@ -57,6 +60,8 @@ export interface Services {
   readonly reviews: ReviewsService;
   readonly reviewMail: ReviewMailService;
   readonly mailer: Mailer;
+  readonly collections: CollectionsService;
+  readonly ratings: RatingsService;
 }
 
 export function createServices(config: Config, logger: Logger, keyring: Keyring, db: Database): Services {
@@ -124,6 +129,8 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
       allowedIps: config.INBOUND_EMAIL_ALLOWED_IPS,
     }),
     mailer,
+    collections: new CollectionsService(catalogue, collectionsOptions(config)),
+    ratings: new RatingsService(catalogue, jobs),
   };
 }
 

@@ -64,6 +64,20 @@ describe('add-on detail', () => {
     expect((await get('/api/v4/addons/addon/999999999999/')).status).toBe(404);
   });
 
+  it('finds slugs holding a semicolon or a percent sign, and nothing for a NUL character', async () => {
+    const addon = await createAddon(t.em(), { slug: 'semi-colon' });
+    // Written with chr(59): the embedded database would run a statement holding a `;` as a script.
+    await t
+      .em()
+      .getConnection()
+      .execute(`update addons set slug = 'semi' || chr(59) || '%3B%25' where id = ?`, [addon.id]);
+    const res = await get(`/api/v4/addons/addon/${encodeURIComponent('semi;%3B%25')}/`);
+    expect(res.status).toBe(200);
+    expect(res.body.id).toBe(addon.id);
+    expect((await get(`/api/v4/addons/addon/${encodeURIComponent('semi;')}/`)).status).toBe(404);
+    expect((await get('/api/v4/addons/addon/public%00one/')).body).toEqual({ detail: 'Not found.' });
+  });
+
   it('shows the v4 object', async () => {
     const { body } = await get('/api/v4/addons/addon/public-one/');
     expect(body).toMatchObject({
@@ -345,5 +359,25 @@ describe('cached anonymous answers', () => {
     const path = `/api/v4/addons/addon/${addon.id}/`;
     expect((await get(path)).body).not.toHaveProperty('latest_unlisted_version');
     expect((await get(path, tokens.author)).body).toHaveProperty('latest_unlisted_version');
+  });
+});
+
+describe('authors through GraphQL', () => {
+  const AUTHORS = `{ addon(id: "public-one") { authors { user { id username name created private { email } } } } }`;
+  const query = (auth?: string) => {
+    const req = t.http.post('/graphql').send({ query: AUTHORS });
+    return auth ? req.set('Authorization', auth) : req;
+  };
+
+  it('shows public fields to everyone and private ones to the author themself and Users:Edit only', async () => {
+    const anonymous = (await query()).body.data.addon.authors;
+    expect(anonymous).toEqual([
+      { user: { id: authorId, username: 'author1', name: 'The Author', created: expect.any(String), private: null } },
+    ]);
+    expect((await query(tokens.other)).body.data.addon.authors[0].user.private).toBeNull();
+    for (const token of [tokens.author, tokens.admin]) {
+      const [{ user }] = (await query(token)).body.data.addon.authors;
+      expect(user.private).toEqual({ email: expect.stringMatching(/@example\.com$/) });
+    }
   });
 });

@@ -5,6 +5,8 @@ import { searchRoutes } from './search.js';
 import { signingRoutes } from './signing.js';
 import { reviewRoutes } from './reviews.js';
 import { siteRoutes } from './site.js';
+import { collectionRoutes } from './collections.js';
+import { ratingsRoutes } from './ratings.js';
 
 /** The whole v3/v4 route table. Each domain contributes its entries. */
 export const routes: readonly RouteDefinition[] = [
@@ -14,4 +16,6 @@ export const routes: readonly RouteDefinition[] = [
   ...searchRoutes,
   ...signingRoutes,
   ...reviewRoutes,
+  ...collectionRoutes,
+  ...ratingsRoutes,
 ];

@@ -2,8 +2,10 @@ import { Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-
 import type { RequestContext } from '../core/context.js';
 import { PageArgs } from '../graphql/pagination.js';
 import type { Services } from '../services.js';
+import { privateFieldsByUserId } from './accounts.loaders.js';
+import type { UserPrivateFields, UserRecord } from './accounts.records.js';
 import { ApiKeyCredentialsType, UserPageType, UserPrivateType, UserType } from './accounts.types.js';
-import type { User } from './user.entity.js';
+import { User } from './user.entity.js';
 
 @Resolver(() => UserType)
 export class AccountsResolver {
@@ -22,17 +24,17 @@ export class AccountsResolver {
   @FieldResolver(() => String, {
     description: 'Display name, else a generated name containing the id (the v4 rule).',
   })
-  name(@Root() user: User) {
+  name(@Root() user: UserRecord) {
     return this.services.accounts.displayNameOrDefault(user, this.services.config.BROWSER_NAME);
   }
 
   @FieldResolver(() => Boolean, { description: 'True while the username is the generated one.' })
-  hasAnonymousUsername(@Root() user: User) {
+  hasAnonymousUsername(@Root() user: UserRecord) {
     return this.services.accounts.hasAnonymousUsername(user);
   }
 
   @FieldResolver(() => Boolean, { description: 'True while no display name is chosen.' })
-  hasAnonymousDisplayName(@Root() user: User) {
+  hasAnonymousDisplayName(@Root() user: UserRecord) {
     return !user.displayName;
   }
 
@@ -40,9 +42,15 @@ export class AccountsResolver {
     nullable: true,
     description: 'Null unless the caller is this user or holds Users:Edit.',
   })
-  async private(@Root() user: User, @Ctx() ctx: RequestContext) {
+  async private(@Root() user: UserRecord, @Ctx() ctx: RequestContext) {
     if (!this.services.accounts.canSeePrivateFields(ctx, user)) return null;
-    return { ...user, permissions: await this.services.accounts.permissionsOf(ctx, user) };
+    const fields = await this.privateFields(ctx, user);
+    return fields && { ...fields, permissions: await this.services.accounts.permissionsOf(ctx, user) };
+  }
+
+  /** An entity (`me`) has them; a record (an add-on's author) does not. */
+  private privateFields(ctx: RequestContext, user: UserRecord): UserPrivateFields | Promise<UserPrivateFields | null> {
+    return user instanceof User ? user : ctx.loaders.get(privateFieldsByUserId).load(user.id);
   }
 
   @Mutation(() => UserType, { description: 'Accept the developer agreement (needed before an API key can be used).' })

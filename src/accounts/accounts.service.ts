@@ -5,6 +5,7 @@ import type { RequestContext } from '../core/context.js';
 import { errors, type FieldErrors } from '../core/errors.js';
 import { pageRequest, toPage, type Page } from '../core/pagination.js';
 import { permissionsByUserId } from './accounts.loaders.js';
+import type { UserRecord } from './accounts.records.js';
 import { Group } from './group.entity.js';
 import { isValidRule } from './permissions.js';
 import { User } from './user.entity.js';
@@ -70,22 +71,22 @@ export class AccountsService {
     return this.apiKeys.revoke(ctx.em, user);
   }
 
-  async permissionsOf(ctx: RequestContext, user: User): Promise<string[]> {
+  async permissionsOf(ctx: RequestContext, user: Pick<UserRecord, 'id'>): Promise<string[]> {
     if (ctx.viewer.is(user.id)) return [...ctx.viewer.permissions];
     return ctx.loaders.get(permissionsByUserId).load(user.id);
   }
 
   /** Users may see their own private fields; `Users:Edit` sees everyone's. */
-  canSeePrivateFields(ctx: RequestContext, user: User): boolean {
+  canSeePrivateFields(ctx: RequestContext, user: Pick<UserRecord, 'id'>): boolean {
     return ctx.viewer.is(user.id) || ctx.viewer.can('Users:Edit');
   }
 
-  hasAnonymousUsername(user: User): boolean {
+  hasAnonymousUsername(user: Pick<UserRecord, 'username'>): boolean {
     return ANONYMOUS_USERNAME.test(user.username);
   }
 
   /** v4 `name`: the display name, else a generated one containing the id. */
-  displayNameOrDefault(user: User, browserName: string): string {
+  displayNameOrDefault(user: Pick<UserRecord, 'id' | 'displayName'>, browserName: string): string {
     return user.displayName || `${browserName} user ${user.id}`;
   }
 

@@ -1,100 +1,144 @@
+import type { Platform as DbPlatform } from '@mikro-orm/core';
 import type { RequestContext } from '../core/context.js';
+import type { Translations } from '../core/i18n/translations.js';
 import { byKeys, defineLoader } from '../core/loaders.js';
-import { intArray } from '../db/sql.js';
-import { Addon, AddonUser } from './addon.entity.js';
+import { RESTORE_SEMICOLONS, noSemicolons, selectRows } from '../db/rows.js';
+import { intArray, textArray } from '../db/sql.js';
 import { Channel } from './catalogue.enums.js';
-import { License } from './license.entity.js';
-import { Preview } from './preview.entity.js';
-import { AddonFile, Version, VersionCompat } from './version.entity.js';
+import {
+  ADDON_COLUMNS,
+  AUTHOR_COLUMNS,
+  COMPAT_COLUMNS,
+  FILE_COLUMNS,
+  LICENSE_COLUMNS,
+  PREVIEW_COLUMNS,
+  VERSION_COLUMNS,
+  toAddonRecord,
+  toAuthorRecord,
+  toCompatRecord,
+  toFileRecord,
+  toLicenseRecord,
+  toPreviewRecord,
+  toVersionRecord,
+  type AddonRecord,
+  type AuthorRecord,
+  type CompatRecord,
+  type FileRecord,
+  type LicenseRecord,
+  type PreviewRecord,
+  type VersionRecord,
+} from './catalogue.records.js';
 
-/** Groups rows by a key, keeping their order. */
-function groupBy<T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> {
-  const groups = new Map<K, T[]>();
-  for (const row of rows) {
-    const k = key(row);
+// Catalogue reads are plain rows mapped into read-only records (catalogue.records.ts): no entity
+// hydration on the read path. Arrays go to PostgreSQL as one literal (see src/db/sql.ts).
+
+/** Groups records by a key, keeping their order; every key gets a list. */
+function groupBy<T>(keys: readonly number[], records: T[], key: (record: T) => number): T[][] {
+  const groups = new Map<number, T[]>();
+  for (const record of records) {
+    const k = key(record);
     const group = groups.get(k);
-    if (group) group.push(row);
-    else groups.set(k, [row]);
+    if (group) group.push(record);
+    else groups.set(k, [record]);
   }
-  return groups;
+  return keys.map((k) => groups.get(k) ?? []);
 }
 
-const findByIds = <T extends { id: number }>(
+/** One record per key in key order (the first one of a key wins), null where none. */
+function oneByKey<K, T>(keys: readonly K[], records: T[], key: (record: T) => K): (T | null)[] {
+  const found = new Map<K, T>();
+  for (const record of records) {
+    const k = key(record);
+    if (!found.has(k)) found.set(k, record);
+  }
+  return keys.map((k) => found.get(k) ?? null);
+}
+
+/** The rows of `sql`, whose one parameter is `keys` (an array literal), as records. */
+async function selectRecords<Row, R>(
   ctx: RequestContext,
-  entity: new (...args: never[]) => T,
-  ids: readonly number[],
-) => ctx.em.find(entity, { id: { $in: [...ids] } } as never) as Promise<T[]>;
+  sql: string,
+  keys: string,
+  toRecord: (row: Row, db: DbPlatform) => R,
+): Promise<R[]> {
+  const rows = await selectRows<Row>(ctx.em, sql, [keys]);
+  const db = ctx.em.getPlatform();
+  return rows.map((row) => toRecord(row, db));
+}
 
-export const addonById = defineLoader<number, Addon | null>('addonById', async (ctx, ids) =>
-  byKeys(
-    ids,
-    (await findByIds(ctx, Addon, ids)).map((a) => [a.id, a] as [number, Addon]),
-    null,
+const selectAddons = (ctx: RequestContext, where: string, keys: string) =>
+  selectRecords(ctx, `select ${ADDON_COLUMNS} from addons a where ${where}`, keys, toAddonRecord);
+
+export const addonById = defineLoader<number, AddonRecord | null>('addonById', async (ctx, ids) =>
+  oneByKey(ids, await selectAddons(ctx, 'a.id = any(?::int[])', intArray(ids)), (a) => a.id),
+);
+
+export const addonBySlug = defineLoader<string, AddonRecord | null>('addonBySlug', async (ctx, slugs) => {
+  const addons = await selectAddons(ctx, `a.slug = any(${RESTORE_SEMICOLONS}::text[])`, noSemicolons(textArray(slugs)));
+  return oneByKey(slugs, addons, (a) => a.slug);
+});
+
+/** Keys are lower-cased guids (guids are ASCII); the lowest id wins when two differ only in case. */
+export const addonByLowerGuid = defineLoader<string, AddonRecord | null>('addonByLowerGuid', async (ctx, guids) =>
+  oneByKey(
+    guids,
+    await selectAddons(ctx, 'lower(a.guid) = any(?::text[]) order by a.id', textArray(guids)),
+    (a) => a.guid?.toLowerCase() ?? '',
   ),
 );
 
-export const versionById = defineLoader<number, Version | null>('versionById', async (ctx, ids) =>
-  byKeys(
-    ids,
-    (await findByIds(ctx, Version, ids)).map((v) => [v.id, v] as [number, Version]),
-    null,
-  ),
-);
+export const versionById = defineLoader<number, VersionRecord | null>('versionById', async (ctx, ids) => {
+  const sql = `select ${VERSION_COLUMNS} from versions v where v.id = any(?::int[])`;
+  return oneByKey(ids, await selectRecords(ctx, sql, intArray(ids), toVersionRecord), (v) => v.id);
+});
 
-export const licenseById = defineLoader<number, License | null>('licenseById', async (ctx, ids) =>
-  byKeys(
-    ids,
-    (await findByIds(ctx, License, ids)).map((l) => [l.id, l] as [number, License]),
-    null,
-  ),
-);
+export const licenseById = defineLoader<number, LicenseRecord | null>('licenseById', async (ctx, ids) => {
+  const sql = `select ${LICENSE_COLUMNS} from licenses l where l.id = any(?::int[])`;
+  return oneByKey(ids, await selectRecords(ctx, sql, intArray(ids), toLicenseRecord), (l) => l.id);
+});
 
-/** Licence texts are lazy (long); loaded only when asked for. */
-export const licenseTextById = defineLoader<number, License['text']>('licenseTextById', async (ctx, ids) => {
-  const rows: { id: number; text: License['text'] }[] = await ctx.em
-    .getConnection()
-    .execute('select id, text from licenses where id = any(?::int[])', [intArray(ids)]);
+/** Licence texts are long; loaded only when asked for. */
+export const licenseTextById = defineLoader<number, Translations | null>('licenseTextById', async (ctx, ids) => {
+  const rows = await selectRows<{ id: number; text: Translations | null }>(
+    ctx.em,
+    'select id, text from licenses where id = any(?::int[])',
+    [intArray(ids)],
+  );
   return byKeys(
     ids,
-    rows.map((r) => [r.id, r.text] as [number, License['text']]),
+    rows.map((r) => [r.id, r.text] as [number, Translations | null]),
     null,
   );
 });
 
-export const filesByVersionId = defineLoader<number, AddonFile[]>('filesByVersionId', async (ctx, ids) => {
-  const files = await ctx.em.find(AddonFile, { version: { $in: [...ids] } }, { orderBy: { id: 'asc' } });
-  const groups = groupBy(files, (f) => f.version.id);
-  return ids.map((id) => groups.get(id) ?? []);
+export const filesByVersionId = defineLoader<number, FileRecord[]>('filesByVersionId', async (ctx, ids) => {
+  const sql = `select ${FILE_COLUMNS} from files f where f.version_id = any(?::int[]) order by f.id`;
+  return groupBy(ids, await selectRecords(ctx, sql, intArray(ids), toFileRecord), (f) => f.version.id);
 });
 
-export const compatByVersionId = defineLoader<number, VersionCompat[]>('compatByVersionId', async (ctx, ids) => {
-  const rows = await ctx.em.find(VersionCompat, { version: { $in: [...ids] } }, { orderBy: { application: 'asc' } });
-  const groups = groupBy(rows, (c) => c.version.id);
-  return ids.map((id) => groups.get(id) ?? []);
+export const compatByVersionId = defineLoader<number, CompatRecord[]>('compatByVersionId', async (ctx, ids) => {
+  const sql = `select ${COMPAT_COLUMNS} from version_compat c where c.version_id = any(?::int[]) order by c.application`;
+  return groupBy(ids, await selectRecords(ctx, sql, intArray(ids), toCompatRecord), (c) => c.version.id);
 });
 
-/** Every author (listed or not) of each add-on, with the user, in position order. */
-export const authorsByAddonId = defineLoader<number, AddonUser[]>('authorsByAddonId', async (ctx, ids) => {
-  const rows = await ctx.em.find(
-    AddonUser,
-    { addon: { $in: [...ids] } },
-    { populate: ['user'], orderBy: { position: 'asc', id: 'asc' } },
-  );
-  const groups = groupBy(rows, (r) => r.addon.id);
-  return ids.map((id) => groups.get(id) ?? []);
+/** Every author (listed or not) of each add-on, with the account's public fields, in position order. */
+export const authorsByAddonId = defineLoader<number, AuthorRecord[]>('authorsByAddonId', async (ctx, ids) => {
+  const sql = `select ${AUTHOR_COLUMNS} from addon_users au join users u on u.id = au.user_id
+                where au.addon_id = any(?::int[]) order by au.position, au.id`;
+  return groupBy(ids, await selectRecords(ctx, sql, intArray(ids), toAuthorRecord), (a) => a.addon.id);
 });
 
-export const previewsByAddonId = defineLoader<number, Preview[]>('previewsByAddonId', async (ctx, ids) => {
-  const rows = await ctx.em.find(Preview, { addon: { $in: [...ids] } }, { orderBy: { position: 'asc', id: 'asc' } });
-  const groups = groupBy(rows, (r) => r.addon.id);
-  return ids.map((id) => groups.get(id) ?? []);
+export const previewsByAddonId = defineLoader<number, PreviewRecord[]>('previewsByAddonId', async (ctx, ids) => {
+  const sql = `select ${PREVIEW_COLUMNS} from previews p where p.addon_id = any(?::int[]) order by p.position, p.id`;
+  return groupBy(ids, await selectRecords(ctx, sql, intArray(ids), toPreviewRecord), (p) => p.addon.id);
 });
 
 /** The newest non-deleted unlisted version id of each add-on. */
 export const latestUnlistedVersionIdByAddonId = defineLoader<number, number | null>(
   'latestUnlistedVersionIdByAddonId',
   async (ctx, ids) => {
-    const rows: { addon_id: number; id: number }[] = await ctx.em.getConnection().execute(
+    const rows = await selectRows<{ addon_id: number; id: number }>(
+      ctx.em,
       `select distinct on (addon_id) addon_id, id from versions
         where addon_id = any(?::int[]) and channel = ? and not deleted
         order by addon_id, id desc`,
@@ -118,13 +162,14 @@ export interface AddonFlags {
 
 /** Facts about an add-on that need more than its row: one query for a whole page. */
 export const addonFlagsById = defineLoader<number, AddonFlags>('addonFlagsById', async (ctx, ids) => {
-  const rows: {
+  const rows = await selectRows<{
     id: number;
     has_eula: boolean;
     has_privacy_policy: boolean;
     has_listed: boolean;
     has_unlisted: boolean;
-  }[] = await ctx.em.getConnection().execute(
+  }>(
+    ctx.em,
     `select a.id,
               a.eula is not null and a.eula <> '{}'::jsonb as has_eula,
               a.privacy_policy is not null and a.privacy_policy <> '{}'::jsonb as has_privacy_policy,
@@ -154,12 +199,11 @@ export const addonFlagsById = defineLoader<number, AddonFlags>('addonFlagsById',
 
 /** Applications (and locales) each add-on is featured for (v3). */
 export const featuredAppsByAddonId = defineLoader<number, number[]>('featuredAppsByAddonId', async (ctx, ids) => {
-  const rows: { addon_id: number; apps: number[] }[] = await ctx.em
-    .getConnection()
-    .execute(
-      'select addon_id, array_agg(distinct application) as apps from featured_addons where addon_id = any(?::int[]) group by addon_id',
-      [intArray(ids)],
-    );
+  const rows = await selectRows<{ addon_id: number; apps: number[] }>(
+    ctx.em,
+    'select addon_id, array_agg(distinct application) as apps from featured_addons where addon_id = any(?::int[]) group by addon_id',
+    [intArray(ids)],
+  );
   return byKeys(
     ids,
     rows.map((r) => [r.addon_id, r.apps] as [number, number[]]),

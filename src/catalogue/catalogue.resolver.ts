@@ -2,7 +2,7 @@ import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, Int, Query, Resolver, R
 import type { RequestContext } from '../core/context.js';
 import { PageArgs } from '../graphql/pagination.js';
 import type { Services } from '../services.js';
-import type { Addon } from './addon.entity.js';
+import type { AddonRecord } from './catalogue.records.js';
 import { App, versionInt } from './catalogue.enums.js';
 import { addonFlagsById, authorsByAddonId, featuredAppsByAddonId, previewsByAddonId } from './catalogue.loaders.js';
 import {
@@ -61,22 +61,22 @@ export class CatalogueResolver {
   }
 
   @FieldResolver(() => Boolean, { description: 'Disabled by its developer.' })
-  isDisabled(@Root() addon: Addon) {
+  isDisabled(@Root() addon: AddonRecord) {
     return addon.disabledByUser;
   }
 
   @FieldResolver(() => Boolean)
-  async hasEula(@Root() addon: Addon, @Ctx() ctx: RequestContext) {
+  async hasEula(@Root() addon: AddonRecord, @Ctx() ctx: RequestContext) {
     return (await ctx.loaders.get(addonFlagsById).load(addon.id)).hasEula;
   }
 
   @FieldResolver(() => Boolean)
-  async hasPrivacyPolicy(@Root() addon: Addon, @Ctx() ctx: RequestContext) {
+  async hasPrivacyPolicy(@Root() addon: AddonRecord, @Ctx() ctx: RequestContext) {
     return (await ctx.loaders.get(addonFlagsById).load(addon.id)).hasPrivacyPolicy;
   }
 
   @FieldResolver(() => AddonRatingsType)
-  ratings(@Root() addon: Addon): AddonRatingsType {
+  ratings(@Root() addon: AddonRecord): AddonRatingsType {
     return {
       average: addon.averageRating,
       bayesianAverage: addon.bayesianRating,
@@ -86,23 +86,23 @@ export class CatalogueResolver {
   }
 
   @FieldResolver(() => AddonPromotionType, { nullable: true })
-  promoted(@Root() addon: Addon): AddonPromotionType | null {
+  promoted(@Root() addon: AddonRecord): AddonPromotionType | null {
     return addon.promotedCategory === null ? null : { category: addon.promotedCategory, apps: addon.promotedApps };
   }
 
   @FieldResolver(() => [CategoryType], { name: 'categories' })
-  categoriesOf(@Root() addon: Addon, @Ctx() ctx: RequestContext) {
+  categoriesOf(@Root() addon: AddonRecord, @Ctx() ctx: RequestContext) {
     return this.services.categories.byIds(ctx.em, addon.categoryIds);
   }
 
   @FieldResolver(() => [AddonAuthorType], { description: 'Listed authors, in order.' })
-  async authors(@Root() addon: Addon, @Ctx() ctx: RequestContext) {
+  async authors(@Root() addon: AddonRecord, @Ctx() ctx: RequestContext) {
     const authors = await ctx.loaders.get(authorsByAddonId).load(addon.id);
     return authors.filter((a) => a.listed);
   }
 
   @FieldResolver(() => [PreviewType])
-  previews(@Root() addon: Addon, @Ctx() ctx: RequestContext) {
+  previews(@Root() addon: AddonRecord, @Ctx() ctx: RequestContext) {
     return ctx.loaders.get(previewsByAddonId).load(addon.id);
   }
 
@@ -112,7 +112,7 @@ export class CatalogueResolver {
       'For language packs, `app` + `appVersion` pick the latest version compatible with that application version.',
   })
   currentVersion(
-    @Root() addon: Addon,
+    @Root() addon: AddonRecord,
     @Ctx() ctx: RequestContext,
     @Arg('app', () => App, { nullable: true }) app?: App,
     @Arg('appVersion', () => String, { nullable: true }) appVersion?: string,
@@ -121,25 +121,25 @@ export class CatalogueResolver {
   }
 
   @FieldResolver(() => VersionType, { nullable: true, description: 'Only for authors and unlisted reviewers.' })
-  latestUnlistedVersion(@Root() addon: Addon, @Ctx() ctx: RequestContext) {
+  latestUnlistedVersion(@Root() addon: AddonRecord, @Ctx() ctx: RequestContext) {
     return this.services.catalogue.latestUnlistedVersion(ctx, addon);
   }
 
   @FieldResolver(() => Boolean, {
     description: 'Whether the caller may see unlisted versions (authors, unlisted reviewers).',
   })
-  canSeeUnlisted(@Root() addon: Addon, @Ctx() ctx: RequestContext) {
+  canSeeUnlisted(@Root() addon: AddonRecord, @Ctx() ctx: RequestContext) {
     return this.services.catalogue.canSeeUnlisted(ctx, addon);
   }
 
   @FieldResolver(() => [App], { description: 'Applications whose featured list holds this add-on (v3).' })
-  featuredFor(@Root() addon: Addon, @Ctx() ctx: RequestContext) {
+  featuredFor(@Root() addon: AddonRecord, @Ctx() ctx: RequestContext) {
     return ctx.loaders.get(featuredAppsByAddonId).load(addon.id);
   }
 
   @FieldResolver(() => String)
   iconUrl(
-    @Root() addon: Addon,
+    @Root() addon: AddonRecord,
     @Ctx() ctx: RequestContext,
     @Arg('size', () => Int, { defaultValue: 64 }) size: number,
   ) {
@@ -147,27 +147,27 @@ export class CatalogueResolver {
   }
 
   @FieldResolver(() => String, { description: 'The add-on page on the website.' })
-  url(@Root() addon: Addon, @Ctx() ctx: RequestContext) {
+  url(@Root() addon: AddonRecord, @Ctx() ctx: RequestContext) {
     return catalogueUrls.addon(ctx.request.baseUrl, addon.slug);
   }
 
   @FieldResolver(() => String)
-  editUrl(@Root() addon: Addon, @Ctx() ctx: RequestContext) {
+  editUrl(@Root() addon: AddonRecord, @Ctx() ctx: RequestContext) {
     return catalogueUrls.edit(ctx.request.baseUrl, addon.slug);
   }
 
   @FieldResolver(() => String)
-  reviewUrl(@Root() addon: Addon, @Ctx() ctx: RequestContext) {
+  reviewUrl(@Root() addon: AddonRecord, @Ctx() ctx: RequestContext) {
     return catalogueUrls.review(ctx.request.baseUrl, addon.id);
   }
 
   @FieldResolver(() => String)
-  ratingsUrl(@Root() addon: Addon, @Ctx() ctx: RequestContext) {
+  ratingsUrl(@Root() addon: AddonRecord, @Ctx() ctx: RequestContext) {
     return catalogueUrls.ratings(ctx.request.baseUrl, addon.slug);
   }
 
   @FieldResolver(() => String)
-  versionsUrl(@Root() addon: Addon, @Ctx() ctx: RequestContext) {
+  versionsUrl(@Root() addon: AddonRecord, @Ctx() ctx: RequestContext) {
     return catalogueUrls.versions(ctx.request.baseUrl, addon.slug);
   }
 }

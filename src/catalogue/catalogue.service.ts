@@ -1,31 +1,66 @@
 import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
-import { pageRequest, toPage, type Page } from '../core/pagination.js';
+import { pageRequest, toPage, type Page, type PageRequest } from '../core/pagination.js';
+import { selectRows } from '../db/rows.js';
 import { Addon } from './addon.entity.js';
 import { AddonStatus, AddonType, Channel, FileStatus, type App } from './catalogue.enums.js';
 import {
+  addonById,
+  addonByLowerGuid,
+  addonBySlug,
   addonFlagsById,
   authorsByAddonId,
   compatByVersionId,
+  filesByVersionId,
   latestUnlistedVersionIdByAddonId,
   versionById,
 } from './catalogue.loaders.js';
 import { canViewDeleted, isListedReviewer, isUnlistedReviewer } from './catalogue.permissions.js';
-import { Version } from './version.entity.js';
+import {
+  VERSION_COLUMNS,
+  toVersionRecord,
+  type AddonRecord,
+  type RowRef,
+  type VersionRecord,
+  type VersionRow,
+} from './catalogue.records.js';
 
 /** Ids that look like guids: `{uuid}` or `something@domain` (the original's rule). */
 const GUID = /^(\{[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\}|[a-z0-9-._]*@[a-z0-9-._]+)$/i;
 
+/** How an add-on identifier reads: an id (all digits), a guid, or else a slug. */
+type AddonKey = { id: number } | { guid: string } | { slug: string };
+
+function addonKey(identifier: string): AddonKey | null {
+  if (identifier.includes('\0')) return null; // PostgreSQL text cannot hold it: nothing matches
+  if (/^\d+$/.test(identifier)) {
+    const id = Number(identifier);
+    return Number.isSafeInteger(id) && id <= 2_147_483_647 ? { id } : null;
+  }
+  return GUID.test(identifier) ? { guid: identifier } : { slug: identifier };
+}
+
 export type VersionFilter = 'default' | 'all_without_unlisted' | 'all_with_unlisted' | 'all_with_deleted';
 
-/** Rules of reading the catalogue: lookups, who may see what, versions. */
+/** The `where` of a version list: `?` is the add-on id. */
+function versionFilterSql(filter: VersionFilter): string {
+  const parts = ['v.addon_id = ?'];
+  if (filter !== 'all_with_deleted') parts.push('not v.deleted');
+  if (filter === 'default' || filter === 'all_without_unlisted') parts.push(`v.channel = ${Channel.LISTED}`);
+  if (filter === 'default') {
+    parts.push(`exists (select 1 from files f where f.version_id = v.id and f.status = ${FileStatus.APPROVED})`);
+  }
+  return parts.join(' and ');
+}
+
+/** Rules of reading the catalogue: lookups, who may see what, versions. Reads return records. */
 export class CatalogueService {
   /** Public: approved, not disabled by its developer, with a listed current version. */
-  isPublic(addon: Addon): boolean {
+  isPublic(addon: AddonRecord): boolean {
     return addon.status === AddonStatus.PUBLIC && !addon.disabledByUser && addon.currentVersion !== null;
   }
 
-  async isAuthor(ctx: RequestContext, addon: Addon): Promise<boolean> {
+  async isAuthor(ctx: RequestContext, addon: RowRef): Promise<boolean> {
     const userId = ctx.viewer.userId;
     if (userId === null) return false;
     const authors = await ctx.loaders.get(authorsByAddonId).load(addon.id);
@@ -33,31 +68,42 @@ export class CatalogueService {
   }
 
   /** Authors and unlisted reviewers see unlisted versions. */
-  async canSeeUnlisted(ctx: RequestContext, addon: Addon): Promise<boolean> {
+  async canSeeUnlisted(ctx: RequestContext, addon: RowRef): Promise<boolean> {
     return isUnlistedReviewer(ctx.viewer) || (await this.isAuthor(ctx, addon));
   }
 
   /** Authors, and reviewers of the channels the add-on has, see a non-public add-on. */
-  private async canSeeNonPublic(ctx: RequestContext, addon: Addon): Promise<boolean> {
+  private async canSeeNonPublic(ctx: RequestContext, addon: RowRef): Promise<boolean> {
     if (await this.isAuthor(ctx, addon)) return true;
     const flags = await ctx.loaders.get(addonFlagsById).load(addon.id);
     if (isListedReviewer(ctx.viewer) && (flags.hasListed || !flags.hasUnlisted)) return true;
     return isUnlistedReviewer(ctx.viewer) && flags.hasUnlisted;
   }
 
-  /** By id (all digits), guid (case-insensitive) or slug. Not found: null. */
+  /** By id (all digits), guid (case-insensitive) or slug, as a read-only record. Not found: null. */
+  async find(ctx: RequestContext, identifier: string): Promise<AddonRecord | null> {
+    const key = addonKey(identifier);
+    if (!key) return null;
+    if ('id' in key) return ctx.loaders.get(addonById).load(key.id);
+    const addon =
+      'guid' in key
+        ? await ctx.loaders.get(addonByLowerGuid).load(key.guid.toLowerCase())
+        : await ctx.loaders.get(addonBySlug).load(key.slug);
+    // Its versions' URLs ask for it by id.
+    if (addon) ctx.loaders.get(addonById).prime(addon.id, addon);
+    return addon;
+  }
+
+  /** The same lookup as a managed entity, for changes. Not found: null. */
   async lookup(ctx: RequestContext, identifier: string): Promise<Addon | null> {
-    if (/^\d+$/.test(identifier)) {
-      const id = Number(identifier);
-      return Number.isSafeInteger(id) && id <= 2_147_483_647 ? ctx.em.findOne(Addon, { id }) : null;
-    }
-    if (GUID.test(identifier)) {
-      const [row] = await ctx.em
-        .getConnection()
-        .execute<{ id: number }[]>('select id from addons where lower(guid) = lower(?) limit 1', [identifier]);
-      return row ? ctx.em.findOne(Addon, { id: row.id }) : null;
-    }
-    return ctx.em.findOne(Addon, { slug: identifier });
+    const key = addonKey(identifier);
+    if (!key) return null;
+    if ('slug' in key) return ctx.em.findOne(Addon, { slug: key.slug });
+    if ('id' in key) return ctx.em.findOne(Addon, { id: key.id });
+    const [row] = await ctx.em
+      .getConnection()
+      .execute<{ id: number }[]>('select id from addons where lower(guid) = lower(?) limit 1', [key.guid]);
+    return row ? ctx.em.findOne(Addon, { id: row.id }) : null;
   }
 
   /**
@@ -65,8 +111,8 @@ export class CatalogueService {
    * non-public ones need an author or a reviewer (401 anonymous, 403 otherwise, with the
    * disabled-by-developer and disabled-by-vendor flags in the body).
    */
-  async getAddon(ctx: RequestContext, identifier: string): Promise<Addon> {
-    const addon = await this.lookup(ctx, identifier);
+  async getAddon(ctx: RequestContext, identifier: string): Promise<AddonRecord> {
+    const addon = await this.find(ctx, identifier);
     if (!addon) throw errors.notFound();
     if (addon.status === AddonStatus.DELETED && !canViewDeleted(ctx.viewer)) throw errors.notFound();
     if (this.isPublic(addon) || (await this.canSeeNonPublic(ctx, addon)) || canViewDeleted(ctx.viewer)) return addon;
@@ -81,9 +127,15 @@ export class CatalogueService {
    * The current version, or for a language pack with `app` and `appVersion` the latest public
    * listed version compatible with that application version, when there is one.
    */
-  async currentVersion(ctx: RequestContext, addon: Addon, app?: App | null, appVersionInt?: number | null) {
+  async currentVersion(
+    ctx: RequestContext,
+    addon: AddonRecord,
+    app?: App | null,
+    appVersionInt?: number | null,
+  ): Promise<VersionRecord | null> {
     if (addon.type === AddonType.LANGUAGE && app && appVersionInt) {
-      const [row] = await ctx.em.getConnection().execute<{ id: number }[]>(
+      const [row] = await selectRows<{ id: number }>(
+        ctx.em,
         `select v.id from versions v
            join version_compat c on c.version_id = v.id and c.application = ?
           where v.addon_id = ? and v.channel = ? and not v.deleted
@@ -97,7 +149,7 @@ export class CatalogueService {
     return addon.currentVersion ? ctx.loaders.get(versionById).load(addon.currentVersion.id) : null;
   }
 
-  async latestUnlistedVersion(ctx: RequestContext, addon: Addon): Promise<Version | null> {
+  async latestUnlistedVersion(ctx: RequestContext, addon: RowRef): Promise<VersionRecord | null> {
     if (!(await this.canSeeUnlisted(ctx, addon))) return null;
     const id = await ctx.loaders.get(latestUnlistedVersionIdByAddonId).load(addon.id);
     return id === null ? null : ctx.loaders.get(versionById).load(id);
@@ -114,23 +166,29 @@ export class CatalogueService {
     filter: VersionFilter,
     page?: number | null,
     pageSize?: number | null,
-  ): Promise<Page<Version>> {
+  ): Promise<Page<VersionRecord>> {
     const addon = await this.getAddon(ctx, identifier);
     await this.assertVersionFilterAllowed(ctx, addon, filter);
     const request = pageRequest(page, pageSize);
-    const where: Record<string, unknown> = { addon };
-    if (filter !== 'all_with_deleted') where.deleted = false;
-    if (filter === 'default' || filter === 'all_without_unlisted') where.channel = Channel.LISTED;
-    if (filter === 'default') where.files = { status: FileStatus.APPROVED };
-    const [items, count] = await ctx.em.findAndCount(Version, where, {
-      orderBy: { created: 'desc', id: 'desc' },
-      limit: request.limit,
-      offset: request.offset,
-    });
+    const where = versionFilterSql(filter);
+    const [[{ count }], items] = await Promise.all([
+      selectRows<{ count: number }>(ctx.em, `select count(*)::int as count from versions v where ${where}`, [addon.id]),
+      this.versionPage(ctx, where, addon.id, request),
+    ]);
     return toPage(request, count, items);
   }
 
-  private async assertVersionFilterAllowed(ctx: RequestContext, addon: Addon, filter: VersionFilter) {
+  private async versionPage(ctx: RequestContext, where: string, addonId: number, request: PageRequest) {
+    const rows = await selectRows<VersionRow>(
+      ctx.em,
+      `select ${VERSION_COLUMNS} from versions v where ${where} order by v.created desc, v.id desc limit ? offset ?`,
+      [addonId, request.limit, request.offset],
+    );
+    const db = ctx.em.getPlatform();
+    return rows.map((row) => toVersionRecord(row, db));
+  }
+
+  private async assertVersionFilterAllowed(ctx: RequestContext, addon: RowRef, filter: VersionFilter) {
     let allowed = true;
     if (filter === 'all_without_unlisted') allowed = isListedReviewer(ctx.viewer) || (await this.isAuthor(ctx, addon));
     if (filter === 'all_with_unlisted') allowed = await this.canSeeUnlisted(ctx, addon);
@@ -142,21 +200,26 @@ export class CatalogueService {
    * One version of the add-on: deleted ones only for Addons:ViewDeleted, unlisted ones for authors
    * and unlisted reviewers, listed ones without an approved file for authors and reviewers.
    */
-  async getVersion(ctx: RequestContext, identifier: string, versionId: number): Promise<Version> {
+  async getVersion(ctx: RequestContext, identifier: string, versionId: number): Promise<VersionRecord> {
     const addon = await this.getAddon(ctx, identifier);
-    const version = await ctx.em.findOne(Version, { id: versionId, addon }, { populate: ['files'] });
-    if (!version) throw errors.notFound();
+    const version = await ctx.loaders.get(versionById).load(versionId);
+    if (!version || version.addon.id !== addon.id) throw errors.notFound();
     if (version.deleted && !canViewDeleted(ctx.viewer)) throw errors.notFound();
     let allowed = true;
     if (version.channel === Channel.UNLISTED) allowed = await this.canSeeUnlisted(ctx, addon);
-    else if (!version.files.getItems().some((f) => f.status === FileStatus.APPROVED)) {
+    else if (!(await this.hasApprovedFile(ctx, version))) {
       allowed = isListedReviewer(ctx.viewer) || (await this.isAuthor(ctx, addon));
     }
     if (!allowed) throw ctx.viewer.isAuthenticated ? errors.forbidden() : errors.notAuthenticated();
     return version;
   }
 
-  async compatibility(ctx: RequestContext, version: Version) {
+  private async hasApprovedFile(ctx: RequestContext, version: RowRef): Promise<boolean> {
+    const files = await ctx.loaders.get(filesByVersionId).load(version.id);
+    return files.some((f) => f.status === FileStatus.APPROVED);
+  }
+
+  async compatibility(ctx: RequestContext, version: RowRef) {
     return ctx.loaders.get(compatByVersionId).load(version.id);
   }
 }

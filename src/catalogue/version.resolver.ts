@@ -5,43 +5,41 @@ import { TranslationsScalar } from '../graphql/scalars.js';
 import type { Services } from '../services.js';
 import { addonById, compatByVersionId, filesByVersionId, licenseById, licenseTextById } from './catalogue.loaders.js';
 import { CompatibilityType, FileType, LicenseType, PreviewType, VersionType } from './catalogue.types.js';
+import type { FileRecord, LicenseRecord, PreviewRecord, VersionRecord } from './catalogue.records.js';
 import { catalogueUrls } from './catalogue.urls.js';
-import type { License } from './license.entity.js';
-import type { Preview } from './preview.entity.js';
-import type { AddonFile, Version } from './version.entity.js';
 
 @Resolver(() => VersionType)
 export class VersionResolver {
   constructor(private readonly services: Services) {}
 
   @FieldResolver(() => LicenseType, { nullable: true })
-  license(@Root() version: Version, @Ctx() ctx: RequestContext) {
+  license(@Root() version: VersionRecord, @Ctx() ctx: RequestContext) {
     return version.license ? ctx.loaders.get(licenseById).load(version.license.id) : null;
   }
 
   @FieldResolver(() => [CompatibilityType])
-  compatibility(@Root() version: Version, @Ctx() ctx: RequestContext) {
+  compatibility(@Root() version: VersionRecord, @Ctx() ctx: RequestContext) {
     return ctx.loaders.get(compatByVersionId).load(version.id);
   }
 
   @FieldResolver(() => [FileType])
-  files(@Root() version: Version, @Ctx() ctx: RequestContext) {
+  files(@Root() version: VersionRecord, @Ctx() ctx: RequestContext) {
     return ctx.loaders.get(filesByVersionId).load(version.id);
   }
 
   @FieldResolver(() => Boolean, { description: 'Clients enforce `max` compatibility only when this is true.' })
-  async isStrictCompatibilityEnabled(@Root() version: Version, @Ctx() ctx: RequestContext) {
+  async isStrictCompatibilityEnabled(@Root() version: VersionRecord, @Ctx() ctx: RequestContext) {
     return (await ctx.loaders.get(filesByVersionId).load(version.id)).some((f) => f.strictCompatibility);
   }
 
   @FieldResolver(() => String, { description: 'The version page on the website.' })
-  async url(@Root() version: Version, @Ctx() ctx: RequestContext) {
+  async url(@Root() version: VersionRecord, @Ctx() ctx: RequestContext) {
     const addon = await ctx.loaders.get(addonById).load(version.addon.id);
     return catalogueUrls.version(ctx.request.baseUrl, addon?.slug ?? String(version.addon.id), version.version);
   }
 
   @FieldResolver(() => String)
-  async editUrl(@Root() version: Version, @Ctx() ctx: RequestContext) {
+  async editUrl(@Root() version: VersionRecord, @Ctx() ctx: RequestContext) {
     const addon = await ctx.loaders.get(addonById).load(version.addon.id);
     return catalogueUrls.versionEdit(ctx.request.baseUrl, addon?.slug ?? String(version.addon.id), version.id);
   }
@@ -50,12 +48,12 @@ export class VersionResolver {
 @Resolver(() => LicenseType)
 export class LicenseResolver {
   @FieldResolver(() => Boolean)
-  isCustom(@Root() license: License) {
+  isCustom(@Root() license: LicenseRecord) {
     return license.builtin === 0;
   }
 
   @FieldResolver(() => TranslationsScalar, { nullable: true })
-  text(@Root() license: License, @Ctx() ctx: RequestContext): Promise<Translations | null> {
+  text(@Root() license: LicenseRecord, @Ctx() ctx: RequestContext): Promise<Translations | null> {
     return ctx.loaders.get(licenseTextById).load(license.id);
   }
 }
@@ -63,7 +61,7 @@ export class LicenseResolver {
 @Resolver(() => FileType)
 export class FileResolver {
   @FieldResolver(() => String, { description: 'Absolute download URL.' })
-  url(@Root() file: AddonFile, @Ctx() ctx: RequestContext) {
+  url(@Root() file: FileRecord, @Ctx() ctx: RequestContext) {
     return catalogueUrls.file(ctx.request.baseUrl, file.id, file.filename);
   }
 }
@@ -71,12 +69,12 @@ export class FileResolver {
 @Resolver(() => PreviewType)
 export class PreviewResolver {
   @FieldResolver(() => String)
-  imageUrl(@Root() preview: Preview, @Ctx() ctx: RequestContext) {
+  imageUrl(@Root() preview: PreviewRecord, @Ctx() ctx: RequestContext) {
     return catalogueUrls.preview(ctx.request.baseUrl, preview.id, 'full', preview.imageFormat, preview.modified);
   }
 
   @FieldResolver(() => String)
-  thumbnailUrl(@Root() preview: Preview, @Ctx() ctx: RequestContext) {
+  thumbnailUrl(@Root() preview: PreviewRecord, @Ctx() ctx: RequestContext) {
     return catalogueUrls.preview(ctx.request.baseUrl, preview.id, 'thumbs', preview.imageFormat, preview.modified);
   }
 }

@@ -12,6 +12,8 @@ import { FeaturedAddon, Preview } from '../catalogue/preview.entity.js';
 import { AddonFile, Version, VersionCompat } from '../catalogue/version.entity.js';
 import { AddonReviewerFlags, ReviewNote, ReviewReplyToken } from '../reviews/review.entity.js';
 import { DeniedGuid, FileUpload } from '../signing/upload.entity.js';
+import { Collection, CollectionAddon } from '../collections/collection.entity.js';
+import { Rating, RatingFlag, RatingThrottle } from '../ratings/rating.entity.js';
 
 /** Every entity, listed explicitly (no folder discovery: it breaks under Jest's ESM loader). */
 export const entities = [
@@ -36,4 +38,9 @@ export const entities = [
   ReviewNote,
   ReviewReplyToken,
   AddonReviewerFlags,
+  Collection,
+  CollectionAddon,
+  Rating,
+  RatingFlag,
+  RatingThrottle,
 ];

@@ -50,9 +50,13 @@ function skipBlockComment(sql: string, start: number): number {
   let depth = 1;
   let i = start;
   while (i < sql.length && depth > 0) {
-    if (sql[i] === '/' && sql[i + 1] === '*') (depth++, (i += 2));
-    else if (sql[i] === '*' && sql[i + 1] === '/') (depth--, (i += 2));
-    else i++;
+    if (sql[i] === '/' && sql[i + 1] === '*') {
+      depth++;
+      i += 2;
+    } else if (sql[i] === '*' && sql[i + 1] === '/') {
+      depth--;
+      i += 2;
+    } else i++;
   }
   return i;
 }

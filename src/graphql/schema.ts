@@ -9,6 +9,8 @@ import { FileResolver, LicenseResolver, PreviewResolver, VersionResolver } from 
 import type { Services } from '../services.js';
 import { SigningResolver } from '../signing/signing.resolver.js';
 import { ReviewsResolver } from '../reviews/reviews.resolver.js';
+import { CollectionAddonsResolver, CollectionsResolver } from '../collections/collections.resolver.js';
+import { RatingPageResolver, RatingsResolver } from '../ratings/ratings.resolver.js';
 
 /** Every resolver class. A domain adds its resolver here. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -24,6 +26,10 @@ export const resolvers: NonEmptyArray<Function> = [
   ListingResolver,
   SigningResolver,
   ReviewsResolver,
+  CollectionsResolver,
+  CollectionAddonsResolver,
+  RatingsResolver,
+  RatingPageResolver,
 ];
 
 /** Resolvers are built with the service singletons; no reflection-based DI. */

@@ -4,6 +4,8 @@ import { Migration20261121073601_Catalogue } from './Migration20261121073601_Cat
 import { Migration20261121080000_CatalogueCache } from './Migration20261121080000_CatalogueCache.js';
 import { Migration20261121081500_SearchIndexes } from './Migration20261121081500_SearchIndexes.js';
 import { Migration20261121103104_Signing } from './Migration20261121103104_Signing.js';
+import { Migration20261121111410_Collections } from './Migration20261121111410_Collections.js';
+import { Migration20261121111639_Ratings } from './Migration20261121111639_Ratings.js';
 
 /** Applied in order at start. Add each new migration here (npm run migration:create prints the line). */
 export const migrationsList: MigrationObject[] = [
@@ -12,4 +14,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121080000_CatalogueCache', class: Migration20261121080000_CatalogueCache },
   { name: 'Migration20261121081500_SearchIndexes', class: Migration20261121081500_SearchIndexes },
   { name: 'Migration20261121103104_Signing', class: Migration20261121103104_Signing },
+  { name: 'Migration20261121111410_Collections', class: Migration20261121111410_Collections },
+  { name: 'Migration20261121111639_Ratings', class: Migration20261121111639_Ratings },
 ];

@@ -1,4 +1,4 @@
-import type { Addon } from '../catalogue/addon.entity.js';
+import type { AddonRecord } from '../catalogue/catalogue.records.js';
 import { addonById } from '../catalogue/catalogue.loaders.js';
 import type { CatalogueService } from '../catalogue/catalogue.service.js';
 import type { CategoriesService } from '../catalogue/categories.service.js';
@@ -14,7 +14,7 @@ export const AUTOCOMPLETE_LIMIT = 10;
 export const MAX_QUERY_LENGTH = 100;
 
 export interface SearchHit {
-  addon: Addon;
+  addon: AddonRecord;
   score: number | null;
 }
 

@@ -1,0 +1,325 @@
+import { collectionInputFromBody, itemInputFromBody } from '../../src/collections/collections.params.js';
+import type { Page } from '../../src/core/pagination.js';
+import type { Translations } from '../../src/core/i18n/translations.js';
+import { paginated, pageVariables } from '../pagination.js';
+import { defineRoutes, gql, type RestRequest, type ShapeContext } from '../route.js';
+import { addonFields, shapeAddon, versionFields, type AddonData } from '../shapes/addons.js';
+
+const collectionFields = gql`
+  fragment RestCollectionFields on Collection {
+    id
+    uuid
+    url
+    addonCount
+    author {
+      id
+      name
+      username
+      displayName
+    }
+    description
+    modified
+    name
+    slug
+    public
+    defaultLocale
+  }
+`;
+
+/** The add-on object is the detail one (as in the original's collection serializer). */
+const itemFields = gql`
+  fragment RestCollectionAddonFields on CollectionAddon {
+    addon {
+      ...RestAddonFields
+      currentVersion {
+        ...RestVersionFields
+      }
+      latestUnlistedVersion {
+        ...RestVersionFields
+      }
+      canSeeUnlisted
+    }
+    notes
+  }
+  ${addonFields}
+  ${versionFields}
+`;
+
+interface CollectionData {
+  id: number;
+  uuid: string;
+  url: string;
+  addonCount: number;
+  author: { id: number; name: string; username: string; displayName: string | null };
+  description: Translations | null;
+  modified: string;
+  name: Translations | null;
+  slug: string;
+  public: boolean;
+  defaultLocale: string;
+  addons?: ItemData[];
+}
+
+interface ItemData {
+  addon: AddonData;
+  notes: Translations | null;
+}
+
+function shapeCollection(collection: CollectionData, ctx: ShapeContext) {
+  const { author } = collection;
+  return {
+    id: collection.id,
+    uuid: collection.uuid,
+    url: collection.url,
+    addon_count: collection.addonCount,
+    author: {
+      id: author.id,
+      name: ctx.version === 'v3' ? author.displayName || author.username : author.name,
+      url: ctx.absolute(`/user/${author.id}/`),
+      username: author.username,
+    },
+    description: ctx.translated(collection.description, collection.defaultLocale),
+    modified: ctx.timestamp(collection.modified),
+    name: ctx.translated(collection.name, collection.defaultLocale),
+    slug: collection.slug,
+    public: collection.public,
+    default_locale: collection.defaultLocale,
+    ...(collection.addons ? { addons: collection.addons.map((item) => shapeItem(item, ctx)) } : {}),
+  };
+}
+
+/** v3 items carry `downloads`: installs through collections are not counted, so always 0 (as the original by then). */
+function shapeItem(item: ItemData, ctx: ShapeContext) {
+  return {
+    addon: shapeAddon(item.addon, ctx),
+    notes: ctx.translated(item.notes),
+    ...(ctx.version === 'v3' ? { downloads: 0 } : {}),
+  };
+}
+
+const both = ['v3', 'v4'] as const;
+const base = '/accounts/account/<user>/collections/';
+const detail = `${base}<slug>/`;
+const items = `${detail}addons/`;
+const item = `${items}<addon>/`;
+
+const rules = (req: RestRequest) => (req.version === 'v3' ? 'V3' : 'V4');
+const collectionVariables = (req: RestRequest) => ({ user: req.params.user, slug: req.params.slug, rules: rules(req) });
+const itemVariables = (req: RestRequest) => ({ ...collectionVariables(req), addon: req.params.addon });
+
+export const collectionRoutes = defineRoutes([
+  {
+    method: 'GET',
+    path: base,
+    versions: both,
+    document: gql`
+      query RestCollections($user: String!, $rules: CollectionRules!, $page: Int, $pageSize: Int) {
+        collections(user: $user, rules: $rules, page: $page, pageSize: $pageSize) {
+          count
+          page
+          pageSize
+          pageCount
+          items {
+            ...RestCollectionFields
+          }
+        }
+      }
+      ${collectionFields}
+    `,
+    variables: (req) => ({ user: req.params.user, rules: rules(req), ...pageVariables(req) }),
+    shape: (data: { collections: Page<CollectionData> }, ctx) =>
+      paginated(data.collections, ctx, (c) => shapeCollection(c, ctx)),
+  },
+  {
+    method: 'POST',
+    path: base,
+    versions: both,
+    document: gql`
+      mutation RestCreateCollection($user: String!, $input: CollectionInput!) {
+        createCollection(user: $user, input: $input) {
+          ...RestCollectionFields
+        }
+      }
+      ${collectionFields}
+    `,
+    variables: (req) => ({ user: req.params.user, input: collectionInputFromBody(req.body) }),
+    status: 201,
+    shape: (data: { createCollection: CollectionData }, ctx) => shapeCollection(data.createCollection, ctx),
+  },
+  {
+    method: 'GET',
+    path: detail,
+    versions: both,
+    document: gql`
+      query RestCollection(
+        $user: String!
+        $slug: String!
+        $rules: CollectionRules!
+        $withAddons: Boolean!
+        $filter: String
+      ) {
+        collection(user: $user, slug: $slug, rules: $rules) {
+          ...RestCollectionFields
+          addons(filter: $filter) @include(if: $withAddons) {
+            ...RestCollectionAddonFields
+          }
+        }
+      }
+      ${collectionFields}
+      ${itemFields}
+    `,
+    variables: (req) => ({
+      ...collectionVariables(req),
+      withAddons: req.query.has('with_addons'),
+      filter: req.query.get('filter'),
+    }),
+    shape: (data: { collection: CollectionData }, ctx) => shapeCollection(data.collection, ctx),
+  },
+  {
+    method: 'PATCH',
+    path: detail,
+    versions: both,
+    document: gql`
+      mutation RestUpdateCollection(
+        $user: String!
+        $slug: String!
+        $rules: CollectionRules!
+        $input: CollectionInput!
+      ) {
+        updateCollection(user: $user, slug: $slug, rules: $rules, input: $input) {
+          ...RestCollectionFields
+        }
+      }
+      ${collectionFields}
+    `,
+    variables: (req) => ({ ...collectionVariables(req), input: collectionInputFromBody(req.body) }),
+    shape: (data: { updateCollection: CollectionData }, ctx) => shapeCollection(data.updateCollection, ctx),
+  },
+  {
+    method: 'DELETE',
+    path: detail,
+    versions: both,
+    document: gql`
+      mutation RestDeleteCollection($user: String!, $slug: String!, $rules: CollectionRules!) {
+        deleteCollection(user: $user, slug: $slug, rules: $rules)
+      }
+    `,
+    variables: collectionVariables,
+    status: 204,
+    shape: () => null,
+  },
+  {
+    method: 'GET',
+    path: items,
+    versions: both,
+    document: gql`
+      query RestCollectionAddons(
+        $user: String!
+        $slug: String!
+        $rules: CollectionRules!
+        $filter: String
+        $sort: String
+        $page: Int
+        $pageSize: Int
+      ) {
+        collectionAddons(
+          user: $user
+          slug: $slug
+          rules: $rules
+          filter: $filter
+          sort: $sort
+          page: $page
+          pageSize: $pageSize
+        ) {
+          count
+          page
+          pageSize
+          pageCount
+          items {
+            ...RestCollectionAddonFields
+          }
+        }
+      }
+      ${itemFields}
+    `,
+    variables: (req) => ({
+      ...collectionVariables(req),
+      filter: req.query.get('filter'),
+      sort: req.query.get('sort'),
+      ...pageVariables(req),
+    }),
+    shape: (data: { collectionAddons: Page<ItemData> }, ctx) =>
+      paginated(data.collectionAddons, ctx, (i) => shapeItem(i, ctx)),
+  },
+  {
+    method: 'POST',
+    path: items,
+    versions: both,
+    document: gql`
+      mutation RestAddCollectionAddon(
+        $user: String!
+        $slug: String!
+        $rules: CollectionRules!
+        $addon: String
+        $notes: TranslatedInput
+      ) {
+        addCollectionAddon(user: $user, slug: $slug, rules: $rules, addon: $addon, notes: $notes) {
+          ...RestCollectionAddonFields
+        }
+      }
+      ${itemFields}
+    `,
+    variables: (req) => ({ ...collectionVariables(req), ...itemInputFromBody(req.body, true) }),
+    status: 201,
+    shape: (data: { addCollectionAddon: ItemData }, ctx) => shapeItem(data.addCollectionAddon, ctx),
+  },
+  {
+    method: 'GET',
+    path: item,
+    versions: both,
+    document: gql`
+      query RestCollectionAddon($user: String!, $slug: String!, $rules: CollectionRules!, $addon: String!) {
+        collectionAddon(user: $user, slug: $slug, rules: $rules, addon: $addon) {
+          ...RestCollectionAddonFields
+        }
+      }
+      ${itemFields}
+    `,
+    variables: itemVariables,
+    shape: (data: { collectionAddon: ItemData }, ctx) => shapeItem(data.collectionAddon, ctx),
+  },
+  {
+    method: 'PATCH',
+    path: item,
+    versions: both,
+    document: gql`
+      mutation RestUpdateCollectionAddon(
+        $user: String!
+        $slug: String!
+        $rules: CollectionRules!
+        $addon: String!
+        $notes: TranslatedInput
+      ) {
+        updateCollectionAddon(user: $user, slug: $slug, rules: $rules, addon: $addon, notes: $notes) {
+          ...RestCollectionAddonFields
+        }
+      }
+      ${itemFields}
+    `,
+    variables: (req) => ({ ...itemVariables(req), ...itemInputFromBody(req.body, false) }),
+    shape: (data: { updateCollectionAddon: ItemData }, ctx) => shapeItem(data.updateCollectionAddon, ctx),
+  },
+  {
+    method: 'DELETE',
+    path: item,
+    versions: both,
+    document: gql`
+      mutation RestRemoveCollectionAddon($user: String!, $slug: String!, $rules: CollectionRules!, $addon: String!) {
+        removeCollectionAddon(user: $user, slug: $slug, rules: $rules, addon: $addon)
+      }
+    `,
+    variables: itemVariables,
+    status: 204,
+    shape: () => null,
+  },
+]);

@@ -1,0 +1,221 @@
+import type { ApiVersion } from '../../src/catalogue/catalogue.enums.js';
+import type { Page } from '../../src/core/pagination.js';
+import {
+  parseDetailParams,
+  parseFlagBody,
+  parseListParams,
+  parseRatingBody,
+  parseRatingId,
+  parseReplyBody,
+} from '../../src/ratings/ratings.params.js';
+import { paginated, pageVariables } from '../pagination.js';
+import { defineRoutes, gql, type RestRequest, type RouteDefinition } from '../route.js';
+import {
+  ratingCoreFields,
+  ratingFields,
+  shapeRating,
+  shapeReply,
+  type RatingCoreData,
+  type RatingData,
+} from '../shapes/ratings.js';
+
+/** The original's answer to a flag (the contract's "object with msg"). */
+const FLAGGED = { msg: 'Thanks; this review has been flagged for reviewer approval.' };
+
+type ListData = {
+  ratings: Page<RatingData> & { groupedRatings?: { score: number; count: number }[] | null; canReply?: boolean | null };
+};
+
+const id = (req: RestRequest) => parseRatingId(req.params.id);
+/** How the score is named in the version's field errors (a GraphQL enum name). */
+const scoreField = (req: RestRequest) => (req.version === 'v3' ? 'RATING' : 'SCORE');
+
+/** Ratings in v4, reviews in v3: the same endpoints under another base path. */
+function ratingRoutes(version: ApiVersion, base: string): RouteDefinition[] {
+  const versions = [version];
+  return [
+    {
+      method: 'GET',
+      path: base,
+      versions,
+      document: gql`
+        query RestRatings(
+          $addon: String
+          $user: Int
+          $version: Int
+          $withDeleted: Boolean
+          $withoutEmptyBody: Boolean
+          $withYours: Boolean
+          $excludeRatings: [Int!]
+          $scores: [Int!]
+          $showPermissionsFor: Int
+          $showFlagsFor: Int
+          $page: Int
+          $pageSize: Int
+          $withFlags: Boolean!
+          $withGrouped: Boolean!
+          $withCanReply: Boolean!
+        ) {
+          ratings(
+            addon: $addon
+            user: $user
+            version: $version
+            withDeleted: $withDeleted
+            withoutEmptyBody: $withoutEmptyBody
+            withYours: $withYours
+            excludeRatings: $excludeRatings
+            scores: $scores
+            showPermissionsFor: $showPermissionsFor
+            showFlagsFor: $showFlagsFor
+            page: $page
+            pageSize: $pageSize
+          ) {
+            count
+            page
+            pageSize
+            pageCount
+            items {
+              ...RestRatingFields
+            }
+            groupedRatings @include(if: $withGrouped) {
+              score
+              count
+            }
+            canReply @include(if: $withCanReply)
+          }
+        }
+        ${ratingFields}
+      `,
+      variables: (req) => {
+        const { showGroupedRatings, ...params } = parseListParams(req.query, req.version);
+        return {
+          ...params,
+          ...pageVariables(req),
+          withFlags: params.showFlagsFor !== null,
+          withGrouped: showGroupedRatings && Boolean(params.addon),
+          withCanReply: params.showPermissionsFor !== null,
+        };
+      },
+      shape: (data: ListData, ctx) => {
+        const { groupedRatings, canReply } = data.ratings;
+        return {
+          ...paginated(data.ratings, ctx, (r) => shapeRating(r, ctx)),
+          ...(groupedRatings
+            ? { grouped_ratings: Object.fromEntries(groupedRatings.map((g) => [g.score, g.count])) }
+            : {}),
+          ...(canReply !== undefined && canReply !== null ? { can_reply: canReply } : {}),
+        };
+      },
+    },
+    {
+      method: 'GET',
+      path: `${base}<id>/`,
+      versions,
+      document: gql`
+        query RestRating($id: Int!, $showFlagsFor: Int, $withFlags: Boolean!) {
+          rating(id: $id, showFlagsFor: $showFlagsFor) {
+            ...RestRatingFields
+          }
+        }
+        ${ratingFields}
+      `,
+      variables: (req) => {
+        const { showFlagsFor } = parseDetailParams(req.query, req.version);
+        return { id: id(req), showFlagsFor, withFlags: showFlagsFor !== null };
+      },
+      shape: (data: { rating: RatingData }, ctx) => shapeRating(data.rating, ctx),
+    },
+    {
+      method: 'POST',
+      path: base,
+      versions,
+      document: gql`
+        mutation RestCreateRating($input: RatingInput!, $scoreField: RatingScoreField!, $withFlags: Boolean! = false) {
+          createRating(input: $input, scoreField: $scoreField) {
+            ...RestRatingFields
+          }
+        }
+        ${ratingFields}
+      `,
+      variables: (req) => ({ input: parseRatingBody(req.body, req.version), scoreField: scoreField(req) }),
+      status: 201,
+      shape: (data: { createRating: RatingData }, ctx) => shapeRating(data.createRating, ctx),
+    },
+    {
+      method: 'PATCH',
+      path: `${base}<id>/`,
+      versions,
+      document: gql`
+        mutation RestUpdateRating(
+          $id: Int!
+          $input: RatingInput!
+          $scoreField: RatingScoreField!
+          $withFlags: Boolean! = false
+        ) {
+          updateRating(id: $id, input: $input, scoreField: $scoreField) {
+            ...RestRatingFields
+          }
+        }
+        ${ratingFields}
+      `,
+      variables: (req) => ({ id: id(req), input: parseRatingBody(req.body, req.version), scoreField: scoreField(req) }),
+      // A reply is changed through the reply serializer: it answers as a reply.
+      shape: (data: { updateRating: RatingData }, ctx) =>
+        data.updateRating.isDeveloperReply ? shapeReply(data.updateRating, ctx) : shapeRating(data.updateRating, ctx),
+    },
+    {
+      method: 'DELETE',
+      path: `${base}<id>/`,
+      versions,
+      document: gql`
+        mutation RestDeleteRating($id: Int!) {
+          deleteRating(id: $id)
+        }
+      `,
+      variables: (req) => ({ id: id(req) }),
+      status: 204,
+      shape: () => null,
+    },
+    {
+      method: 'POST',
+      path: `${base}<id>/reply/`,
+      versions,
+      document: gql`
+        mutation RestReplyToRating($id: Int!, $body: String, $withFlags: Boolean! = false) {
+          replyToRating(id: $id, body: $body) {
+            created
+            reply {
+              ...RestRatingCoreFields
+            }
+          }
+        }
+        ${ratingCoreFields}
+      `,
+      variables: (req) => ({ id: id(req), ...parseReplyBody(req.body) }),
+      status: (data: ReplyData) => (data.replyToRating.created ? 201 : 200),
+      shape: (data: ReplyData, ctx) => shapeReply(data.replyToRating.reply, ctx),
+    },
+    {
+      method: 'POST',
+      path: `${base}<id>/flag/`,
+      versions,
+      document: gql`
+        mutation RestFlagRating($id: Int!, $flag: String, $note: String) {
+          flagRating(id: $id, flag: $flag, note: $note) {
+            flag
+          }
+        }
+      `,
+      variables: (req) => ({ id: id(req), ...parseFlagBody(req.body) }),
+      status: 202,
+      shape: () => FLAGGED,
+    },
+  ];
+}
+
+type ReplyData = { replyToRating: { created: boolean; reply: RatingCoreData } };
+
+export const ratingsRoutes = defineRoutes([
+  ...ratingRoutes('v4', '/ratings/rating/'),
+  ...ratingRoutes('v3', '/reviews/review/'),
+]);

@@ -1,0 +1,124 @@
+import type { Translations } from '../../src/core/i18n/translations.js';
+import { RatingFlagReason, ratingFlagConstant } from '../../src/ratings/ratings.enums.js';
+import { gql, type ShapeContext } from '../route.js';
+
+/**
+ * The GraphQL selection behind the v3/v4 reply object (and the rating's common part). Operations
+ * using it declare `$withFlags: Boolean!` (v4 `show_flags_for`).
+ */
+export const ratingCoreFields = gql`
+  fragment RestRatingCoreFields on Rating {
+    id
+    addon {
+      id
+      slug
+      name
+      defaultLocale
+      iconUrl
+    }
+    body
+    created
+    flags @include(if: $withFlags) {
+      flag
+      note
+    }
+    isDeleted
+    isDeveloperReply
+    isLatest
+    previousCount
+    user {
+      id
+      username
+      displayName
+      name
+    }
+  }
+`;
+
+/** A rating with its score, version and reply. */
+export const ratingFields = gql`
+  fragment RestRatingFields on Rating {
+    ...RestRatingCoreFields
+    score
+    version {
+      id
+      version
+    }
+    reply {
+      ...RestRatingCoreFields
+    }
+  }
+  ${ratingCoreFields}
+`;
+
+/** GraphQL enum names of the flag reasons, back to their values. */
+const REASONS = Object.fromEntries(Object.entries(RatingFlagReason)) as Record<string, RatingFlagReason>;
+
+export interface RatingCoreData {
+  id: number;
+  addon: { id: number; slug: string; name: Translations | null; defaultLocale: string; iconUrl: string };
+  body: string | null;
+  created: string;
+  flags?: { flag: string; note: string | null }[];
+  isDeleted: boolean;
+  isDeveloperReply: boolean;
+  isLatest: boolean;
+  previousCount: number;
+  user: { id: number; username: string; displayName: string | null; name: string };
+}
+
+export interface RatingData extends RatingCoreData {
+  score: number | null;
+  version: { id: number; version: string } | null;
+  reply: RatingCoreData | null;
+}
+
+/**
+ * The fields a rating and a reply share. v3: the add-on's id and slug only, no `is_deleted`,
+ * `title: null`; v4: `flags` when asked for.
+ */
+function shapeCore(rating: RatingCoreData, ctx: ShapeContext) {
+  const v3 = ctx.version === 'v3';
+  const { addon, user } = rating;
+  return {
+    id: rating.id,
+    addon: v3
+      ? { id: addon.id, slug: addon.slug }
+      : {
+          id: addon.id,
+          slug: addon.slug,
+          name: ctx.translated(addon.name, addon.defaultLocale),
+          icon_url: addon.iconUrl,
+        },
+    body: rating.body,
+    created: ctx.timestamp(rating.created),
+    ...(rating.flags && !v3
+      ? { flags: rating.flags.map((f) => ({ flag: ratingFlagConstant(REASONS[f.flag]), note: f.note })) }
+      : {}),
+    ...(v3 ? {} : { is_deleted: rating.isDeleted }),
+    is_developer_reply: rating.isDeveloperReply,
+    is_latest: rating.isLatest,
+    previous_count: rating.previousCount,
+    user: {
+      id: user.id,
+      name: v3 ? user.displayName || user.username : user.name,
+      url: ctx.absolute(`/user/${user.id}/`),
+      username: user.username,
+    },
+  };
+}
+
+/** A reply: the rating object without score, reply and version. */
+export function shapeReply(reply: RatingCoreData, ctx: ShapeContext) {
+  return { ...shapeCore(reply, ctx), ...(ctx.version === 'v3' ? { title: null } : {}) };
+}
+
+/** The rating object; v3 calls the score `rating`. */
+export function shapeRating(rating: RatingData, ctx: ShapeContext) {
+  const version = rating.version ? { id: rating.version.id, version: rating.version.version } : null;
+  const reply = rating.reply ? shapeReply(rating.reply, ctx) : null;
+  if (ctx.version === 'v3') {
+    return { ...shapeCore(rating, ctx), reply, version, rating: rating.score, title: null };
+  }
+  return { ...shapeCore(rating, ctx), score: rating.score, reply, version };
+}

@@ -1,0 +1,58 @@
+import { errors } from '../core/errors.js';
+
+/**
+ * JSON bodies of the v3/v4 collection endpoints as GraphQL input. A key that is absent stays
+ * absent (the service tells "not given" from null); values are coerced the way the original's
+ * serializer fields accept them, with their messages for what they refuse.
+ */
+type Body = Readonly<Record<string, unknown>>;
+
+const TRUE_VALUES = new Set<unknown>(['t', 'y', 'yes', 'true', 'on', '1', 1, true]);
+const FALSE_VALUES = new Set<unknown>(['f', 'n', 'no', 'false', 'off', '0', 0, false]);
+
+export function jsonObject(body: unknown): Body {
+  return body && typeof body === 'object' && !Array.isArray(body) ? (body as Body) : {};
+}
+
+function boolean(field: string, value: unknown): boolean | null {
+  if (value === null) return null;
+  const key = typeof value === 'string' ? value.toLowerCase() : value;
+  if (TRUE_VALUES.has(key)) return true;
+  if (FALSE_VALUES.has(key)) return false;
+  throw errors.field(field, 'Must be a valid boolean.');
+}
+
+function text(field: string, value: unknown): string | null {
+  if (value === null || typeof value === 'string') return value;
+  if (typeof value === 'number') return String(value);
+  throw errors.field(field, 'Not a valid string.');
+}
+
+function translated(field: string, value: unknown): unknown {
+  if (value === null || typeof value === 'string') return value;
+  if (typeof value === 'object' && !Array.isArray(value)) return value;
+  throw errors.field(field, 'You must provide an object of {lang-code:value}.');
+}
+
+/** `name`, `description`, `slug`, `public`, `default_locale`; other keys are ignored. */
+export function collectionInputFromBody(body: unknown): Record<string, unknown> {
+  const data = jsonObject(body);
+  const input: Record<string, unknown> = {};
+  if ('name' in data) input.name = translated('name', data.name);
+  if ('description' in data) input.description = translated('description', data.description);
+  if ('slug' in data) input.slug = text('slug', data.slug);
+  if ('public' in data) input.public = boolean('public', data.public);
+  if ('default_locale' in data) input.defaultLocale = text('default_locale', data.default_locale);
+  return input;
+}
+
+/** `addon` (id or slug) and `notes` of a collection item; absent ones are left out. */
+export function itemInputFromBody(body: unknown, withAddon: boolean): Record<string, unknown> {
+  const data = jsonObject(body);
+  const input: Record<string, unknown> = {};
+  if (withAddon && 'addon' in data) {
+    input.addon = typeof data.addon === 'string' || data.addon === null ? data.addon : JSON.stringify(data.addon);
+  }
+  if ('notes' in data) input.notes = translated('notes', data.notes);
+  return input;
+}

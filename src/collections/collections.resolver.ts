@@ -1,0 +1,189 @@
+import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { UserType } from '../accounts/accounts.types.js';
+import { addonById } from '../catalogue/catalogue.loaders.js';
+import { AddonObjectType } from '../catalogue/catalogue.types.js';
+import type { RequestContext } from '../core/context.js';
+import { TranslatedInputScalar } from '../graphql/scalars.js';
+import type { Services } from '../services.js';
+import { addonCountByCollectionId, collectionAuthorById } from './collections.loaders.js';
+import type { CollectionAddonRecord, CollectionRecord } from './collections.records.js';
+import { CollectionRules } from './collections.service.js';
+import {
+  CollectionAddonPageType,
+  CollectionAddonType,
+  CollectionInputType,
+  CollectionPageType,
+  CollectionType,
+} from './collections.types.js';
+import { collectionUrl } from './collections.urls.js';
+
+const USER = { description: "The author's id (all digits) or username." };
+const ADDON = { description: 'Add-on id or slug.' };
+const FILTER = {
+  nullable: true,
+  description: '`all` (any but deleted add-ons), `all_with_deleted`; otherwise public add-ons only.',
+};
+
+@ArgsType()
+class UserArgs {
+  @Field(USER)
+  user!: string;
+
+  @Field(() => CollectionRules, { defaultValue: CollectionRules.V4 })
+  rules!: CollectionRules;
+}
+
+@ArgsType()
+class CollectionArgs extends UserArgs {
+  @Field()
+  slug!: string;
+}
+
+@ArgsType()
+class CollectionAddonArgs extends CollectionArgs {
+  @Field(ADDON)
+  addon!: string;
+}
+
+@ArgsType()
+class CollectionListArgs extends UserArgs {
+  @Field(() => Int, { nullable: true, description: '1-based page number (default 1).' })
+  page?: number | null;
+
+  @Field(() => Int, { nullable: true, description: 'Items per page: default 25, at most 50.' })
+  pageSize?: number | null;
+}
+
+@ArgsType()
+class CollectionAddonListArgs extends CollectionArgs {
+  @Field(() => String, FILTER)
+  filter?: string | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'One of `added`, `popularity`, `name` (request language), `-` first for descending. Default `-popularity`.',
+  })
+  sort?: string | null;
+
+  @Field(() => Int, { nullable: true, description: '1-based page number (default 1).' })
+  page?: number | null;
+
+  @Field(() => Int, { nullable: true, description: 'Items per page: default 25, at most 50.' })
+  pageSize?: number | null;
+}
+
+@Resolver(() => CollectionType)
+export class CollectionsResolver {
+  constructor(private readonly services: Services) {}
+
+  @Query(() => CollectionPageType, {
+    description: "A user's collections, most recently updated first. The owner only (V3 rules: also Collections:Edit).",
+  })
+  collections(@Args() { user, rules, page, pageSize }: CollectionListArgs, @Ctx() ctx: RequestContext) {
+    return this.services.collections.list(ctx, user, rules, page, pageSize);
+  }
+
+  @Query(() => CollectionType, { description: 'A collection by author and slug (non-public ones for its managers).' })
+  collection(@Args() { user, slug, rules }: CollectionArgs, @Ctx() ctx: RequestContext) {
+    return this.services.collections.get(ctx, user, slug, rules);
+  }
+
+  @Mutation(() => CollectionType, { description: 'A new collection of the caller (`user` is the caller).' })
+  createCollection(
+    @Arg('user', USER) user: string,
+    @Arg('input') input: CollectionInputType,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return this.services.collections.create(ctx, user, input);
+  }
+
+  @Mutation(() => CollectionType)
+  updateCollection(
+    @Args() { user, slug, rules }: CollectionArgs,
+    @Arg('input') input: CollectionInputType,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return this.services.collections.update(ctx, user, slug, input, rules);
+  }
+
+  @Mutation(() => Boolean, { description: 'Deletes the collection and its add-on list.' })
+  deleteCollection(@Args() { user, slug, rules }: CollectionArgs, @Ctx() ctx: RequestContext) {
+    return this.services.collections.delete(ctx, user, slug, rules);
+  }
+
+  @FieldResolver(() => UserType)
+  author(@Root() collection: CollectionRecord, @Ctx() ctx: RequestContext) {
+    return ctx.loaders.get(collectionAuthorById).load(collection.author.id);
+  }
+
+  @FieldResolver(() => Int, { description: 'Add-ons in the collection, whatever their status.' })
+  addonCount(@Root() collection: CollectionRecord, @Ctx() ctx: RequestContext) {
+    return ctx.loaders.get(addonCountByCollectionId).load(collection.id);
+  }
+
+  @FieldResolver(() => String, { description: 'The collection page on the website.' })
+  url(@Root() collection: CollectionRecord, @Ctx() ctx: RequestContext) {
+    return collectionUrl(ctx.request.baseUrl, collection);
+  }
+
+  @FieldResolver(() => [CollectionAddonType], {
+    description: 'The first 25 add-ons in the default order (popularity, descending).',
+  })
+  addons(
+    @Root() collection: CollectionRecord,
+    @Ctx() ctx: RequestContext,
+    @Arg('filter', () => String, FILTER) filter?: string | null,
+  ) {
+    return this.services.collections.firstItems(ctx, collection, filter);
+  }
+}
+
+@Resolver(() => CollectionAddonType)
+export class CollectionAddonsResolver {
+  constructor(private readonly services: Services) {}
+
+  @Query(() => CollectionAddonPageType, {
+    description: "A collection's add-ons (public collections for anyone, others for their managers).",
+  })
+  collectionAddons(
+    @Args() { user, slug, rules, filter, sort, page, pageSize }: CollectionAddonListArgs,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return this.services.collections.listItems(ctx, user, slug, rules, filter, sort, page, pageSize);
+  }
+
+  @Query(() => CollectionAddonType, { description: 'One add-on of a collection, whatever its status.' })
+  collectionAddon(@Args() { user, slug, addon, rules }: CollectionAddonArgs, @Ctx() ctx: RequestContext) {
+    return this.services.collections.getItem(ctx, user, slug, addon, rules);
+  }
+
+  @Mutation(() => CollectionAddonType, { description: 'Adds a public add-on to the collection.' })
+  addCollectionAddon(
+    @Args() { user, slug, rules }: CollectionArgs,
+    @Ctx() ctx: RequestContext,
+    @Arg('addon', () => String, { nullable: true, ...ADDON }) addon?: string | null,
+    @Arg('notes', () => TranslatedInputScalar, { nullable: true }) notes?: unknown,
+  ) {
+    return this.services.collections.addItem(ctx, user, slug, addon, notes, rules);
+  }
+
+  @Mutation(() => CollectionAddonType, { description: "Changes the collector's notes." })
+  updateCollectionAddon(
+    @Args() { user, slug, addon, rules }: CollectionAddonArgs,
+    @Ctx() ctx: RequestContext,
+    @Arg('notes', () => TranslatedInputScalar, { nullable: true }) notes?: unknown,
+  ) {
+    return this.services.collections.updateItem(ctx, user, slug, addon, notes, rules);
+  }
+
+  @Mutation(() => Boolean)
+  removeCollectionAddon(@Args() { user, slug, addon, rules }: CollectionAddonArgs, @Ctx() ctx: RequestContext) {
+    return this.services.collections.removeItem(ctx, user, slug, addon, rules);
+  }
+
+  @FieldResolver(() => AddonObjectType)
+  addon(@Root() item: CollectionAddonRecord, @Ctx() ctx: RequestContext) {
+    return ctx.loaders.get(addonById).load(item.addon.id);
+  }
+}

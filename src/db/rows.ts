@@ -1,0 +1,40 @@
+import type { Platform } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/**
+ * Plain-row reads: SQL whose rows are mapped by hand into read-only records, for read paths where
+ * entity hydration (identity map, change tracking) costs more than the query.
+ */
+
+/** `timestamptz` as the drivers return it: PGlite gives a Date, node-postgres (as MikroORM sets it up) text. */
+export type DbTimestamp = Date | string;
+
+/** `bigint`: PGlite gives a number, node-postgres text. */
+export type DbBigint = number | string;
+
+/** Runs a read in the entity manager's transaction, if any (a raw connection call would not see its writes). */
+export function selectRows<T>(em: EntityManager, sql: string, params: readonly unknown[] = []): Promise<T[]> {
+  return em.execute(sql, [...params]) as Promise<unknown> as Promise<T[]>;
+}
+
+/** Parsed the way MikroORM hydrates timestamps, so a record and an entity hold the same instant. */
+export function toDate(platform: Platform, value: DbTimestamp): Date {
+  return value instanceof Date ? value : platform.parseDate(value);
+}
+
+export function toDateOrNull(platform: Platform, value: DbTimestamp | null): Date | null {
+  return value === null ? null : toDate(platform, value);
+}
+
+/**
+ * PGlite's knex dialect runs any statement whose text holds a `;` as a script, and MikroORM inlines
+ * parameters into the text: user text (a slug in a URL) is bound as `noSemicolons(text)` and read
+ * back in SQL with `RESTORE_SEMICOLONS` in place of the `?` (a constant expression: indexes still apply).
+ */
+export const noSemicolons = (text: string) => text.replaceAll('%', '%25').replaceAll(';', '%3B');
+export const RESTORE_SEMICOLONS = `replace(replace(?, '%3B', chr(59)), '%25', '%')`;
+
+/** A `{id}` reference from a foreign key column, the shape entity relations also have. */
+export function ref(id: number | null): { id: number } | null {
+  return id === null ? null : { id };
+}

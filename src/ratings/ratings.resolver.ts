@@ -1,0 +1,146 @@
+import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { addonById, versionById } from '../catalogue/catalogue.loaders.js';
+import { AddonObjectType, VersionType } from '../catalogue/catalogue.types.js';
+import type { RequestContext } from '../core/context.js';
+import type { Services } from '../services.js';
+import { ScoreField } from './ratings.enums.js';
+import type { RatingRead } from './ratings.records.js';
+import type { RatingPage } from './ratings.service.js';
+import {
+  RatingFlagType,
+  RatingInput,
+  RatingListArgs,
+  RatingPageType,
+  RatingReplyResultType,
+  RatingScoreCountType,
+  RatingType,
+} from './ratings.types.js';
+
+const scoreFieldArg = { defaultValue: ScoreField.SCORE, description: 'v3 clients name the score `rating`.' };
+
+@Resolver(() => RatingType)
+export class RatingsResolver {
+  constructor(private readonly services: Services) {}
+
+  @Query(() => RatingPageType, {
+    description: "Ratings of an add-on and/or by a user, newest first (by add-on: each user's latest, no replies).",
+  })
+  ratings(@Args() args: RatingListArgs, @Ctx() ctx: RequestContext) {
+    return this.services.ratings.list(ctx, args);
+  }
+
+  @Query(() => RatingType, { description: 'A rating or reply; deleted ones for Addons:Edit only.' })
+  rating(
+    @Arg('id', () => Int) id: number,
+    @Ctx() ctx: RequestContext,
+    @Arg('showFlagsFor', () => Int, { nullable: true }) showFlagsFor?: number | null,
+  ) {
+    return this.services.ratings.get(ctx, id, showFlagsFor);
+  }
+
+  @Mutation(() => RatingType, {
+    description: 'Rate a public version of a public add-on: one rating per version, not of your own add-on.',
+  })
+  createRating(
+    @Arg('input') input: RatingInput,
+    @Ctx() ctx: RequestContext,
+    @Arg('scoreField', () => ScoreField, scoreFieldArg) scoreField: ScoreField,
+  ) {
+    return this.services.ratings.create(ctx, input, scoreField);
+  }
+
+  @Mutation(() => RatingType, { description: 'Change the text and score of your rating (or any, with Addons:Edit).' })
+  updateRating(
+    @Arg('id', () => Int) id: number,
+    @Arg('input') input: RatingInput,
+    @Ctx() ctx: RequestContext,
+    @Arg('scoreField', () => ScoreField, scoreFieldArg) scoreField: ScoreField,
+  ) {
+    return this.services.ratings.update(ctx, id, input, scoreField);
+  }
+
+  @Mutation(() => Boolean, {
+    description:
+      'Delete a rating: its author; Users:Edit, Addons:Edit, or Ratings:Moderate once flagged (not authors).',
+  })
+  deleteRating(@Arg('id', () => Int) id: number, @Ctx() ctx: RequestContext) {
+    return this.services.ratings.delete(ctx, id);
+  }
+
+  @Mutation(() => RatingReplyResultType, {
+    description: "Reply to a rating as the add-on's developer (or Addons:Edit); replying again changes the reply.",
+  })
+  replyToRating(
+    @Arg('id', () => Int) id: number,
+    @Ctx() ctx: RequestContext,
+    @Arg('body', () => String, { nullable: true }) body?: string | null,
+  ) {
+    return this.services.ratings.reply(ctx, id, body);
+  }
+
+  @Mutation(() => RatingFlagType, {
+    description:
+      "Flag someone else's rating for the moderators. `flag`: a rating_flag_reason_* (or review_flag_reason_*) constant.",
+  })
+  flagRating(
+    @Arg('id', () => Int) id: number,
+    @Ctx() ctx: RequestContext,
+    @Arg('flag', () => String, { nullable: true }) flag?: string | null,
+    @Arg('note', () => String, { nullable: true }) note?: string | null,
+  ) {
+    return this.services.ratings.flag(ctx, id, { flag, note });
+  }
+
+  @FieldResolver(() => AddonObjectType)
+  addon(@Root() rating: RatingRead, @Ctx() ctx: RequestContext) {
+    return ctx.loaders.get(addonById).load(rating.addon.id);
+  }
+
+  @FieldResolver(() => VersionType, { nullable: true, description: 'Null for replies.' })
+  version(@Root() rating: RatingRead, @Ctx() ctx: RequestContext) {
+    return rating.version ? ctx.loaders.get(versionById).load(rating.version.id) : null;
+  }
+
+  @FieldResolver(() => RatingType, { nullable: true, description: "The developer's reply." })
+  reply(@Root() rating: RatingRead, @Ctx() ctx: RequestContext) {
+    return this.services.ratings.replyOf(ctx, rating);
+  }
+
+  @FieldResolver(() => [RatingFlagType], { description: "The caller's own flags on it." })
+  flags(@Root() rating: RatingRead, @Ctx() ctx: RequestContext) {
+    return this.services.ratings.flagsOf(ctx, rating);
+  }
+
+  @FieldResolver(() => Boolean)
+  isDeleted(@Root() rating: RatingRead) {
+    return rating.deleted;
+  }
+
+  @FieldResolver(() => Boolean)
+  isDeveloperReply(@Root() rating: RatingRead) {
+    return rating.replyTo !== null;
+  }
+}
+
+@Resolver(() => RatingPageType)
+export class RatingPageResolver {
+  constructor(private readonly services: Services) {}
+
+  @FieldResolver(() => Boolean, {
+    nullable: true,
+    description: "Whether the caller may reply to the add-on's ratings (null without addon).",
+  })
+  canReply(@Root() page: RatingPage, @Ctx() ctx: RequestContext) {
+    return page.addon ? this.services.ratings.canReply(ctx, page.addon) : null;
+  }
+
+  @FieldResolver(() => [RatingScoreCountType], {
+    nullable: true,
+    description: "Counts per score (1 to 5) of the ratings in the add-on's average (null without addon).",
+  })
+  async groupedRatings(@Root() page: RatingPage, @Ctx() ctx: RequestContext) {
+    if (!page.addon) return null;
+    const counts = await this.services.ratings.groupedRatings(ctx, page.addon);
+    return counts.map((count, i) => ({ score: i + 1, count }));
+  }
+}
