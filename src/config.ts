@@ -40,6 +40,10 @@ const schema = z.object({
     .default('https://outgoing.example.org/v1'),
   SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   BROWSER_NAME: z.string().min(1).default('Browser'),
+  /** Where users change their email at the account provider (v4 `idp_edit_email_url`). */
+  IDP_EDIT_EMAIL_URL: urlWithProtocol(['http:', 'https:']).optional(),
+  /** `POST /accounts/super-create/` (test accounts for `Accounts:SuperCreate` holders): off unless enabled. */
+  SUPER_CREATE_ENABLED: bool.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GRAPHQL_INTROSPECTION: bool.default(true),
   TRUST_PROXY: bool.default(false),

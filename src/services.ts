@@ -32,6 +32,7 @@ import { UploadsService } from './signing/uploads.service.js';
 import { collectionsOptions } from './collections/collections.config.js';
 import { CollectionsService } from './collections/collections.service.js';
 import { RatingsService } from './ratings/ratings.service.js';
+import { NotificationsService } from './accounts/notifications.service.js';
 
 /** The service singletons. Each holds the rules of one domain; all take a RequestContext or an EntityManager. */
 export interface Services {
@@ -62,6 +63,7 @@ export interface Services {
   readonly mailer: Mailer;
   readonly collections: CollectionsService;
   readonly ratings: RatingsService;
+  readonly notifications: NotificationsService;
 }
 
 export function createServices(config: Config, logger: Logger, keyring: Keyring, db: Database): Services {
@@ -70,6 +72,7 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
   const catalogue = new CatalogueService();
   const categories = new CategoriesService();
   const storage = new LocalStorage(join(config.dataDir, 'media'));
+  const accounts = new AccountsService(apiKeys, storage, sessions, { superCreateEnabled: config.SUPER_CREATE_ENABLED });
   const search = new SearchService(
     createSearchEngine(config, db),
     categories,
@@ -104,7 +107,7 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
     logger,
     links: new OutgoingLinks(config.OUTGOING_URL, keyring.signer('outgoing-links')),
     site: new SiteService(),
-    accounts: new AccountsService(apiKeys),
+    accounts,
     apiKeys,
     sessions,
     authenticator: new Authenticator(apiKeys, sessions),
@@ -131,6 +134,7 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
     mailer,
     collections: new CollectionsService(catalogue, collectionsOptions(config)),
     ratings: new RatingsService(catalogue, jobs),
+    notifications: new NotificationsService(accounts),
   };
 }
 

@@ -1,4 +1,10 @@
-import { defineRoutes, gql, type ShapeContext } from '../route.js';
+import Upload from 'graphql-upload/Upload.mjs';
+import {
+  accountInputFromBody,
+  notificationChangesFromBody,
+  superCreateInputFromBody,
+} from '../../src/accounts/accounts.params.js';
+import { defineRoutes, gql, type RestRequest, type ShapeContext } from '../route.js';
 import { shapeSiteStatus, siteStatusFields } from './site.js';
 
 /** GraphQL selection for the account object (public fields, plus private ones when allowed). */
@@ -7,12 +13,19 @@ export const userFields = gql`
     id
     username
     name
+    url
     displayName
     created
     biography
     homepage
     location
     occupation
+    averageAddonRating
+    numAddonsListed
+    isAddonDeveloper
+    isArtist
+    pictureType
+    pictureUrl
     hasAnonymousUsername
     hasAnonymousDisplayName
     private {
@@ -22,20 +35,33 @@ export const userFields = gql`
       lastLoginIp
       readDevAgreement
       permissions
+      isVerified
+      idpEditEmailUrl
+      siteStatus {
+        ...SiteStatusFields
+      }
     }
   }
+  ${siteStatusFields}
 `;
 
 export interface UserData {
   id: number;
   username: string;
   name: string;
+  url: string;
   displayName: string | null;
   created: string;
   biography: string | null;
   homepage: string | null;
   location: string | null;
   occupation: string | null;
+  averageAddonRating: number;
+  numAddonsListed: number;
+  isAddonDeveloper: boolean;
+  isArtist: boolean;
+  pictureType: string | null;
+  pictureUrl: string | null;
   hasAnonymousUsername: boolean;
   hasAnonymousDisplayName: boolean;
   private: {
@@ -45,20 +71,30 @@ export interface UserData {
     lastLoginIp: string | null;
     readDevAgreement: string | null;
     permissions: string[];
+    isVerified: boolean;
+    idpEditEmailUrl: string | null;
+    siteStatus: SiteStatusData;
   } | null;
+}
+
+interface SiteStatusData {
+  readOnly: boolean;
+  notice: string | null;
 }
 
 /**
  * The v3/v4 account object. v3 `name` falls back to the username, v4 to a generated name; v3's
- * `has_anonymous_display_name` also requires an anonymous username.
- * (The accounts issue adds the add-on statistics, picture and URL fields.)
+ * `has_anonymous_display_name` also requires an anonymous username. The private fields (self or
+ * `Users:Edit`) add, in v4, `idp_edit_email_url` and the `site_status` object.
  */
 export function shapeUser(user: UserData, ctx: ShapeContext) {
   const v3 = ctx.version === 'v3';
   return {
     id: user.id,
     name: v3 ? user.displayName || user.username : user.name,
+    url: user.url,
     username: user.username,
+    average_addon_rating: user.averageAddonRating,
     created: ctx.timestamp(user.created),
     biography: user.biography,
     has_anonymous_display_name: v3
@@ -66,8 +102,13 @@ export function shapeUser(user: UserData, ctx: ShapeContext) {
       : user.hasAnonymousDisplayName,
     has_anonymous_username: user.hasAnonymousUsername,
     homepage: ctx.link(user.homepage),
+    is_addon_developer: user.isAddonDeveloper,
+    is_artist: user.isArtist,
     location: user.location,
     occupation: user.occupation,
+    num_addons_listed: user.numAddonsListed,
+    picture_type: user.pictureType,
+    picture_url: user.pictureUrl,
     ...(user.private
       ? {
           display_name: user.displayName,
@@ -77,32 +118,209 @@ export function shapeUser(user: UserData, ctx: ShapeContext) {
           last_login_ip: user.private.lastLoginIp,
           read_dev_agreement: ctx.timestamp(user.private.readDevAgreement),
           permissions: user.private.permissions,
+          is_verified: user.private.isVerified,
+          ...(v3
+            ? {}
+            : {
+                idp_edit_email_url: user.private.idpEditEmailUrl,
+                site_status: shapeSiteStatus(user.private.siteStatus),
+              }),
         }
       : {}),
   };
+}
+
+const both = ['v3', 'v4'] as const;
+const account = '/accounts/account/<user>/';
+const rules = (req: RestRequest) => (req.version === 'v3' ? 'V3' : 'V4');
+const picture = (req: RestRequest) => {
+  const body = req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : {};
+  return body.picture_upload instanceof Upload ? body.picture_upload : null;
+};
+
+const accountShape =
+  <K extends string>(key: K) =>
+  (data: Record<K, UserData>, ctx: ShapeContext) =>
+    shapeUser(data[key], ctx);
+
+interface TestAccountData {
+  userId: number;
+  username: string;
+  email: string;
+  displayName: string | null;
+  idpId: string | null;
+  groups: { id: number; name: string; rules: string[] }[];
+  sessionCookie: { name: string; value: string; encoded: string };
+}
+
+interface NotificationData {
+  name: string;
+  enabled: boolean;
+  mandatory: boolean;
 }
 
 export const accountRoutes = defineRoutes([
   {
     method: 'GET',
     path: '/accounts/profile/',
-    versions: ['v3', 'v4'],
+    versions: both,
     auth: ['jwt', 'session'],
     document: gql`
       query RestProfile {
         me {
           ...RestUserFields
         }
-        siteStatus {
-          ...SiteStatusFields
+      }
+      ${userFields}
+    `,
+    shape: accountShape('me'),
+  },
+  {
+    method: 'GET',
+    path: account,
+    versions: both,
+    document: gql`
+      query RestAccount($user: String!) {
+        user(user: $user) {
+          ...RestUserFields
         }
       }
       ${userFields}
-      ${siteStatusFields}
     `,
-    shape: (data: { me: UserData; siteStatus: { readOnly: boolean; notice: string | null } }, ctx) => ({
-      ...shapeUser(data.me, ctx),
-      ...(ctx.version === 'v4' ? { site_status: shapeSiteStatus(data.siteStatus) } : {}),
+    variables: (req) => ({ user: req.params.user }),
+    shape: accountShape('user'),
+  },
+  {
+    method: 'PATCH',
+    path: account,
+    versions: both,
+    auth: ['jwt', 'session'],
+    document: gql`
+      mutation RestEditAccount($user: String!, $input: AccountInput!, $rules: AccountRules!, $picture: Upload) {
+        editUser(user: $user, input: $input, rules: $rules, picture: $picture) {
+          ...RestUserFields
+        }
+      }
+      ${userFields}
+    `,
+    variables: (req) => ({
+      user: req.params.user,
+      input: accountInputFromBody(req.body),
+      rules: rules(req),
+      picture: picture(req),
     }),
+    shape: accountShape('editUser'),
+  },
+  {
+    method: 'DELETE',
+    path: `${account}picture/`,
+    versions: both,
+    document: gql`
+      mutation RestDeleteAccountPicture($user: String!) {
+        deleteUserPicture(user: $user) {
+          ...RestUserFields
+        }
+      }
+      ${userFields}
+    `,
+    variables: (req) => ({ user: req.params.user }),
+    shape: accountShape('deleteUserPicture'),
+  },
+  {
+    method: 'GET',
+    path: `${account}notifications/`,
+    versions: both,
+    document: gql`
+      query RestNotifications($user: String!, $rules: AccountRules!) {
+        notifications(user: $user, rules: $rules) {
+          name
+          enabled
+          mandatory
+        }
+      }
+    `,
+    variables: (req) => ({ user: req.params.user, rules: rules(req) }),
+    shape: (data: { notifications: NotificationData[] }) => data.notifications,
+  },
+  {
+    method: 'POST',
+    path: `${account}notifications/`,
+    versions: both,
+    document: gql`
+      mutation RestUpdateNotifications($user: String!, $changes: [NotificationChange!]!, $rules: AccountRules!) {
+        updateNotifications(user: $user, changes: $changes, rules: $rules) {
+          name
+          enabled
+          mandatory
+        }
+      }
+    `,
+    variables: (req) => ({ user: req.params.user, changes: notificationChangesFromBody(req.body), rules: rules(req) }),
+    shape: (data: { updateNotifications: NotificationData[] }) => data.updateNotifications,
+  },
+  {
+    method: 'DELETE',
+    path: account,
+    versions: both,
+    document: gql`
+      mutation RestDeleteAccount($user: String!, $rules: AccountRules!) {
+        deleteUser(user: $user, rules: $rules)
+      }
+    `,
+    variables: (req) => ({ user: req.params.user, rules: rules(req) }),
+    status: 204,
+    shape: () => null,
+  },
+  {
+    method: 'DELETE',
+    path: '/accounts/session/',
+    versions: both,
+    document: gql`
+      mutation RestLogout {
+        logout
+      }
+    `,
+    shape: () => ({ ok: true }),
+  },
+  {
+    method: 'POST',
+    path: '/accounts/super-create/',
+    versions: both,
+    auth: ['jwt'],
+    document: gql`
+      mutation RestSuperCreate($input: SuperCreateInput!) {
+        superCreateAccount(input: $input) {
+          userId
+          username
+          email
+          displayName
+          idpId
+          groups {
+            id
+            name
+            rules
+          }
+          sessionCookie {
+            name
+            value
+            encoded
+          }
+        }
+      }
+    `,
+    variables: (req) => ({ input: superCreateInputFromBody(req.body) }),
+    status: 201,
+    shape: (data: { superCreateAccount: TestAccountData }) => {
+      const a = data.superCreateAccount;
+      return {
+        user_id: a.userId,
+        username: a.username,
+        email: a.email,
+        display_name: a.displayName,
+        idp_id: a.idpId,
+        groups: a.groups,
+        session_cookie: a.sessionCookie,
+      };
+    },
   },
 ]);

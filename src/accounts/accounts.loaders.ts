@@ -1,3 +1,4 @@
+import { AddonStatus, AddonType } from '../catalogue/catalogue.enums.js';
 import { byKeys, defineLoader } from '../core/loaders.js';
 import { selectRows, toDateOrNull, type DbTimestamp } from '../db/rows.js';
 import { intArray } from '../db/sql.js';
@@ -53,6 +54,73 @@ export const privateFieldsByUserId = defineLoader<number, UserPrivateFields | nu
           lastLogin: toDateOrNull(db, r.last_login),
           lastLoginIp: r.last_login_ip,
           readDevAgreement: toDateOrNull(db, r.read_dev_agreement),
+        },
+      ]),
+      null,
+    );
+  },
+);
+
+/** What the catalogue says about an account, and its picture. */
+export interface AccountStats {
+  readonly numAddonsListed: number;
+  readonly averageAddonRating: number;
+  readonly isAddonDeveloper: boolean;
+  readonly isArtist: boolean;
+  /** Has any add-on (not deleted), listed or not: developer notifications apply. */
+  readonly isDeveloper: boolean;
+  readonly pictureType: string | null;
+  readonly pictureHash: string | null;
+}
+
+interface AccountStatsRow {
+  id: number;
+  num_addons_listed: number;
+  average_addon_rating: number | string | null;
+  is_addon_developer: boolean;
+  is_artist: boolean;
+  is_developer: boolean;
+  picture_type: string | null;
+  picture_hash: string | null;
+}
+
+/** Themes for `is_artist` (personas and static themes); other types make an add-on developer. */
+const THEME_TYPES = `(${AddonType.PERSONA}, ${AddonType.STATICTHEME})`;
+/** `public` as CatalogueService.isPublic decides it, over `addons a`. */
+const PUBLIC_ADDON = `a.status = ${AddonStatus.PUBLIC} and not a.disabled_by_user and a.current_version_id is not null`;
+
+/** Listed public add-ons of each user (as a listed author), their average rating, and the picture: one query. */
+export const accountStatsByUserId = defineLoader<number, AccountStats | null>(
+  'accountStatsByUserId',
+  async (ctx, ids) => {
+    const rows = await selectRows<AccountStatsRow>(
+      ctx.em,
+      `select u.id, u.picture_type, u.picture_hash,
+            count(a.id)::int as num_addons_listed,
+            coalesce(avg(a.average_rating), 0)::float8 as average_addon_rating,
+            coalesce(bool_or(a.type not in ${THEME_TYPES}), false) as is_addon_developer,
+            coalesce(bool_or(a.type in ${THEME_TYPES}), false) as is_artist,
+            exists (select 1 from addon_users d join addons da on da.id = d.addon_id
+                     where d.user_id = u.id and da.status <> ${AddonStatus.DELETED}) as is_developer
+       from users u
+       left join addon_users au on au.user_id = u.id and au.listed
+       left join addons a on a.id = au.addon_id and ${PUBLIC_ADDON}
+      where u.id = any(?::int[])
+      group by u.id`,
+      [intArray(ids)],
+    );
+    return byKeys(
+      ids,
+      rows.map((r): [number, AccountStats] => [
+        r.id,
+        {
+          numAddonsListed: Number(r.num_addons_listed),
+          averageAddonRating: Number(r.average_addon_rating ?? 0),
+          isAddonDeveloper: r.is_addon_developer,
+          isArtist: r.is_artist,
+          isDeveloper: r.is_developer,
+          pictureType: r.picture_type,
+          pictureHash: r.picture_hash,
         },
       ]),
       null,

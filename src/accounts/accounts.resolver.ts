@@ -1,10 +1,23 @@
-import { Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import GraphQLUpload from 'graphql-upload/GraphQLUpload.mjs';
+import type { FileUpload as UploadedFile } from 'graphql-upload/processRequest.mjs';
+import { Arg, Args, Ctx, Float, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../core/context.js';
 import { PageArgs } from '../graphql/pagination.js';
 import type { Services } from '../services.js';
 import { privateFieldsByUserId } from './accounts.loaders.js';
 import type { UserPrivateFields, UserRecord } from './accounts.records.js';
-import { ApiKeyCredentialsType, UserPageType, UserPrivateType, UserType } from './accounts.types.js';
+import { AccountRules } from './accounts.service.js';
+import {
+  AccountInputType,
+  ApiKeyCredentialsType,
+  NotificationChangeType,
+  NotificationSettingType,
+  SuperCreateInputType,
+  TestAccountType,
+  UserPageType,
+  UserPrivateType,
+  UserType,
+} from './accounts.types.js';
 import { User } from './user.entity.js';
 
 @Resolver(() => UserType)
@@ -19,6 +32,128 @@ export class AccountsResolver {
   @Query(() => UserPageType, { description: 'All accounts, newest first. Needs Users:Edit.' })
   users(@Args() { page, pageSize }: PageArgs, @Ctx() ctx: RequestContext) {
     return this.services.accounts.list(ctx, page, pageSize);
+  }
+
+  @Query(() => UserType, {
+    description:
+      'An account by id or username: developers (a listed public add-on) are public; others only to ' +
+      'themselves and Users:Edit (NOT_FOUND otherwise).',
+  })
+  user(@Arg('user') identifier: string, @Ctx() ctx: RequestContext) {
+    return this.services.accounts.account(ctx, identifier);
+  }
+
+  @Query(() => [NotificationSettingType], {
+    description: "An account's notification preferences (self or Users:Edit); developer ones for developers only.",
+  })
+  notifications(
+    @Arg('user') identifier: string,
+    @Arg('rules', () => AccountRules, { defaultValue: AccountRules.V4 }) rules: AccountRules,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return this.services.notifications.list(ctx, identifier, rules);
+  }
+
+  @Mutation(() => UserType, {
+    description: 'Edit an account (self or Users:Edit), optionally with a new picture (PNG or JPEG, at most 4 MB).',
+  })
+  editUser(
+    @Arg('user') identifier: string,
+    @Arg('input', () => AccountInputType) input: AccountInputType,
+    @Arg('rules', () => AccountRules, { defaultValue: AccountRules.V4 }) rules: AccountRules,
+    @Arg('picture', () => GraphQLUpload, { nullable: true }) picture: Promise<UploadedFile> | null,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return this.services.accounts.update(ctx, identifier, input, rules, picture);
+  }
+
+  @Mutation(() => Boolean, {
+    description:
+      'Delete an account (self or Users:Edit). V3: refused for add-on developers, details cleared. V4: data ' +
+      'removed; add-ons it alone authors are deleted, shared ones keep their other authors.',
+  })
+  deleteUser(
+    @Arg('user') identifier: string,
+    @Arg('rules', () => AccountRules, { defaultValue: AccountRules.V4 }) rules: AccountRules,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return this.services.accounts.deleteAccount(ctx, identifier, rules);
+  }
+
+  @Mutation(() => TestAccountType, {
+    description: 'Create a test account (Accounts:SuperCreate, when enabled); bad parameters are UNPROCESSABLE.',
+  })
+  async superCreateAccount(
+    @Arg('input', () => SuperCreateInputType) input: SuperCreateInputType,
+    @Ctx() ctx: RequestContext,
+  ): Promise<TestAccountType> {
+    const { user, groups, sessionToken } = await this.services.accounts.superCreate(ctx, input);
+    return {
+      userId: user.id,
+      username: user.username,
+      email: user.email,
+      displayName: user.displayName,
+      idpId: user.idpId,
+      groups: groups.map((g) => ({ id: g.id, name: g.name, rules: g.rules })),
+      sessionCookie: { name: 'sessionid', value: sessionToken, encoded: `sessionid=${sessionToken}` },
+    };
+  }
+
+  @Mutation(() => Boolean, { description: "End the caller's browser session." })
+  logout(@Ctx() ctx: RequestContext) {
+    return this.services.accounts.logout(ctx);
+  }
+
+  @Mutation(() => UserType, { description: "Remove an account's picture (self or Users:Edit)." })
+  deleteUserPicture(@Arg('user') identifier: string, @Ctx() ctx: RequestContext) {
+    return this.services.accounts.deletePicture(ctx, identifier);
+  }
+
+  @Mutation(() => [NotificationSettingType], {
+    description: 'Set notification preferences; mandatory ones refuse the request. Returns the full list.',
+  })
+  updateNotifications(
+    @Arg('user') identifier: string,
+    @Arg('changes', () => [NotificationChangeType]) changes: NotificationChangeType[],
+    @Arg('rules', () => AccountRules, { defaultValue: AccountRules.V4 }) rules: AccountRules,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return this.services.notifications.update(ctx, identifier, changes, rules);
+  }
+
+  @FieldResolver(() => String, { description: 'The profile page on the website.' })
+  url(@Root() user: UserRecord, @Ctx() ctx: RequestContext) {
+    return `${ctx.request.baseUrl}/user/${user.id}/`;
+  }
+
+  @FieldResolver(() => Float, { description: "Average rating of the user's listed public add-ons (0 without)." })
+  async averageAddonRating(@Root() user: UserRecord, @Ctx() ctx: RequestContext) {
+    return (await this.services.accounts.stats(ctx, user))?.averageAddonRating ?? 0;
+  }
+
+  @FieldResolver(() => Int, { description: 'Public add-ons the user is a listed author of.' })
+  async numAddonsListed(@Root() user: UserRecord, @Ctx() ctx: RequestContext) {
+    return (await this.services.accounts.stats(ctx, user))?.numAddonsListed ?? 0;
+  }
+
+  @FieldResolver(() => Boolean, { description: 'Listed author of a public add-on that is not a theme.' })
+  async isAddonDeveloper(@Root() user: UserRecord, @Ctx() ctx: RequestContext) {
+    return (await this.services.accounts.stats(ctx, user))?.isAddonDeveloper ?? false;
+  }
+
+  @FieldResolver(() => Boolean, { description: 'Listed author of a public theme.' })
+  async isArtist(@Root() user: UserRecord, @Ctx() ctx: RequestContext) {
+    return (await this.services.accounts.stats(ctx, user))?.isArtist ?? false;
+  }
+
+  @FieldResolver(() => String, { nullable: true, description: 'Null without a picture.' })
+  pictureUrl(@Root() user: UserRecord, @Ctx() ctx: RequestContext) {
+    return this.services.accounts.pictureUrl(ctx, user);
+  }
+
+  @FieldResolver(() => String, { nullable: true, description: '`image/png` or `image/jpeg`; null without a picture.' })
+  pictureType(@Root() user: UserRecord, @Ctx() ctx: RequestContext) {
+    return this.services.accounts.pictureType(ctx, user);
   }
 
   @FieldResolver(() => String, {
@@ -45,7 +180,15 @@ export class AccountsResolver {
   async private(@Root() user: UserRecord, @Ctx() ctx: RequestContext) {
     if (!this.services.accounts.canSeePrivateFields(ctx, user)) return null;
     const fields = await this.privateFields(ctx, user);
-    return fields && { ...fields, permissions: await this.services.accounts.permissionsOf(ctx, user) };
+    return (
+      fields && {
+        ...fields,
+        permissions: await this.services.accounts.permissionsOf(ctx, user),
+        isVerified: false,
+        idpEditEmailUrl: this.services.config.IDP_EDIT_EMAIL_URL ?? null,
+        siteStatus: await this.services.site.status(ctx.em),
+      }
+    );
   }
 
   /** An entity (`me`) has them; a record (an add-on's author) does not. */

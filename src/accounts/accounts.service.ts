@@ -1,10 +1,18 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { FileUpload as UploadedFile } from 'graphql-upload/processRequest.mjs';
 import type { ApiKeysService, IssuedApiKey } from '../auth/api-keys.service.js';
+import { Session } from '../auth/session.entity.js';
+import type { SessionsService } from '../auth/sessions.service.js';
+import { Addon, AddonUser } from '../catalogue/addon.entity.js';
+import { AddonStatus } from '../catalogue/catalogue.enums.js';
 import type { RequestContext } from '../core/context.js';
-import { errors, type FieldErrors } from '../core/errors.js';
+import { AppError, ErrorCode, errors, type FieldErrors } from '../core/errors.js';
+import { hasLinks } from '../core/has-links.js';
+import { inspectImage } from '../core/images.js';
 import { pageRequest, toPage, type Page } from '../core/pagination.js';
-import { permissionsByUserId } from './accounts.loaders.js';
+import type { Storage } from '../storage/storage.port.js';
+import { accountStatsByUserId, permissionsByUserId, type AccountStats } from './accounts.loaders.js';
 import type { UserRecord } from './accounts.records.js';
 import { Group } from './group.entity.js';
 import { isValidRule } from './permissions.js';
@@ -21,13 +29,402 @@ export interface CreateUserInput {
   readDevAgreement?: boolean;
 }
 
+/**
+ * Which API's rules apply: v3 lets users change their username (the v4 freeze made it read-only).
+ */
+export const AccountRules = { V3: 'v3', V4: 'v4' } as const;
+export type AccountRules = (typeof AccountRules)[keyof typeof AccountRules];
+
+/** What an edit changes: `undefined` leaves a field alone. */
+export interface AccountInput {
+  biography?: string | null;
+  displayName?: string | null;
+  homepage?: string | null;
+  location?: string | null;
+  occupation?: string | null;
+  /** v3 only; ignored under v4 rules. */
+  username?: string | null;
+}
+
+export interface AccountsOptions {
+  /** Largest profile picture (default 4 MB). */
+  maxPictureBytes?: number;
+  /** Whether `superCreate` is available (default false). */
+  superCreateEnabled?: boolean;
+}
+
+export interface SuperCreateInput {
+  email?: string | null;
+  username?: string | null;
+  idpId?: string | null;
+  /** `reviewer` or `admin`. */
+  group?: string | null;
+}
+
+export interface SuperCreated {
+  user: User;
+  groups: Group[];
+  sessionToken: string;
+}
+
+/** Rules of the groups super-create may put a test account in. */
+const SUPER_CREATE_GROUPS: Record<string, string[]> = { reviewer: ['Addons:Review'], admin: ['*:*'] };
+const DEFAULT_MAX_PICTURE_BYTES = 4 * 1024 * 1024;
+
 const ANONYMOUS_USERNAME = /^anonymous-[0-9a-f]{32}$/;
 const USERNAME = /^[\w-]+$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const PRINTABLE = /[\p{L}\p{N}\p{P}\p{S}]/u;
+const MAX_ID = 2_147_483_647;
+const NOT_NULL = 'This field may not be null.';
+const NOT_BLANK = 'This field may not be blank.';
+const maxLength = (n: number) => `Ensure this field has no more than ${n} characters.`;
 
-/** Rules about user accounts. The accounts issue adds editing, deletion and notifications. */
+/** Rules about user accounts: lookups, who sees and edits what, validation with the original messages. */
 export class AccountsService {
-  constructor(private readonly apiKeys: ApiKeysService) {}
+  constructor(
+    private readonly apiKeys: ApiKeysService,
+    private readonly storage: Storage,
+    private readonly sessions: SessionsService,
+    private readonly options: AccountsOptions = {},
+  ) {}
+
+  private get maxPictureBytes(): number {
+    return this.options.maxPictureBytes ?? DEFAULT_MAX_PICTURE_BYTES;
+  }
+
+  /**
+   * A test account (JWT callers holding `Accounts:SuperCreate`, when enabled): fake email and random
+   * username unless given, optionally in a reviewer or admin group; signed in through a new session.
+   * Bad parameters are UNPROCESSABLE (422).
+   */
+  async superCreate(ctx: RequestContext, input: SuperCreateInput): Promise<SuperCreated> {
+    if (!this.options.superCreateEnabled) throw errors.notFound();
+    if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
+    if (!ctx.viewer.can('Accounts:SuperCreate')) throw errors.forbidden();
+    const suffix = randomBytes(8).toString('hex');
+    const username = input.username?.trim() || `super-created-${suffix}`;
+    const email = input.email?.trim() || `${username}-${suffix}@addons.test.invalid`;
+    const problems: FieldErrors = {};
+    if (input.group != null && !(input.group in SUPER_CREATE_GROUPS)) {
+      problems.group = [`"${input.group}" is not a valid choice.`];
+    }
+    // Validated all at once: a bad group rolls the (otherwise valid) account back.
+    const created = await ctx.em
+      .transactional(async (em) => {
+        const user = await this.createUser(em, { email, username });
+        if (Object.keys(problems).length) throw errors.validation(problems);
+        user.idpId = input.idpId?.trim() || null;
+        const groups: Group[] = [];
+        if (input.group) {
+          const group = em.create(Group, {
+            name: `Test Group ${input.group} ${user.id}`,
+            rules: SUPER_CREATE_GROUPS[input.group],
+            created: new Date(),
+          });
+          user.groups.add(group);
+          groups.push(group);
+        }
+        await em.flush();
+        return { id: user.id, groups: groups.map((g) => g.id) };
+      })
+      .catch((error: unknown) => {
+        const fields = error instanceof AppError && error.fields ? { ...error.fields, ...problems } : null;
+        if (!fields) throw error;
+        throw new AppError(ErrorCode.UNPROCESSABLE, 'Invalid parameters.', { fields });
+      });
+    const user = await ctx.em.findOneOrFail(User, { id: created.id });
+    const groups = await ctx.em.find(Group, { id: { $in: created.groups } });
+    const { token } = await this.sessions.create(ctx.em, user);
+    return { user, groups, sessionToken: token };
+  }
+
+  // Lookups and access
+
+  /** A (not deleted) account by id (all digits) or username. */
+  async findUser(ctx: RequestContext, identifier: string): Promise<User | null> {
+    if (/^\d+$/.test(identifier)) {
+      const id = Number(identifier);
+      return id <= MAX_ID ? ctx.em.findOne(User, { id, deleted: false }) : null;
+    }
+    if (!USERNAME.test(identifier)) return null;
+    return ctx.em.findOne(User, { username: identifier, deleted: false });
+  }
+
+  /** The catalogue statistics and picture of an account (batched per request). */
+  async stats(ctx: RequestContext, user: Pick<UserRecord, 'id'>): Promise<AccountStats | null> {
+    return ctx.loaders.get(accountStatsByUserId).load(user.id);
+  }
+
+  /** Public for developers (a listed public add-on); others only to themselves and `Users:Edit`: else 404. */
+  async account(ctx: RequestContext, identifier: string): Promise<User> {
+    const user = await this.findUser(ctx, identifier);
+    if (!user) throw errors.notFound();
+    if (this.canSeePrivateFields(ctx, user)) return user;
+    const stats = await this.stats(ctx, user);
+    if (!stats || stats.numAddonsListed === 0) throw errors.notFound();
+    return user;
+  }
+
+  /** An account to change: 401 anonymous, 404 unknown, 403 unless self or `Users:Edit`. */
+  async editable(ctx: RequestContext, identifier: string): Promise<User> {
+    if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
+    const user = await this.findUser(ctx, identifier);
+    if (!user) throw errors.notFound();
+    if (!this.canSeePrivateFields(ctx, user)) throw errors.forbidden();
+    return user;
+  }
+
+  // Edits
+
+  /** Changes the given fields (and the picture), validated all at once. */
+  async update(
+    ctx: RequestContext,
+    identifier: string,
+    input: AccountInput,
+    rules: AccountRules,
+    picture?: Promise<UploadedFile> | null,
+  ): Promise<User> {
+    const user = await this.editable(ctx, identifier);
+    const problems: FieldErrors = {};
+    const changes: Partial<Record<keyof AccountInput, string | null>> = {};
+
+    if (input.displayName !== undefined) {
+      const result = this.checkDisplayName(input.displayName);
+      if (Array.isArray(result)) problems.display_name = result;
+      else changes.displayName = result;
+    }
+    if (input.biography !== undefined) {
+      const biography = input.biography?.trim() || null;
+      if (biography && hasLinks(biography)) problems.biography = ['No links are allowed.'];
+      else changes.biography = biography;
+    }
+    if (input.homepage !== undefined) {
+      const result = this.checkHomepage(ctx, input.homepage);
+      if (Array.isArray(result)) problems.homepage = result;
+      else changes.homepage = result;
+    }
+    for (const field of ['location', 'occupation'] as const) {
+      if (input[field] === undefined) continue;
+      const value = input[field]?.trim() || null;
+      if (value && value.length > 255) problems[field] = [maxLength(255)];
+      else changes[field] = value;
+    }
+    if (rules === AccountRules.V3 && input.username !== undefined) {
+      const result = await this.checkUsername(ctx, user, input.username);
+      if (Array.isArray(result)) problems.username = result;
+      else changes.username = result;
+    }
+    let image: { data: Buffer; type: string; extension: string } | null = null;
+    if (picture) {
+      const result = await this.checkPicture(picture);
+      if (Array.isArray(result)) problems.picture_upload = result;
+      else image = result;
+    }
+    if (Object.keys(problems).length) throw errors.validation(problems);
+
+    if (changes.displayName !== undefined) user.displayName = changes.displayName;
+    if (changes.biography !== undefined) user.biography = changes.biography;
+    if (changes.homepage !== undefined) user.homepage = changes.homepage;
+    if (changes.location !== undefined) user.location = changes.location;
+    if (changes.occupation !== undefined) user.occupation = changes.occupation;
+    if (changes.username) user.username = changes.username;
+    if (image) {
+      const previous = this.pictureKey(user);
+      const hash = createHash('sha256').update(image.data).digest('hex').slice(0, 8);
+      user.pictureType = image.type;
+      user.pictureHash = hash;
+      const key = this.pictureKey(user)!;
+      await this.storage.put(key, image.data);
+      if (previous && previous !== key) await this.storage.delete(previous);
+    }
+    await ctx.em.flush();
+    return user;
+  }
+
+  /** Removes the picture (a no-op without one). */
+  async deletePicture(ctx: RequestContext, identifier: string): Promise<User> {
+    const user = await this.editable(ctx, identifier);
+    const key = this.pictureKey(user);
+    if (key) {
+      user.pictureType = null;
+      user.pictureHash = null;
+      await ctx.em.flush();
+      await this.storage.delete(key);
+    }
+    return user;
+  }
+
+  /**
+   * Deletes an account (self or `Users:Edit`). v3: refused for add-on developers; otherwise the
+   * details are cleared and the account marked deleted (ratings kept). v4: the account and its data
+   * (notification preferences, ratings, collections…) are removed; add-ons it alone authors are
+   * deleted, shared ones keep their other authors. One transaction.
+   */
+  async deleteAccount(ctx: RequestContext, identifier: string, rules: AccountRules): Promise<boolean> {
+    const user = await this.editable(ctx, identifier);
+    const picture = this.pictureKey(user);
+    if (rules === AccountRules.V3) {
+      const stats = await this.stats(ctx, user);
+      if (stats?.isDeveloper) {
+        throw errors.badParameter(
+          'Developers of add-ons or themes cannot delete their account. You must delete all add-ons and ' +
+            'themes linked to this account, or transfer them to other users.',
+        );
+      }
+      await ctx.em.transactional(async (em) => {
+        const row = await em.findOneOrFail(User, { id: user.id });
+        Object.assign(row, {
+          deleted: true,
+          username: `anonymous-${randomBytes(16).toString('hex')}`,
+          email: `deleted-${user.id}-${randomBytes(4).toString('hex')}@deleted.invalid`,
+          displayName: null,
+          biography: null,
+          homepage: null,
+          location: null,
+          occupation: null,
+          pictureType: null,
+          pictureHash: null,
+          lastLoginIp: null,
+        });
+        await em.nativeUpdate(Session, { user: user.id, revokedAt: null }, { revokedAt: new Date() });
+        await this.apiKeys.revoke(em, row);
+      });
+    } else {
+      await ctx.em.transactional(async (em) => {
+        const authored = await em.find(AddonUser, { user: user.id }, { fields: ['addon'] });
+        const addonIds = authored.map((a) => a.addon.id);
+        if (addonIds.length) {
+          const shared = await em.find(
+            AddonUser,
+            { addon: { $in: addonIds }, user: { $ne: user.id } },
+            { fields: ['addon'] },
+          );
+          const keep = new Set(shared.map((a) => a.addon.id));
+          const sole = addonIds.filter((id) => !keep.has(id));
+          if (sole.length) {
+            await em.nativeUpdate(
+              Addon,
+              { id: { $in: sole }, status: { $ne: AddonStatus.DELETED } },
+              { status: AddonStatus.DELETED },
+            );
+          }
+        }
+        // Authorships, notification preferences, sessions, keys, ratings, collections: cascaded.
+        await em.nativeDelete(User, { id: user.id });
+      });
+    }
+    if (picture) await this.storage.delete(picture);
+    return true;
+  }
+
+  /** Ends the caller's browser session (the internal scheme only). */
+  async logout(ctx: RequestContext): Promise<boolean> {
+    if (!ctx.viewer.isAuthenticated || ctx.viewer.method !== 'session' || !ctx.viewer.sessionId) {
+      throw errors.notAuthenticated();
+    }
+    await ctx.em.nativeUpdate(Session, { id: ctx.viewer.sessionId, revokedAt: null }, { revokedAt: new Date() });
+    return true;
+  }
+
+  /** Stored trimmed; 2 to 50 characters, at least one letter, number, punctuation mark or symbol. */
+  private checkDisplayName(value: string | null): string | null | string[] {
+    if (value === null) return null;
+    const name = value.trim();
+    if (!name) return [NOT_BLANK];
+    const problems: string[] = [];
+    if (name.length < 2) problems.push('Ensure this field has at least 2 characters.');
+    if (name.length > 50) problems.push('Ensure this field has no more than 50 characters.');
+    if (!PRINTABLE.test(name)) problems.push('Must contain at least one printable character.');
+    return problems.length ? problems : name;
+  }
+
+  /** An http(s)/ftp(s) URL of another site. */
+  private checkHomepage(ctx: RequestContext, value: string | null): string | null | string[] {
+    const homepage = value?.trim() || null;
+    if (homepage === null) return null;
+    if (homepage.length > 255) return [maxLength(255)];
+    let url: URL;
+    try {
+      url = new URL(homepage);
+    } catch {
+      return ['Enter a valid URL.'];
+    }
+    const host = url.hostname;
+    const validHost = host === 'localhost' || /^\[[0-9a-f:.]+\]$/i.test(host) || /^[^.\s]+(\.[^.\s]+)+$/.test(host);
+    if (!['http:', 'https:', 'ftp:', 'ftps:'].includes(url.protocol) || !validHost || /\s/.test(homepage)) {
+      return ['Enter a valid URL.'];
+    }
+    const siteHost = new URL(ctx.request.baseUrl).hostname;
+    if (host === siteHost || host.endsWith(`.${siteHost}`)) {
+      return ['The homepage field can only be used to link to external websites.'];
+    }
+    return homepage;
+  }
+
+  private async checkUsername(ctx: RequestContext, user: User, value: string | null): Promise<string | string[]> {
+    if (value === null) return [NOT_NULL];
+    const username = value.trim();
+    if (!username) return [NOT_BLANK];
+    if (/^\d+$/.test(username)) return ['Usernames cannot contain only digits.'];
+    if (!USERNAME.test(username)) {
+      return ['Enter a valid username consisting of letters, numbers, underscores or hyphens.'];
+    }
+    if (username.length > 150) return [maxLength(150)];
+    if (username !== user.username && (await ctx.em.count(User, { username, id: { $ne: user.id } }))) {
+      return ['This username is already in use.'];
+    }
+    return username;
+  }
+
+  /** PNG or JPEG, not animated, at most `maxPictureBytes`: checked in the original's order. */
+  private async checkPicture(
+    picture: Promise<UploadedFile>,
+  ): Promise<{ data: Buffer; type: string; extension: string } | string[]> {
+    let file: UploadedFile;
+    try {
+      file = await picture;
+    } catch {
+      return ['Please use images smaller than 4MB.'];
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of file.createReadStream()) {
+      const buffer = chunk as Buffer;
+      size += buffer.length;
+      if (size <= this.maxPictureBytes) chunks.push(buffer);
+      else if (chunks.length === 0) chunks.push(buffer.subarray(0, 64 * 1024));
+    }
+    const data = Buffer.concat(chunks);
+    const info = inspectImage(data);
+    if (!info) return ['Images must be either PNG or JPG.'];
+    if (info.animated) return ['Images cannot be animated.'];
+    if (size > this.maxPictureBytes) return ['Please use images smaller than 4MB.'];
+    return { data, type: info.type, extension: info.extension };
+  }
+
+  private pictureKey(user: Pick<User, 'id' | 'pictureType'>): string | null {
+    if (!user.pictureType) return null;
+    const extension = user.pictureType === 'image/jpeg' ? 'jpg' : 'png';
+    return `userpics/${Math.floor(user.id / 1000)}/${user.id}.${extension}`;
+  }
+
+  /** The picture's public URL (cache-busted), or null. */
+  async pictureUrl(ctx: RequestContext, user: Pick<UserRecord, 'id'>): Promise<string | null> {
+    const picture = await this.picture(ctx, user);
+    const key = picture && this.pictureKey({ id: user.id, pictureType: picture.pictureType });
+    return key ? `${this.storage.url(ctx.request.baseUrl, key)}?modified=${picture.pictureHash}` : null;
+  }
+
+  async pictureType(ctx: RequestContext, user: Pick<UserRecord, 'id'>): Promise<string | null> {
+    return (await this.picture(ctx, user))?.pictureType ?? null;
+  }
+
+  /** An entity knows its picture; a record (an add-on's author) is looked up. */
+  private async picture(ctx: RequestContext, user: Pick<UserRecord, 'id'>) {
+    if (user instanceof User) return { pictureType: user.pictureType, pictureHash: user.pictureHash };
+    return this.stats(ctx, user);
+  }
 
   /** The caller, or 401 when anonymous. */
   me(ctx: RequestContext): User {

@@ -1,5 +1,17 @@
-import { Field, Int, ObjectType } from 'type-graphql';
+import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { PageOf } from '../graphql/pagination.js';
+import { SiteStatusType } from '../site/site.resolver.js';
+import type { SiteStatus } from '../site/site.service.js';
+import { AccountRules, type AccountInput } from './accounts.service.js';
+
+registerEnumType(AccountRules, {
+  name: 'AccountRules',
+  description: 'Which API rules apply to account edits and notification types.',
+  valuesConfig: {
+    V3: { description: 'REST v3: the username may be changed; eleven notification types.' },
+    V4: { description: 'REST v4: the username is read-only; ten notification types.' },
+  },
+});
 
 /** Public view of an account. Private fields sit under `private`, which is null unless allowed. */
 @ObjectType('User')
@@ -49,6 +61,63 @@ export class UserPrivateType {
 
   @Field(() => [String], { description: 'Sorted permission rules (`app:action`, `*` wildcards).' })
   permissions!: string[];
+
+  @Field({ description: 'Verified through the account provider.' })
+  isVerified!: boolean;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'Where to change the email at the account provider (configured).',
+  })
+  idpEditEmailUrl!: string | null;
+
+  @Field(() => SiteStatusType, { description: 'The site status, included to save a call (v4 `site_status`).' })
+  siteStatus!: SiteStatus;
+}
+
+@InputType('AccountInput', { description: 'Only the fields given change; null clears a field.' })
+export class AccountInputType implements AccountInput {
+  @Field(() => String, { nullable: true, description: 'No links allowed.' })
+  biography?: string | null;
+
+  @Field(() => String, { nullable: true, description: '2 to 50 characters, at least one printable.' })
+  displayName?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'A URL of another site.' })
+  homepage?: string | null;
+
+  @Field(() => String, { nullable: true })
+  location?: string | null;
+
+  @Field(() => String, { nullable: true })
+  occupation?: string | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'V3 rules only (ignored otherwise): letters, numbers, underscores, hyphens; not all digits.',
+  })
+  username?: string | null;
+}
+
+@ObjectType('NotificationSetting', { description: 'A notification preference of an account.' })
+export class NotificationSettingType {
+  @Field()
+  name!: string;
+
+  @Field()
+  enabled!: boolean;
+
+  @Field({ description: 'Always sent; cannot be turned off.' })
+  mandatory!: boolean;
+}
+
+@InputType('NotificationChange')
+export class NotificationChangeType {
+  @Field()
+  name!: string;
+
+  @Field()
+  enabled!: boolean;
 }
 
 @ObjectType('ApiKeyCredentials', { description: 'A new JWT API key. The secret is shown only once.' })
@@ -62,3 +131,66 @@ export class ApiKeyCredentialsType {
 
 @ObjectType('UserPage')
 export class UserPageType extends PageOf(UserType) {}
+
+@InputType('SuperCreateInput')
+export class SuperCreateInputType {
+  @Field(() => String, { nullable: true, description: 'Default: a generated fake address.' })
+  email?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Default: random.' })
+  username?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Default: none (the account needs migration to the provider).' })
+  idpId?: string | null;
+
+  @Field(() => String, { nullable: true, description: '`reviewer` or `admin`.' })
+  group?: string | null;
+}
+
+@ObjectType('TestAccountGroup')
+export class TestAccountGroupType {
+  @Field(() => Int)
+  id!: number;
+
+  @Field()
+  name!: string;
+
+  @Field(() => [String])
+  rules!: string[];
+}
+
+@ObjectType('SessionCookie')
+export class SessionCookieType {
+  @Field()
+  name!: string;
+
+  @Field()
+  value!: string;
+
+  @Field({ description: '`name=value`.' })
+  encoded!: string;
+}
+
+@ObjectType('TestAccount', { description: 'A super-created test account and a session signing in as it.' })
+export class TestAccountType {
+  @Field(() => Int)
+  userId!: number;
+
+  @Field()
+  username!: string;
+
+  @Field()
+  email!: string;
+
+  @Field(() => String, { nullable: true })
+  displayName!: string | null;
+
+  @Field(() => String, { nullable: true })
+  idpId!: string | null;
+
+  @Field(() => [TestAccountGroupType])
+  groups!: TestAccountGroupType[];
+
+  @Field(() => SessionCookieType)
+  sessionCookie!: SessionCookieType;
+}

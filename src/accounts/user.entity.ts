@@ -28,6 +28,18 @@ export class User {
   @Property({ type: 'string', length: 255, nullable: true })
   occupation: string | null = null;
 
+  /** Account-provider id; null until the account is migrated to the provider. */
+  @Property({ type: 'string', length: 255, nullable: true })
+  idpId: string | null = null;
+
+  /** `image/png` or `image/jpeg` while the user has a picture (stored under `userpics/`). */
+  @Property({ type: 'string', length: 25, nullable: true })
+  pictureType: string | null = null;
+
+  /** Changes with each picture (cache-busting `?modified=` value). */
+  @Property({ type: 'string', length: 8, nullable: true })
+  pictureHash: string | null = null;
+
   @Property({ type: 'boolean', default: false })
   deleted: Opt<boolean> = false;
 

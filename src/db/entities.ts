@@ -14,6 +14,7 @@ import { AddonReviewerFlags, ReviewNote, ReviewReplyToken } from '../reviews/rev
 import { DeniedGuid, FileUpload } from '../signing/upload.entity.js';
 import { Collection, CollectionAddon } from '../collections/collection.entity.js';
 import { Rating, RatingFlag, RatingThrottle } from '../ratings/rating.entity.js';
+import { UserNotification } from '../accounts/notification.entity.js';
 
 /** Every entity, listed explicitly (no folder discovery: it breaks under Jest's ESM loader). */
 export const entities = [
@@ -43,4 +44,5 @@ export const entities = [
   Rating,
   RatingFlag,
   RatingThrottle,
+  UserNotification,
 ];

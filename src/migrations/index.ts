@@ -6,6 +6,7 @@ import { Migration20261121081500_SearchIndexes } from './Migration20261121081500
 import { Migration20261121103104_Signing } from './Migration20261121103104_Signing.js';
 import { Migration20261121111410_Collections } from './Migration20261121111410_Collections.js';
 import { Migration20261121111639_Ratings } from './Migration20261121111639_Ratings.js';
+import { Migration20261121120404_Accounts } from './Migration20261121120404_Accounts.js';
 
 /** Applied in order at start. Add each new migration here (npm run migration:create prints the line). */
 export const migrationsList: MigrationObject[] = [
@@ -16,4 +17,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121103104_Signing', class: Migration20261121103104_Signing },
   { name: 'Migration20261121111410_Collections', class: Migration20261121111410_Collections },
   { name: 'Migration20261121111639_Ratings', class: Migration20261121111639_Ratings },
+  { name: 'Migration20261121120404_Accounts', class: Migration20261121120404_Accounts },
 ];

@@ -1,0 +1,75 @@
+import { AppError, ErrorCode, errors } from '../core/errors.js';
+import type { AccountInput, SuperCreateInput } from './accounts.service.js';
+import type { NotificationChange } from './notifications.service.js';
+
+/**
+ * JSON (or multipart) bodies of the v3/v4 account endpoints as GraphQL input. Absent keys stay
+ * absent; values are coerced the way the original's serializer fields accept them.
+ */
+type Body = Readonly<Record<string, unknown>>;
+
+const TRUE_VALUES = new Set<unknown>(['t', 'y', 'yes', 'true', 'on', '1', 1, true]);
+const FALSE_VALUES = new Set<unknown>(['f', 'n', 'no', 'false', 'off', '0', 0, false]);
+
+function jsonObject(body: unknown): Body {
+  return body && typeof body === 'object' && !Array.isArray(body) ? (body as Body) : {};
+}
+
+function text(field: string, value: unknown): string | null {
+  if (value === null || typeof value === 'string') return value;
+  if (typeof value === 'number') return String(value);
+  throw errors.field(field, 'Not a valid string.');
+}
+
+const FIELDS: [keyof AccountInput, string][] = [
+  ['biography', 'biography'],
+  ['displayName', 'display_name'],
+  ['homepage', 'homepage'],
+  ['location', 'location'],
+  ['occupation', 'occupation'],
+  ['username', 'username'],
+];
+
+/** `biography`, `display_name`, `homepage`, `location`, `occupation`, `username`; other keys are ignored. */
+export function accountInputFromBody(body: unknown): AccountInput {
+  const data = jsonObject(body);
+  const input: AccountInput = {};
+  for (const [key, field] of FIELDS) if (field in data) input[key] = text(field, data[field]);
+  return input;
+}
+
+/** `{"<name>": bool}` pairs; null values are skipped (as the original does). */
+export function notificationChangesFromBody(body: unknown): NotificationChange[] {
+  const changes: NotificationChange[] = [];
+  for (const [name, value] of Object.entries(jsonObject(body))) {
+    if (value === null || value === undefined) continue;
+    const key = typeof value === 'string' ? value.toLowerCase() : value;
+    if (TRUE_VALUES.has(key)) changes.push({ name, enabled: true });
+    else if (FALSE_VALUES.has(key)) changes.push({ name, enabled: false });
+    else throw errors.field('enabled', 'Must be a valid boolean.');
+  }
+  return changes;
+}
+
+/** `email`, `username`, `idp_id`, `group` of super-create; a non-string is UNPROCESSABLE (422). */
+export function superCreateInputFromBody(body: unknown): SuperCreateInput {
+  const data = jsonObject(body);
+  const input: SuperCreateInput = {};
+  const fields: [keyof SuperCreateInput, string][] = [
+    ['email', 'email'],
+    ['username', 'username'],
+    ['idpId', 'idp_id'],
+    ['group', 'group'],
+  ];
+  for (const [key, field] of fields) {
+    if (!(field in data) || data[field] === null) continue;
+    const value = data[field];
+    if (typeof value !== 'string') {
+      throw new AppError(ErrorCode.UNPROCESSABLE, 'Invalid parameters.', {
+        fields: { [field]: ['Not a valid string.'] },
+      });
+    }
+    input[key] = value;
+  }
+  return input;
+}
