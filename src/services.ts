@@ -70,9 +70,14 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
   const apiKeys = new ApiKeysService(keyring.box('api-key-secrets'));
   const sessions = new SessionsService(keyring.signer('session-tokens'));
   const catalogue = new CatalogueService();
+  const jobs = createJobQueue<ServiceJobs>(db, { queues: serviceQueues, logger });
   const categories = new CategoriesService();
   const storage = new LocalStorage(join(config.dataDir, 'media'));
-  const accounts = new AccountsService(apiKeys, storage, sessions, { superCreateEnabled: config.SUPER_CREATE_ENABLED });
+  const ratings = new RatingsService(catalogue, jobs);
+  const accounts = new AccountsService(apiKeys, storage, sessions, {
+    superCreateEnabled: config.SUPER_CREATE_ENABLED,
+    recountRatings: (em, addonIds) => ratings.recountAddons(em, addonIds),
+  });
   const search = new SearchService(
     createSearchEngine(config, db),
     categories,
@@ -80,7 +85,6 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
     config.SEARCH_MAX_RESULT_WINDOW,
   );
   const files = new LocalStorage(join(config.dataDir, 'files'));
-  const jobs = createJobQueue<ServiceJobs>(db, { queues: serviceQueues, logger });
   const reviewFlags = new ReviewFlagsService(catalogue);
   const signingTools = new LazySigningTools(config, keyring.box('signing-ca'), logger);
   const siteUrl = (config.SITE_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
@@ -133,7 +137,7 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
     }),
     mailer,
     collections: new CollectionsService(catalogue, collectionsOptions(config)),
-    ratings: new RatingsService(catalogue, jobs),
+    ratings,
     notifications: new NotificationsService(accounts),
   };
 }

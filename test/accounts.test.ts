@@ -5,6 +5,7 @@ import { User } from '../src/accounts/user.entity.js';
 import { createAddon } from './helpers/catalogue.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { jpeg, png } from './helpers/images.js';
+import * as ratingsHelpers from './helpers/ratings.js';
 
 type ApiVersion = 'v3' | 'v4';
 type Method = 'get' | 'post' | 'patch' | 'delete';
@@ -535,6 +536,22 @@ describe('delete (DELETE account/<id>/) and logout (DELETE session/)', () => {
     const kept = await check.findOneOrFail(Addon, { id: shared.id }, { populate: ['authors'] });
     expect(kept.status).toBe(AddonStatus.PUBLIC);
     expect(kept.authors.getItems().map((a) => a.user.id)).toEqual([partner.id]);
+  });
+
+  it('v4: the add-ons it rated are recounted', async () => {
+    const rater = await ratingsHelpers.caller(t, { username: 'v4-rater' });
+    const addon = await createAddon(t.em(), { slug: 'rated-by-leaver', name: { 'en-US': 'Rated' } });
+    const [version] = await ratingsHelpers.versionsOf(t.em(), addon);
+    const rated = await ratingsHelpers.call(t, 'post', '/api/v4/ratings/rating/', rater, {
+      addon: addon.id,
+      version: version.id,
+      score: 2,
+      body: 'Meh',
+    });
+    expect(rated.status).toBe(201);
+    expect((await ratingsHelpers.storedColumns(t, addon.id)).count).toBe(1);
+    expect((await ratingsHelpers.call(t, 'delete', `/api/v4/accounts/account/${rater.id}/`, rater)).status).toBe(204);
+    expect(await ratingsHelpers.storedColumns(t, addon.id)).toMatchObject({ count: 0, textCount: 0, average: 0 });
   });
 
   it('logs a browser session out', async () => {

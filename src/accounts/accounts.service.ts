@@ -1,3 +1,4 @@
+import { executeSql } from '../db/sql.js';
 import { createHash, randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FileUpload as UploadedFile } from 'graphql-upload/processRequest.mjs';
@@ -51,6 +52,8 @@ export interface AccountsOptions {
   maxPictureBytes?: number;
   /** Whether `superCreate` is available (default false). */
   superCreateEnabled?: boolean;
+  /** Recounts the rating columns of add-ons whose ratings were removed with an account (in its transaction). */
+  recountRatings?: (em: EntityManager, addonIds: readonly number[]) => Promise<void>;
 }
 
 export interface SuperCreateInput {
@@ -310,8 +313,17 @@ export class AccountsService {
             );
           }
         }
+        const rated = await executeSql<{ addon_id: number }[]>(
+          em,
+          'select distinct addon_id from ratings where user_id = ?',
+          [user.id],
+        );
         // Authorships, notification preferences, sessions, keys, ratings, collections: cascaded.
         await em.nativeDelete(User, { id: user.id });
+        await this.options.recountRatings?.(
+          em,
+          rated.map((r) => r.addon_id),
+        );
       });
     }
     if (picture) await this.storage.delete(picture);

@@ -489,6 +489,18 @@ export class RatingsService {
     return rows.length > 0;
   }
 
+  /**
+   * After ratings disappeared without a rating write (a user's account removed with its data):
+   * recounts each add-on under its ratings lock, in the caller's transaction (ids in order, so two
+   * such recounts cannot deadlock).
+   */
+  async recountAddons(tx: EntityManager, addonIds: readonly number[]): Promise<void> {
+    for (const addonId of [...new Set(addonIds)].sort((a, b) => a - b)) {
+      const current = await this.aggregates.lockAddon(tx, addonId);
+      await this.refreshAddon(tx, addonId, current);
+    }
+  }
+
   /** Recounts the add-on's columns; when they changed, its search document follows. */
   private async refreshAddon(tx: EntityManager, addonId: number, current: AddonRatingColumns) {
     if (await this.aggregates.refreshAddon(tx, addonId, current)) {
