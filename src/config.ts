@@ -44,6 +44,10 @@ const schema = z.object({
   IDP_EDIT_EMAIL_URL: urlWithProtocol(['http:', 'https:']).optional(),
   /** `POST /accounts/super-create/` (test accounts for `Accounts:SuperCreate` holders): off unless enabled. */
   SUPER_CREATE_ENABLED: bool.default(false),
+  /** Username of the vendor's own account, whose collections curators (Admin:Curation) manage. */
+  VENDOR_COLLECTIONS_USER: z.string().min(1).default('vendor'),
+  /** Slug of that account's featured-themes collection (Collections:Contribute may manage its add-ons). */
+  VENDOR_FEATURED_THEMES_COLLECTION: z.string().min(1).default('featured-themes'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GRAPHQL_INTROSPECTION: bool.default(true),
   TRUST_PROXY: bool.default(false),
