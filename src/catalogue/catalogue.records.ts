@@ -1,5 +1,10 @@
 import type { Platform as DbPlatform } from '@mikro-orm/core';
-import type { UserRecord } from '../accounts/accounts.records.js';
+import {
+  JOINED_USER_COLUMNS,
+  toJoinedUserRecord,
+  type JoinedUserRow,
+  type UserRecord,
+} from '../accounts/accounts.records.js';
 import type { Translations } from '../core/i18n/translations.js';
 import { ref, toDate, toDateOrNull, type DbBigint, type DbTimestamp } from '../db/rows.js';
 import type { Addon, AddonUser } from './addon.entity.js';
@@ -340,23 +345,14 @@ export function toPreviewRecord(row: PreviewRow, db: DbPlatform): PreviewRecord 
   };
 }
 
-export const AUTHOR_COLUMNS = `au.id, au.addon_id, au.role, au.listed, au.position, u.id as user_id, u.username,
-  u.display_name, u.biography, u.homepage, u.location, u.occupation, u.created as user_created`;
+export const AUTHOR_COLUMNS = `au.id, au.addon_id, au.role, au.listed, au.position, ${JOINED_USER_COLUMNS}`;
 
-export interface AuthorRow {
+export interface AuthorRow extends JoinedUserRow {
   id: number;
   addon_id: number;
   role: number;
   listed: boolean;
   position: number;
-  user_id: number;
-  username: string;
-  display_name: string | null;
-  biography: string | null;
-  homepage: string | null;
-  location: string | null;
-  occupation: string | null;
-  user_created: DbTimestamp;
 }
 
 export function toAuthorRecord(row: AuthorRow, db: DbPlatform): AuthorRecord {
@@ -366,15 +362,6 @@ export function toAuthorRecord(row: AuthorRow, db: DbPlatform): AuthorRecord {
     role: row.role,
     listed: row.listed,
     position: row.position,
-    user: {
-      id: row.user_id,
-      username: row.username,
-      displayName: row.display_name,
-      biography: row.biography,
-      homepage: row.homepage,
-      location: row.location,
-      occupation: row.occupation,
-      created: toDate(db, row.user_created),
-    },
+    user: toJoinedUserRecord(row, db),
   };
 }

@@ -1,20 +1,26 @@
-import type { UserRecord } from '../accounts/accounts.records.js';
+import {
+  JOINED_USER_COLUMNS,
+  toJoinedUserRecord,
+  type JoinedUserRow,
+  type UserRecord,
+} from '../accounts/accounts.records.js';
 import { byKeys, defineLoader } from '../core/loaders.js';
 import { selectRows } from '../db/rows.js';
 import { intArray } from '../db/sql.js';
-import { USER_COLUMNS, toUserRecord, type UserRow } from './collections.records.js';
 
 /** Collection authors (public account fields). */
 export const collectionAuthorById = defineLoader<number, UserRecord | null>(
   'collectionAuthorById',
   async (ctx, ids) => {
-    const rows = await selectRows<UserRow>(ctx.em, `select ${USER_COLUMNS} from users u where u.id = any(?::int[])`, [
-      intArray(ids),
-    ]);
+    const rows = await selectRows<JoinedUserRow>(
+      ctx.em,
+      `select ${JOINED_USER_COLUMNS} from users u where u.id = any(?::int[])`,
+      [intArray(ids)],
+    );
     const db = ctx.em.getPlatform();
     return byKeys(
       ids,
-      rows.map((row): [number, UserRecord] => [row.id, toUserRecord(row, db)]),
+      rows.map((row): [number, UserRecord] => [row.user_id, toJoinedUserRecord(row, db)]),
       null,
     );
   },

@@ -1,5 +1,4 @@
 import type { Platform as DbPlatform } from '@mikro-orm/core';
-import type { UserRecord } from '../accounts/accounts.records.js';
 import type { RowRef } from '../catalogue/catalogue.records.js';
 import type { Translations } from '../core/i18n/translations.js';
 import { toDate, type DbTimestamp } from '../db/rows.js';
@@ -84,34 +83,6 @@ export function toItemRecord(row: ItemRow, db: DbPlatform): CollectionAddonRecor
     collection: { id: row.collection_id },
     addon: { id: row.addon_id },
     notes: row.notes,
-    created: toDate(db, row.created),
-  };
-}
-
-/** The public fields of an account (a collection's author). */
-export const USER_COLUMNS =
-  'u.id, u.username, u.display_name, u.biography, u.homepage, u.location, u.occupation, u.created';
-
-export interface UserRow {
-  id: number;
-  username: string;
-  display_name: string | null;
-  biography: string | null;
-  homepage: string | null;
-  location: string | null;
-  occupation: string | null;
-  created: DbTimestamp;
-}
-
-export function toUserRecord(row: UserRow, db: DbPlatform): UserRecord {
-  return {
-    id: row.id,
-    username: row.username,
-    displayName: row.display_name,
-    biography: row.biography,
-    homepage: row.homepage,
-    location: row.location,
-    occupation: row.occupation,
     created: toDate(db, row.created),
   };
 }

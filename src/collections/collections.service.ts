@@ -1,5 +1,4 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import type { UserRecord } from '../accounts/accounts.records.js';
 import { AddonStatus } from '../catalogue/catalogue.enums.js';
 import type { CatalogueService } from '../catalogue/catalogue.service.js';
 import type { RequestContext } from '../core/context.js';
@@ -8,21 +7,24 @@ import { hasLinks } from '../core/has-links.js';
 import { DEFAULT_LOCALE, canonicalLocale } from '../core/i18n/locales.js';
 import { mergeTranslations, parseTranslationsInput, type Translations } from '../core/i18n/translations.js';
 import { DEFAULT_PAGE_SIZE, pageRequest, toPage, type Page } from '../core/pagination.js';
+import {
+  JOINED_USER_COLUMNS,
+  toJoinedUserRecord,
+  type JoinedUserRow,
+  type UserRecord,
+} from '../accounts/accounts.records.js';
 import { RESTORE_SEMICOLONS, noSemicolons, selectRows } from '../db/rows.js';
 import { Collection, CollectionAddon } from './collection.entity.js';
 import { collectionAuthorById } from './collections.loaders.js';
 import {
   COLLECTION_COLUMNS,
   ITEM_COLUMNS,
-  USER_COLUMNS,
   toCollectionRecord,
   toItemRecord,
-  toUserRecord,
   type CollectionAddonRecord,
   type CollectionRecord,
   type CollectionRow,
   type ItemRow,
-  type UserRow,
 } from './collections.records.js';
 
 /**
@@ -143,14 +145,14 @@ export class CollectionsService {
     if (identifier.includes('\0')) return null;
     const byId = /^\d+$/.test(identifier);
     if (byId && !isIntegerId(identifier)) return null;
-    const [row] = await selectRows<UserRow>(
+    const [row] = await selectRows<JoinedUserRow>(
       ctx.em,
-      `select ${USER_COLUMNS} from users u
+      `select ${JOINED_USER_COLUMNS} from users u
         where not u.deleted and ${byId ? 'u.id = ?' : `u.username = ${RESTORE_SEMICOLONS}`}`,
       [byId ? Number(identifier) : noSemicolons(identifier)],
     );
     if (!row) return null;
-    const user = toUserRecord(row, ctx.em.getPlatform());
+    const user = toJoinedUserRecord(row, ctx.em.getPlatform());
     ctx.loaders.get(collectionAuthorById).prime(user.id, user);
     return user;
   }

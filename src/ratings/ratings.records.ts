@@ -1,5 +1,10 @@
 import type { Platform as DbPlatform } from '@mikro-orm/core';
-import type { UserRecord } from '../accounts/accounts.records.js';
+import {
+  JOINED_USER_COLUMNS,
+  toJoinedUserRecord,
+  type JoinedUserRow,
+  type UserRecord,
+} from '../accounts/accounts.records.js';
 import type { RowRef } from '../catalogue/catalogue.records.js';
 import { ref, toDate, type DbTimestamp } from '../db/rows.js';
 import type { RatingFlagReason } from './ratings.enums.js';
@@ -40,10 +45,9 @@ export interface RatingFlagRecord {
 export const RATING_FROM = 'ratings r join users u on u.id = r.user_id';
 
 export const RATING_COLUMNS = `r.id, r.addon_id, r.version_id, r.reply_to_id, r.score, r.body, r.deleted, r.is_latest,
-  r.previous_count, r.editor_review, r.created, u.id as user_id, u.username, u.display_name, u.biography, u.homepage,
-  u.location, u.occupation, u.created as user_created`;
+  r.previous_count, r.editor_review, r.created, ${JOINED_USER_COLUMNS}`;
 
-export interface RatingRow {
+export interface RatingRow extends JoinedUserRow {
   id: number;
   addon_id: number;
   version_id: number | null;
@@ -55,14 +59,6 @@ export interface RatingRow {
   previous_count: number;
   editor_review: boolean;
   created: DbTimestamp;
-  user_id: number;
-  username: string;
-  display_name: string | null;
-  biography: string | null;
-  homepage: string | null;
-  location: string | null;
-  occupation: string | null;
-  user_created: DbTimestamp;
 }
 
 export function toRatingRecord(row: RatingRow, db: DbPlatform): RatingRecord {
@@ -71,16 +67,7 @@ export function toRatingRecord(row: RatingRow, db: DbPlatform): RatingRecord {
     addon: { id: row.addon_id },
     version: ref(row.version_id),
     replyTo: ref(row.reply_to_id),
-    user: {
-      id: row.user_id,
-      username: row.username,
-      displayName: row.display_name,
-      biography: row.biography,
-      homepage: row.homepage,
-      location: row.location,
-      occupation: row.occupation,
-      created: toDate(db, row.user_created),
-    },
+    user: toJoinedUserRecord(row, db),
     score: row.score,
     body: row.body,
     deleted: row.deleted,
