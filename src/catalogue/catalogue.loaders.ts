@@ -2,7 +2,7 @@ import type { Platform as DbPlatform } from '@mikro-orm/core';
 import type { RequestContext } from '../core/context.js';
 import type { Translations } from '../core/i18n/translations.js';
 import { byKeys, defineLoader } from '../core/loaders.js';
-import { RESTORE_SEMICOLONS, noSemicolons, selectRows } from '../db/rows.js';
+import { selectRows } from '../db/rows.js';
 import { intArray, textArray } from '../db/sql.js';
 import { Channel } from './catalogue.enums.js';
 import {
@@ -74,7 +74,7 @@ export const addonById = defineLoader<number, AddonRecord | null>('addonById', a
 );
 
 export const addonBySlug = defineLoader<string, AddonRecord | null>('addonBySlug', async (ctx, slugs) => {
-  const addons = await selectAddons(ctx, `a.slug = any(${RESTORE_SEMICOLONS}::text[])`, noSemicolons(textArray(slugs)));
+  const addons = await selectAddons(ctx, 'a.slug = any(?::text[])', textArray(slugs));
   return oneByKey(slugs, addons, (a) => a.slug);
 });
 

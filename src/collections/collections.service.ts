@@ -13,7 +13,7 @@ import {
   type JoinedUserRow,
   type UserRecord,
 } from '../accounts/accounts.records.js';
-import { RESTORE_SEMICOLONS, noSemicolons, selectRows } from '../db/rows.js';
+import { selectRows } from '../db/rows.js';
 import { Collection, CollectionAddon } from './collection.entity.js';
 import { collectionAuthorById } from './collections.loaders.js';
 import {
@@ -148,8 +148,8 @@ export class CollectionsService {
     const [row] = await selectRows<JoinedUserRow>(
       ctx.em,
       `select ${JOINED_USER_COLUMNS} from users u
-        where not u.deleted and ${byId ? 'u.id = ?' : `u.username = ${RESTORE_SEMICOLONS}`}`,
-      [byId ? Number(identifier) : noSemicolons(identifier)],
+        where not u.deleted and ${byId ? 'u.id = ?' : `u.username = ?`}`,
+      [byId ? Number(identifier) : identifier],
     );
     if (!row) return null;
     const user = toJoinedUserRecord(row, ctx.em.getPlatform());
@@ -167,8 +167,8 @@ export class CollectionsService {
     if (slug.includes('\0')) return null;
     const [row] = await selectRows<CollectionRow>(
       ctx.em,
-      `select ${COLLECTION_COLUMNS} from collections c where c.author_id = ? and c.slug = ${RESTORE_SEMICOLONS}`,
-      [authorId, noSemicolons(slug)],
+      `select ${COLLECTION_COLUMNS} from collections c where c.author_id = ? and c.slug = ?`,
+      [authorId, slug],
     );
     return row ? toCollectionRecord(row, ctx.em.getPlatform()) : null;
   }
@@ -241,8 +241,6 @@ export class CollectionsService {
     const fields = this.validate(ctx, NEW_COLLECTION, input, true);
     await this.assertSlugFree(ctx, author.id, fields.slug, null);
     const collection = ctx.em.create(Collection, {
-      // Known before the insert: the embedded database loses a RETURNING when a text holds a `;`.
-      id: await this.nextId(ctx, 'collections_id_seq'),
       author: author.id,
       ...fields,
       created: new Date(),
@@ -382,11 +380,6 @@ export class CollectionsService {
     }
   }
 
-  private async nextId(ctx: RequestContext, sequence: 'collections_id_seq' | 'collection_addons_id_seq') {
-    const [{ id }] = await selectRows<{ id: number }>(ctx.em, `select nextval('${sequence}')::int as id`);
-    return id;
-  }
-
   private async touch(ctx: RequestContext, collection: CollectionRecord) {
     await ctx.em.execute('update collections set modified = ?::timestamptz where id = ?', [
       new Date().toISOString(),
@@ -475,7 +468,6 @@ export class CollectionsService {
     );
     if (taken) throw errors.field('non_field_errors', DUPLICATE_ADDON);
     const item = ctx.em.create(CollectionAddon, {
-      id: await this.nextId(ctx, 'collection_addons_id_seq'),
       collection: collection.id,
       addon: addonId,
       notes: parsedNotes,
@@ -539,8 +531,8 @@ export class CollectionsService {
     if (addon.includes('\0')) throw errors.notFound();
     const byId = /^\d+$/.test(addon);
     if (byId && !isIntegerId(addon)) throw errors.notFound();
-    const where = `ca.collection_id = ? and ${byId ? 'a.id = ?' : `a.slug = ${RESTORE_SEMICOLONS}`}`;
-    const [item] = await this.selectItems(ctx, where, [collection.id, byId ? Number(addon) : noSemicolons(addon)]);
+    const where = `ca.collection_id = ? and ${byId ? 'a.id = ?' : `a.slug = ?`}`;
+    const [item] = await this.selectItems(ctx, where, [collection.id, byId ? Number(addon) : addon]);
     if (!item) throw errors.notFound();
     return item;
   }

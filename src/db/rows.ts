@@ -26,14 +26,6 @@ export function toDateOrNull(platform: Platform, value: DbTimestamp | null): Dat
   return value === null ? null : toDate(platform, value);
 }
 
-/**
- * PGlite's knex dialect runs any statement whose text holds a `;` as a script, and MikroORM inlines
- * parameters into the text: user text (a slug in a URL) is bound as `noSemicolons(text)` and read
- * back in SQL with `RESTORE_SEMICOLONS` in place of the `?` (a constant expression: indexes still apply).
- */
-export const noSemicolons = (text: string) => text.replaceAll('%', '%25').replaceAll(';', '%3B');
-export const RESTORE_SEMICOLONS = `replace(replace(?, '%3B', chr(59)), '%25', '%')`;
-
 /** A `{id}` reference from a foreign key column, the shape entity relations also have. */
 export function ref(id: number | null): { id: number } | null {
   return id === null ? null : { id };

@@ -8,7 +8,7 @@ import type { CatalogueService } from '../catalogue/catalogue.service.js';
 import type { RequestContext } from '../core/context.js';
 import { errors, type FieldErrors } from '../core/errors.js';
 import { pageRequest, toPage, type Page } from '../core/pagination.js';
-import { RESTORE_SEMICOLONS, noSemicolons, selectRows } from '../db/rows.js';
+import { selectRows } from '../db/rows.js';
 import { intArray } from '../db/sql.js';
 import type { JobQueue } from '../jobs/queue.port.js';
 import type { ServiceJobs } from '../jobs/service-jobs.js';
@@ -225,8 +225,8 @@ export class RatingsService {
         [{ id: created }] = await selectRows<{ id: number }>(
           tx,
           `insert into ratings (addon_id, version_id, user_id, score, body, ip_address, editor_review)
-           values (?, ?, ?, ?, ${RESTORE_SEMICOLONS}, ?, ?) returning id`,
-          [addon.id, versionId, userId, score, textParam(text.body), ctx.request.ip, text.hasLink],
+           values (?, ?, ?, ?, ?, ?, ?) returning id`,
+          [addon.id, versionId, userId, score, text.body, ctx.request.ip, text.hasLink],
         );
       } catch (error) {
         // A concurrent request of the same user (through another process) won the race.
@@ -264,8 +264,8 @@ export class RatingsService {
     const params: unknown[] = [];
     if (body !== undefined) {
       const text = cleanBody(body);
-      sets.push(`body = ${RESTORE_SEMICOLONS}`);
-      params.push(textParam(text.body));
+      sets.push(`body = ?`);
+      params.push(text.body);
       if (text.hasLink) sets.push('editor_review = true');
     }
     if (score !== undefined) {
@@ -336,8 +336,8 @@ export class RatingsService {
         const sets = ['deleted = false', 'modified = now()'];
         const params: unknown[] = [];
         if (cleaned) {
-          sets.push(`body = ${RESTORE_SEMICOLONS}`, 'editor_review = editor_review or ?');
-          params.push(textParam(cleaned.body), cleaned.hasLink);
+          sets.push(`body = ?`, 'editor_review = editor_review or ?');
+          params.push(cleaned.body, cleaned.hasLink);
         }
         await tx.execute(`update ratings set ${sets.join(', ')} where id = ?`, [...params, existing.id]);
         return { id: existing.id, created: false };
@@ -347,8 +347,8 @@ export class RatingsService {
       const [{ id: created }] = await selectRows<{ id: number }>(
         tx,
         `insert into ratings (addon_id, user_id, reply_to_id, body, ip_address, editor_review)
-         values (?, ?, ?, ${RESTORE_SEMICOLONS}, ?, ?) returning id`,
-        [rating.addon.id, userId, rating.id, textParam(first.body), ctx.request.ip, first.hasLink],
+         values (?, ?, ?, ?, ?, ?) returning id`,
+        [rating.addon.id, userId, rating.id, first.body, ctx.request.ip, first.hasLink],
       );
       return { id: created, created: true };
     });
@@ -383,9 +383,9 @@ export class RatingsService {
 
     await ctx.em.transactional(async (tx) => {
       await tx.execute(
-        `insert into rating_flags (rating_id, user_id, flag, note) values (?, ?, ?, ${RESTORE_SEMICOLONS})
+        `insert into rating_flags (rating_id, user_id, flag, note) values (?, ?, ?, ?)
          on conflict (rating_id, user_id) do update set flag = excluded.flag, note = excluded.note, modified = now()`,
-        [rating.id, userId, reason, textParam(note || '')],
+        [rating.id, userId, reason, note || ''],
       );
       await tx.execute('update ratings set editor_review = true where id = ?', [rating.id]);
     });
@@ -521,9 +521,6 @@ function cleanBody(body: string | null): { body: string | null; hasLink: boolean
   }
   return { body: cleaned, hasLink: LINK.test(unquoted) };
 }
-
-/** User text bound for `RESTORE_SEMICOLONS` (see src/db/rows.ts). */
-const textParam = (text: string | null) => (text === null ? null : noSemicolons(text));
 
 /** Field errors gathered the way the original's serializers gather them: all fields first, then one throw. */
 class FieldErrorsCollector {
