@@ -22,6 +22,7 @@ import type { ReviewFlagsService } from '../reviews/review-flags.service.js';
 import type { FileUpload as UploadedFile } from 'graphql-upload/processRequest.mjs';
 import { spoolToFile } from '../core/spool.js';
 import { executeSql } from '../db/sql.js';
+import { slugify } from '../catalogue/slug.js';
 import type { UploadType } from './signing.types.js';
 
 /** A file the HTTP layer received and spooled to a temporary path (removed after the call). */
@@ -330,13 +331,7 @@ async function sha256File(path: string): Promise<string> {
 
 /** A slug from the name (letters, digits, dashes), made unique with a number; call it in a transaction. */
 export async function uniqueSlug(em: EntityManager, name: string): Promise<string> {
-  const base =
-    name
-      .normalize('NFKD')
-      .toLowerCase()
-      .replace(/[^\p{L}\p{N}]+/gu, '-')
-      .replace(/^-+|-+$/g, '')
-      .slice(0, 30) || 'addon';
+  const base = slugify(name.normalize('NFKD'), 30);
   const candidate = /^\d+$/.test(base) ? `addon-${base}` : base;
   // Concurrent creations of the same name wait for each other (until commit) instead of racing to
   // the unique index: called inside the creating transaction.

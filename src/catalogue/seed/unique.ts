@@ -83,13 +83,4 @@ export class SlugAllocator {
   }
 }
 
-/** A slug from a name: lower case, letters and digits, words joined by `-` (at most 50 characters). */
-export function slugify(name: string): string {
-  const slug = name
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 50)
-    .replace(/-+$/, '');
-  return slug || 'addon';
-}
+export { slugify } from '../slug.js';
