@@ -7,6 +7,10 @@
  *   each size in BENCH_ADDONS (default 50000,500000), a seeded catalogue (kept between runs) and
  *   /healthz, v4 detail, search (rare term, common term, no q with each sort) and autocomplete,
  *   anonymous (answers cached under the catalogue generation) and signed in (`cold-…`, uncached).
+ * - hostile: /healthz p99 alone, then while a few connections keep sending the largest allowed
+ *   texts (shaped like the inputs that made the old link patterns back-track) to rating create and
+ *   edit, biography, collection description and listing description; the p99 ratio (target <= 2x)
+ *   (bench/hostile.ts; embedded database, or a scratch database on DATABASE_URL's server).
  * - signing: upload-to-signed latency of a small unlisted extension through the signing API,
  *   throughput at 10 concurrent uploads and the server's and linter worker's RSS, as ratios against
  *   the same validation and signing done in-process (bench/signing.ts; embedded database, or a
@@ -31,9 +35,10 @@ import {
   type Scenario,
   type ScenarioResult,
 } from './lib.js';
+import { hostileSettings, printHostileReport, runHostileSuite, type HostileReport } from './hostile.js';
 import { printSigningReport, runSigningSuite, signingSettings, type SigningReport } from './signing.js';
 
-const SUITES = (process.env.BENCH_SUITES ?? 'foundation,catalogue,signing').split(',').map((s) => s.trim());
+const SUITES = (process.env.BENCH_SUITES ?? 'foundation,catalogue,hostile,signing').split(',').map((s) => s.trim());
 const SIZES = (process.env.BENCH_ADDONS ?? '50000,500000').split(',').map(Number);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const SETTINGS = { connections: 10, warmupSeconds: 2, durationSeconds: DURATION };
@@ -58,6 +63,8 @@ interface SuiteResult {
   results: ScenarioResult[];
   /** The signing suite's figures (its `results` stay empty). */
   signing?: SigningReport;
+  /** The hostile neighbour suite's figures (`results`: /healthz alone, then under load). */
+  hostile?: HostileReport;
 }
 
 let current: RunningServer | undefined;
@@ -130,6 +137,26 @@ async function main() {
     }
   }
 
+  if (SUITES.includes('hostile')) {
+    const hostile = await runHostileSuite({
+      adminUrl: ADMIN_URL,
+      settings: hostileSettings(),
+      track: (server) => (current = server),
+      log: (line) => process.stdout.write(`${line}\n`),
+    });
+    printHostileReport(hostile);
+    runs.push({
+      suite: 'hostile',
+      database: hostile.database,
+      results: [
+        hostile.alone,
+        { ...hostile.benign, name: 'healthz-with-plain-neighbours' },
+        { ...hostile.underLoad, name: 'healthz-with-hostile-neighbours' },
+      ],
+      hostile,
+    });
+  }
+
   if (SUITES.includes('signing')) {
     const signing = await runSigningSuite({
       adminUrl: ADMIN_URL,
@@ -145,7 +172,9 @@ async function main() {
   for (const r of failed) console.error(`FAILED ${r.name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
   const unsigned = runs.flatMap((r) => r.signing?.failures ?? []);
   for (const f of unsigned) console.error(`FAILED signing: ${f}`);
-  if (failed.length || unsigned.length) process.exit(1);
+  const hostileFailures = runs.flatMap((r) => r.hostile?.failures ?? []);
+  for (const f of hostileFailures) console.error(`FAILED hostile neighbour: ${f}`);
+  if (failed.length || unsigned.length || hostileFailures.length) process.exit(1);
   mkdirSync(join(RESULTS_FILE, '..'), { recursive: true });
   writeFileSync(
     RESULTS_FILE,

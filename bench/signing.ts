@@ -486,7 +486,8 @@ export async function runSigningSuite(options: SigningSuiteOptions): Promise<Sig
 
     const floorStarted = startFloor(floorDir, settings);
     floorStarted.catch(() => undefined);
-    server = await startServer(env);
+    // One API key drives every uploader: its concurrent-upload cap must not be what is measured.
+    server = await startServer({ ...env, MAX_CONCURRENT_UPLOADS_PER_USER: String(Math.max(4, settings.concurrency)) });
     options.track(server);
     const { base } = server;
     const serverPid = server.child.pid!;

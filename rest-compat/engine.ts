@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { Request, RequestHandler, Response } from 'express';
 import {
   execute,
@@ -8,7 +9,13 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
+import type { AuthScheme } from '../src/auth/authenticator.js';
+import { operationSchemes } from '../src/auth/credentials.js';
+import type { Viewer } from '../src/auth/viewer.js';
 import { createRequestContext } from '../src/core/context.js';
+import { errors } from '../src/core/errors.js';
+import { findInvalidText, refuseInvalidText } from '../src/core/input-guards.js';
+import { isMultipart, readMultipart } from '../src/core/multipart.js';
 import { formatTimestamp } from '../src/core/dates.js';
 import { baseUrlOf } from '../src/core/http.js';
 import { ResponseCache } from '../src/core/response-cache.js';
@@ -24,6 +31,8 @@ interface CompiledRoute {
   definition: RouteDefinition;
   document: DocumentNode;
   operationName: string;
+  /** Credentials accepted: the operation's (see Accepts), narrowed by the route's `auth`. */
+  schemes: readonly AuthScheme[];
   pattern: RegExp;
   paramNames: string[];
 }
@@ -66,14 +75,26 @@ export function compileRoutes(
       problems.push(`${label}: ${validationErrors.map((e) => e.message).join('; ')}`);
       continue;
     }
+    const accepted = operationSchemes(schema, document, operations[0]);
+    const narrowed = definition.auth ?? accepted;
+    const extra = narrowed.filter((scheme) => !accepted.includes(scheme));
+    if (extra.length) {
+      problems.push(`${label}: auth ${extra.join(', ')} is not accepted by ${operations[0].name.value}'s fields`);
+      continue;
+    }
     const { pattern, paramNames } = compilePath(definition.path);
     for (const version of definition.versions) {
       const key = `${version} ${definition.method} ${pattern.source}`;
       if (seen.has(key)) problems.push(`${label}: declared twice for ${version}`);
       seen.add(key);
-      byVersion
-        .get(version)!
-        .push({ definition, document, operationName: operations[0].name.value, pattern, paramNames });
+      byVersion.get(version)!.push({
+        definition,
+        document,
+        operationName: operations[0].name.value,
+        schemes: narrowed,
+        pattern,
+        paramNames,
+      });
     }
   }
   if (problems.length) throw new Error(`Invalid REST route table:\n  ${problems.join('\n  ')}`);
@@ -102,15 +123,24 @@ export interface RestEngineOptions {
   routes: readonly RouteDefinition[];
 }
 
+/** Multipart text fields: a route reads a handful of short ones (channel, version, profile texts). */
+const FORM_FIELDS = 50;
+const FORM_FIELD_BYTES = 256 * 1024;
+/** File parts per upload request. */
+const UPLOAD_FILES = 5;
+
 /**
  * Serves `/api/v3/...` and `/api/v4/...`: match the route, refuse writes in read-only mode,
- * authenticate with the route's schemes, map the request to variables, execute the pre-parsed
- * document in-process against the same schema and context as /graphql, shape the result.
+ * authenticate with the schemes its operation accepts, read a multipart body (only now, so an
+ * unknown caller's upload never touches the disk), map the request to variables, execute the
+ * pre-parsed document in-process against the same schema and context as /graphql, shape the result.
  */
 export function createRestHandler({ schema, services, db, routes }: RestEngineOptions): RequestHandler {
   const table = compileRoutes(schema, routes);
   const { logger, config } = services;
-  const cache = new ResponseCache();
+  const cache = new ResponseCache(config.RESPONSE_CACHE_MB * 1024 * 1024);
+  const cacheKeys = new RestCacheKeys();
+  const tmpDir = join(config.dataDir, 'tmp');
 
   return async (req: Request, res: Response) => {
     let style: ErrorStyle = 'drf';
@@ -135,31 +165,34 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
       }
       const { route, params } = match;
       style = route.definition.errorStyle ?? 'drf';
+      const badParameter = findInvalidText([Object.values(params), [...requestUrl.searchParams]]);
+      if (badParameter) throw errors.badRequest(badParameter.message);
 
-      const restRequest: RestRequest = { version, params, query: requestUrl.searchParams, body: req.body, locale };
+      const query = new ReadTrackingParams(requestUrl.search);
+      let restRequest: RestRequest = { version, params, query, body: req.body, locale };
       const ip = req.ip ?? null;
       const scope = method === 'GET' ? cacheScope(route.definition, restRequest) : false;
       const anonymous = !req.headers.authorization;
       const cacheable = scope === 'public' || (scope === 'anonymous' && anonymous);
-      const cacheKey = `${version} ${requestUrl.host}${requestUrl.pathname}${requestUrl.search}`;
+      const cacheKey = cacheable ? cacheKeys.lookupKey(route, requestUrl, locale) : null;
       // Anonymous hits are answered before anything else; credentials are checked before a public hit.
       const lookup = async () => {
         const generation = await cache.generation(em);
-        return { generation, hit: cache.get(cacheKey, generation) };
+        return { generation, hit: cacheKey === null ? undefined : cache.get(cacheKey, generation) };
       };
       let cached = cacheable && anonymous ? await lookup() : null;
       if (cached?.hit) return sendJsonText(res, cached.hit.status, cached.hit.body);
 
-      const viewer = await services.authenticator.authenticate(
-        em,
-        req.headers.authorization,
-        route.definition.auth ?? ['session'],
-        ip,
-      );
+      const viewer = await services.authenticator.authenticate(em, req.headers.authorization, route.schemes, ip);
       if (cacheable && !cached) cached = await lookup();
       if (cached?.hit) return sendJsonText(res, cached.hit.status, cached.hit.body);
+
+      if (isMultipart(req)) {
+        restRequest = { ...restRequest, body: await readRouteMultipart(req, res, route.definition, viewer) };
+      }
+      refuseInvalidText(findInvalidText(restRequest.body));
       const baseUrl = requestUrl.origin;
-      const context = createRequestContext({ em, viewer, locale, request: { baseUrl, ip } });
+      const context = createRequestContext({ em, viewer, locale, request: { baseUrl, ip, api: 'rest' } });
       const variables = route.definition.variables?.(restRequest) ?? {};
 
       const result = await execute({
@@ -181,13 +214,120 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
       if (body instanceof FileReply) return sendFile(res, body, await services.downloads.open(em, body.fileId));
       if (!cached) return sendJson(res, status, body);
       const payload = JSON.stringify(body);
-      cache.set(cacheKey, cached.generation, status, payload);
+      const storeKey = cacheKeys.storeKey(route, requestUrl, locale, query);
+      if (storeKey !== null) cache.set(storeKey, cached.generation, status, payload);
       return sendJsonText(res, status, payload);
     } catch (caught) {
       const error = toRestError(caught, style, logger);
       return sendJson(res, error.status, error.body, error.headers);
     }
   };
+
+  /**
+   * A multipart body, read after authentication. Upload routes take files from signed-in callers
+   * only, within the caller's concurrent upload slots; other routes take short text fields only.
+   * Spooled files and the slot are given back when the response ends.
+   */
+  async function readRouteMultipart(req: Request, res: Response, route: RouteDefinition, viewer: Viewer) {
+    let release = () => {};
+    if (route.uploads) {
+      if (viewer.userId === null) throw errors.notAuthenticated();
+      release = services.uploadSlots.acquire(viewer.userId);
+    }
+    try {
+      const { body, cleanup } = await readMultipart(req, tmpDir, {
+        files: route.uploads ? UPLOAD_FILES : 0,
+        fileBytes: config.MAX_UPLOAD_MB * 1024 * 1024,
+        fields: FORM_FIELDS,
+        fieldBytes: FORM_FIELD_BYTES,
+      });
+      res.once('close', () => {
+        release();
+        void cleanup();
+      });
+      return body;
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+}
+
+/** URLSearchParams that remember which names a route read (its variables, cache rule and shape). */
+class ReadTrackingParams extends URLSearchParams {
+  readonly read = new Set<string>();
+  /** Something iterated over every parameter. */
+  readsAll = false;
+
+  override get(name: string) {
+    this.read.add(name);
+    return super.get(name);
+  }
+  override getAll(name: string) {
+    this.read.add(name);
+    return super.getAll(name);
+  }
+  override has(name: string, value?: string) {
+    this.read.add(name);
+    return value === undefined ? super.has(name) : super.has(name, value);
+  }
+  override entries() {
+    this.readsAll = true;
+    return super.entries();
+  }
+  override keys() {
+    this.readsAll = true;
+    return super.keys();
+  }
+  override values() {
+    this.readsAll = true;
+    return super.values();
+  }
+  override forEach(callback: (value: string, key: string, parent: URLSearchParams) => void, thisArg?: unknown) {
+    this.readsAll = true;
+    super.forEach(callback, thisArg);
+  }
+  override [Symbol.iterator]() {
+    this.readsAll = true;
+    return super[Symbol.iterator]();
+  }
+  override toString() {
+    this.readsAll = true;
+    return super.toString();
+  }
+}
+
+/**
+ * Cache keys built from what an answer depends on: API version, the origin its absolute URLs use
+ * (scheme included), path, request language, and the query parameters, sorted (next/previous
+ * links sort them too, like DRF). A parameter no execution of the route has read is junk: a
+ * request carrying one is answered but never cached, so junk cannot grow the cache.
+ */
+class RestCacheKeys {
+  private readonly known = new Map<CompiledRoute, { names: Set<string>; all: boolean }>();
+
+  /** The key to look up, or null while the request holds parameters the route is not known to read. */
+  lookupKey(route: CompiledRoute, url: URL, locale: string): string | null {
+    const known = this.known.get(route);
+    if (!known) return null;
+    if (!known.all) for (const name of url.searchParams.keys()) if (!known.names.has(name)) return null;
+    return this.key(url, locale);
+  }
+
+  /** After an execution: learns what the route read; the key to store under, or null for junk. */
+  storeKey(route: CompiledRoute, url: URL, locale: string, query: ReadTrackingParams): string | null {
+    let known = this.known.get(route);
+    if (!known) this.known.set(route, (known = { names: new Set(), all: false }));
+    for (const name of query.read) known.names.add(name);
+    known.all ||= query.readsAll;
+    return this.lookupKey(route, url, locale);
+  }
+
+  private key(url: URL, locale: string): string {
+    const params = new URLSearchParams(url.search);
+    params.sort();
+    return `${url.origin} ${url.pathname.replace(/\/{2,}/g, '/')} ${locale} ${params.toString()}`;
+  }
 }
 
 function redirect(res: Response, reply: RedirectReply) {

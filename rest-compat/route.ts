@@ -44,8 +44,17 @@ export interface RouteDefinition<TData = any> {
   /** Relative to `/api/<version>`; `<name>` marks a path variable, e.g. `/accounts/account/<user>/`. */
   path: string;
   versions: readonly ApiVersion[];
-  /** Accepted credentials (default: the internal session scheme only, as in the original). */
+  /**
+   * Narrows the credentials accepted: by default those its operation declares (`@Accepts` next to
+   * the resolver; sessions only unless declared). A scheme the operation does not accept stops the
+   * boot. A header of another scheme is ignored (the request is anonymous), as in the original.
+   */
   auth?: readonly AuthScheme[];
+  /**
+   * Takes files in a `multipart/form-data` body, from signed-in callers, within their concurrent
+   * upload slots. Other routes read multipart bodies as short text fields and refuse file parts.
+   */
+  uploads?: boolean;
   /** GraphQL source with exactly one named operation. */
   document: string;
   variables?: (request: RestRequest) => Record<string, unknown>;

@@ -1,24 +1,35 @@
 import 'reflect-metadata';
+import { createServer, STATUS_CODES, type Server } from 'node:http';
 import { join } from 'node:path';
+import type { Duplex } from 'node:stream';
 import cors from 'cors';
-import express, { type ErrorRequestHandler, type Express } from 'express';
+import express, {
+  type ErrorRequestHandler,
+  type Express,
+  type Request,
+  type RequestHandler,
+  type Response,
+} from 'express';
 import type { GraphQLSchema } from 'graphql';
 import { createRestHandler } from '../rest-compat/engine.js';
 import { sendJson } from '../rest-compat/http.js';
 import type { RouteDefinition } from '../rest-compat/route.js';
 import { routes as defaultRoutes } from '../rest-compat/routes/index.js';
 import type { Config } from './config.js';
+import { baseUrlOf } from './core/http.js';
 import type { Logger } from './core/logger.js';
 import { Keyring } from './core/secrets.js';
 import { openDatabase, type Database, type DatabaseTarget } from './db/database.js';
 import { createGraphqlEndpoint } from './graphql/server.js';
-import { multipartBody } from './core/multipart.js';
+import { refuseDeepJson } from './core/input-guards.js';
 import { publicDownload, validationReport } from './signing/signing.http.js';
 import { buildAppSchema } from './graphql/schema.js';
 import { createServices, type Services } from './services.js';
 
 export interface App {
   readonly express: Express;
+  /** An HTTP server for the app, listening (with the parser-refusal answers of clientErrorHandler). */
+  listen(port: number, host?: string): Promise<Server>;
   readonly services: Services;
   readonly schema: GraphQLSchema;
   readonly db: Database;
@@ -55,6 +66,7 @@ export async function createApp(config: Config, logger: Logger, options: CreateA
     const graphql = await createGraphqlEndpoint(schema, services, db);
     const app = express();
     app.disable('x-powered-by');
+    app.use(validOrigin(config.SITE_URL));
     app.set('trust proxy', config.TRUST_PROXY);
     app.set('etag', false);
 
@@ -93,13 +105,12 @@ export async function createApp(config: Config, logger: Logger, options: CreateA
     app.use(
       '/api',
       corsHandler,
-      multipartBody(join(config.dataDir, 'tmp'), {
-        fileBytes: config.MAX_UPLOAD_MB * 1024 * 1024,
-        files: 5,
-        fields: 50,
-        fieldBytes: 1024 * 1024,
+      express.json({
+        strict: false,
+        limit: '2mb',
+        type: ['application/json', 'application/*+json'],
+        verify: refuseDeepJson,
       }),
-      express.json({ strict: false, limit: '2mb', type: ['application/json', 'application/*+json'] }),
       express.urlencoded({ extended: false, limit: '2mb' }),
       createRestHandler({ schema, services, db, routes: [...defaultRoutes, ...(options.extraRoutes ?? [])] }),
     );
@@ -115,6 +126,7 @@ export async function createApp(config: Config, logger: Logger, options: CreateA
 
     return {
       express: app,
+      listen: (port, host) => listen(app, port, host),
       services,
       schema,
       db,
@@ -140,18 +152,75 @@ async function startJobWorkers(services: Services): Promise<void> {
   await jobs.work('index-addon', (job) => search.indexAddons([job.data.addonId]));
 }
 
+function listen(app: Express, port: number, host?: string): Promise<Server> {
+  // A request without Host reaches validOrigin, which answers it in JSON (Node's own 400 has no body).
+  const server = createServer({ requireHostHeader: false }, app);
+  server.keepAliveTimeout = 65_000;
+  server.on('clientError', clientErrorHandler);
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server);
+    });
+  });
+}
+
+const PARSER_REFUSALS: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'Request header fields too large.'],
+  HPE_URI_TOO_LONG: [414, 'Request-URI too long.'],
+};
+
+/**
+ * Requests Node's HTTP parser refuses before any handler runs (headers too large, a malformed
+ * request line) get a JSON answer in the API's shape instead of an empty one, then the connection
+ * closes. Timeouts and resets are only closed: nobody is waiting for an answer.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable || error.code === 'ECONNRESET' || error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    socket.destroy();
+    return;
+  }
+  const [status, detail] = PARSER_REFUSALS[error.code ?? ''] ?? [400, 'Bad request.'];
+  const body = JSON.stringify({ detail });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
 /** Body-parser and other middleware failures, in the original's shapes; never a stack trace. */
 function errorHandler(logger: Logger): ErrorRequestHandler {
-  return (error, _req, res, _next) => {
+  return (error, req, res, _next) => {
     const status = typeof error?.status === 'number' ? error.status : 500;
     if (error?.type === 'entity.parse.failed') {
-      return sendJson(res, 400, { detail: `JSON parse error - ${error.message}` });
+      return sendClientError(req, res, 400, `JSON parse error - ${error.message}`);
     }
-    if (status === 413) return sendJson(res, 413, { detail: 'Request body is too large.' });
+    if (status === 413) return sendClientError(req, res, 413, 'Request body is too large.');
     if (status >= 400 && status < 500) {
-      return sendJson(res, status, { detail: error.expose && error.message ? error.message : 'Bad request.' });
+      return sendClientError(req, res, status, error.expose && error.message ? error.message : 'Bad request.');
     }
     logger.error({ err: error }, 'unexpected error');
     return sendJson(res, 500, { detail: 'Internal Server Error' });
+  };
+}
+
+/**
+ * A 4xx answered before a handler runs (body parsers, a bad Host), in the shape of the API asked:
+ * GraphQL's `{"errors": […]}` on /graphql, DRF's `{"detail"}` elsewhere.
+ */
+function sendClientError(req: Request, res: Response, status: number, message: string): void {
+  if (req.path === '/graphql' || req.path.startsWith('/graphql/')) {
+    return sendJson(res, status, { errors: [{ message, extensions: { code: 'BAD_REQUEST' } }] });
+  }
+  sendJson(res, status, { detail: message });
+}
+
+/** The Host header (and, behind a trusted proxy, the forwarded scheme) must make a valid URL. */
+function validOrigin(siteUrl: string | undefined): RequestHandler {
+  return (req, res, next) => {
+    const hostless = !req.headers.host && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1;
+    if (!hostless && URL.canParse(baseUrlOf(req, siteUrl))) return next();
+    sendClientError(req, res, 400, 'Invalid Host header.');
   };
 }

@@ -34,4 +34,30 @@ describe('loadConfig', () => {
     expect(problems.join('\n')).toContain('SECRET_KEY: must be at least 32 characters');
     expect(problems.join('\n')).toContain('LOG_LEVEL:');
   });
+
+  it('takes TRUST_PROXY as a hop count or proxy addresses, and refuses true', () => {
+    expect(loadConfig({}).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '0' }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.1, 10.1.0.0/16,fd00::/8, loopback' }).TRUST_PROXY).toEqual([
+      '10.0.0.1',
+      '10.1.0.0/16',
+      'fd00::/8',
+      'loopback',
+    ]);
+    for (const value of ['true', 'TRUE', 'yes']) {
+      expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(
+        /TRUST_PROXY: true would believe an X-Forwarded-For header sent by any client.*give the number of proxies/,
+      );
+    }
+    for (const value of ['10.0.0.1,proxy.local', '10.0.0.0/33', '-1', '1.5', '10.0.0.1,']) {
+      expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(/TRUST_PROXY: must be false, a number of proxies/);
+    }
+  });
+
+  it('refuses self-reviews unless ALLOW_SELF_REVIEWS is set', () => {
+    expect(loadConfig({}).ALLOW_SELF_REVIEWS).toBe(false);
+    expect(loadConfig({ ALLOW_SELF_REVIEWS: 'true' }).ALLOW_SELF_REVIEWS).toBe(true);
+  });
 });

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -25,6 +26,52 @@ const list = z.string().transform((v) =>
 );
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => ['true', '1', 'yes'].includes(v));
 
+/** Express's names for address ranges, accepted in a proxy list. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** An IP address, an address with a CIDR prefix (`10.0.0.0/8`, `fd00::/8`) or one of express's range names. */
+function isProxyAddress(value: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(value)) return true;
+  const [address, prefix, ...rest] = value.split('/');
+  const family = isIP(address);
+  if (!family || rest.length) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * Which peers may set `X-Forwarded-*` (express's `trust proxy`): no one (`false`, unset, `0`), the
+ * nearest N hops (a number: the client is the address the outermost trusted proxy saw), or only
+ * peers with these addresses. `true` (trust whatever any client sends) is refused.
+ */
+const trustProxy = z.string().transform((raw, ctx): false | number | string[] => {
+  const value = raw.trim();
+  if (['false', 'no'].includes(value.toLowerCase())) return false;
+  if (/^\d+$/.test(value) && Number(value) <= 100) return Number(value) > 0 ? Number(value) : false;
+  if (['true', 'yes'].includes(value.toLowerCase())) {
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        'true would believe an X-Forwarded-For header sent by any client (forged client addresses); ' +
+        'give the number of proxies in front of the service (e.g. 1) or their addresses ' +
+        '(comma-separated IPs or CIDRs, e.g. 10.0.0.1,10.1.0.0/16), or false for none',
+    });
+    return z.NEVER;
+  }
+  const items = value.split(',').map((item) => item.trim());
+  const bad = items.filter((item) => !isProxyAddress(item));
+  if (bad.length) {
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        'must be false, a number of proxies in front of the service (0-100) or their addresses ' +
+        `(comma-separated IPs or CIDRs); not an address: ${bad.map((item) => JSON.stringify(item)).join(', ')}`,
+    });
+    return z.NEVER;
+  }
+  return items;
+});
+
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -50,7 +97,8 @@ const schema = z.object({
   VENDOR_FEATURED_THEMES_COLLECTION: z.string().min(1).default('featured-themes'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GRAPHQL_INTROSPECTION: bool.default(true),
-  TRUST_PROXY: bool.default(false),
+  /** Proxies whose `X-Forwarded-*` headers are believed: false, a hop count, or addresses/CIDRs (see `trustProxy`). */
+  TRUST_PROXY: trustProxy.default(false),
   SEARCH_ENGINE: z.enum(['postgres', 'meilisearch']).default('postgres'),
   /** Only this many search results are reachable by paging (the original's max_result_window). */
   SEARCH_MAX_RESULT_WINDOW: z.coerce.number().int().min(50).max(1_000_000).default(25_000),
@@ -68,6 +116,17 @@ const schema = z.object({
   JOB_WORKERS: bool.default(true),
   /** Largest accepted upload, in MiB (the package's decompressed limits are checked separately). */
   MAX_UPLOAD_MB: z.coerce.number().int().min(1).max(1024).default(200),
+  /** Uploads one account may stream at once (REST and GraphQL multipart); one more is a 429. */
+  MAX_CONCURRENT_UPLOADS_PER_USER: z.coerce.number().int().min(1).max(100).default(4),
+  /** Memory for cached REST answers, in MiB (least recently used answers are dropped past it). */
+  RESPONSE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(64),
+  /** GraphQL documents past these limits are refused before execution (graphql-armor). */
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).max(100).default(12),
+  GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).max(1000).default(15),
+  GRAPHQL_MAX_COST: z.coerce.number().int().min(1).max(1_000_000).default(5000),
+  /** At most 4000: past that a deeply nested document can overflow the parser's stack before the limit stops it. */
+  GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(10).max(4000).default(2000),
+  GRAPHQL_MAX_DIRECTIVES: z.coerce.number().int().min(0).max(1000).default(50),
   /** addons-linter worker processes, and the per-file limit in seconds. */
   VALIDATOR_WORKERS: z.coerce.number().int().min(1).max(16).default(1),
   VALIDATOR_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(110),
@@ -87,6 +146,8 @@ const schema = z.object({
   INBOUND_EMAIL_VALIDATION_KEY: z.string().min(1).optional(),
   /** Client addresses allowed to post inbound mail (comma-separated; empty: any). */
   INBOUND_EMAIL_ALLOWED_IPS: list.default([]),
+  /** Reviewers may decide on versions of add-ons they are an author of (the original's ALLOW_SELF_REVIEWS). */
+  ALLOW_SELF_REVIEWS: bool.default(false),
   /** Domain of `reviewreply+<uuid>@<domain>` addresses; default: SITE_URL's host name. */
   INBOUND_EMAIL_DOMAIN: z.string().min(1).optional(),
 });

@@ -17,12 +17,7 @@ async function main() {
   }
   const logger = createLogger(config.LOG_LEVEL);
   const app = await createApp(config, logger);
-  const server = app.express.listen(config.PORT, config.HOST);
-  await new Promise<void>((resolve, reject) => {
-    server.once('listening', resolve);
-    server.once('error', reject);
-  });
-  server.keepAliveTimeout = 65_000;
+  const server = await app.listen(config.PORT, config.HOST);
   const { port } = server.address() as AddressInfo;
   const base = config.SITE_URL ?? `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
   logger.info({ database: app.db.kind, location: app.db.location }, 'ready');

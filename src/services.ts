@@ -10,6 +10,7 @@ import { LocalStorage } from './storage/local.storage.js';
 import type { Storage } from './storage/storage.port.js';
 import type { Logger } from './core/logger.js';
 import { OutgoingLinks } from './core/links.js';
+import { UploadSlots } from './core/upload-slots.js';
 import type { Keyring } from './core/secrets.js';
 import { AccountsService } from './accounts/accounts.service.js';
 import { ApiKeysService } from './auth/api-keys.service.js';
@@ -64,6 +65,7 @@ export interface Services {
   readonly collections: CollectionsService;
   readonly ratings: RatingsService;
   readonly notifications: NotificationsService;
+  readonly uploadSlots: UploadSlots;
 }
 
 export function createServices(config: Config, logger: Logger, keyring: Keyring, db: Database): Services {
@@ -105,6 +107,7 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
     serviceName: config.VENDOR_NAME,
     replyDomain: config.INBOUND_EMAIL_DOMAIN ?? siteHost,
     siteUrl,
+    allowSelfReviews: config.ALLOW_SELF_REVIEWS,
   });
   return {
     config,
@@ -139,6 +142,7 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
     collections: new CollectionsService(catalogue, collectionsOptions(config)),
     ratings,
     notifications: new NotificationsService(accounts),
+    uploadSlots: new UploadSlots(config.MAX_CONCURRENT_UPLOADS_PER_USER),
   };
 }
 

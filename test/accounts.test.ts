@@ -167,6 +167,7 @@ describe('account detail (GET account/<id or username>/)', () => {
         has_anonymous_username: true,
         display_name: null,
         deleted: false,
+        read_dev_agreement: false,
         permissions: [],
         is_verified: false,
         idp_edit_email_url: 'https://idp.example.org/settings',
@@ -180,6 +181,7 @@ describe('account detail (GET account/<id or username>/)', () => {
       expect(Object.keys(v3.body)).toEqual([...PUBLIC_KEYS, ...PRIVATE_KEYS]);
       expect(v3.body.name).toBe(v3.body.username);
       expect(v3.body.has_anonymous_display_name).toBe(true);
+      expect(v3.body.read_dev_agreement).toBe(false);
     }
     const admin = await call('get', accountPath('v4', ids.admin), 'admin');
     expect(admin.body.permissions).toEqual(['Users:Edit']);
@@ -211,7 +213,7 @@ describe('profile (GET profile/)', () => {
     expect(session.body).toEqual(detail.body);
     const res = await t.http.get('/api/v3/accounts/profile/').set('Authorization', jwt());
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ username: 'jwt-user', is_verified: false });
+    expect(res.body).toMatchObject({ username: 'jwt-user', is_verified: false, read_dev_agreement: true });
     expect(Object.keys(res.body)).toEqual([...PUBLIC_KEYS, ...PRIVATE_KEYS]);
   });
 });
@@ -461,6 +463,14 @@ describe('GraphQL', () => {
     });
     const hidden = await gql('query($u: String!) { user(user: $u) { id } }', { u: String(ids.plain) });
     expect(hidden.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    const own = await gql(
+      'query($u: String!) { user(user: $u) { private { readDevAgreement } } }',
+      {
+        u: String(ids.plain),
+      },
+      'plain',
+    );
+    expect(own.body.data.user.private).toEqual({ readDevAgreement: false });
 
     const edit = await gql(
       'mutation($u: String!, $i: AccountInput!) { editUser(user: $u, input: $i) { displayName } }',

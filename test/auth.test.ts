@@ -9,6 +9,8 @@ const probeRoutes = defineRoutes([
     method: 'GET',
     path: '/probe/me/',
     versions: ['v4'],
+    // `me` accepts API keys too; the probe narrows the route to sessions, as most routes are.
+    auth: ['session'],
     document: gql`
       query ProbeMe {
         me {

@@ -64,7 +64,7 @@ describe('add-on detail', () => {
     expect((await get('/api/v4/addons/addon/999999999999/')).status).toBe(404);
   });
 
-  it('finds slugs holding a semicolon or a percent sign, and nothing for a NUL character', async () => {
+  it('finds slugs holding a semicolon or a percent sign, and refuses a NUL character', async () => {
     const addon = await createAddon(t.em(), { slug: 'semi-colon' });
     // Written with chr(59): the embedded database would run a statement holding a `;` as a script.
     await t
@@ -75,7 +75,8 @@ describe('add-on detail', () => {
     expect(res.status).toBe(200);
     expect(res.body.id).toBe(addon.id);
     expect((await get(`/api/v4/addons/addon/${encodeURIComponent('semi;')}/`)).status).toBe(404);
-    expect((await get('/api/v4/addons/addon/public%00one/')).body).toEqual({ detail: 'Not found.' });
+    const nul = await get('/api/v4/addons/addon/public%00one/');
+    expect([nul.status, nul.body]).toEqual([400, { detail: 'Null characters are not allowed.' }]);
   });
 
   it('shows the v4 object', async () => {

@@ -20,19 +20,27 @@ describe('POST /graphql', () => {
     expect(res.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
   });
 
-  it('takes multipart requests through graphql-upload, with the CSRF preflight header', async () => {
+  it('takes multipart requests through graphql-upload, with the CSRF preflight header, from signed-in callers', async () => {
+    const { sessionToken } = await t.createUser({ session: true });
     const multipart = () =>
       t.http
         .post('/graphql')
         .field('operations', JSON.stringify({ query: '{ siteStatus { readOnly } }', variables: {} }))
         .field('map', '{}');
-    const blocked = await multipart();
+    const blocked = await multipart().set('Authorization', `Bearer ${sessionToken}`);
     expect(blocked.status).toBe(400);
-    const res = await multipart().set('apollo-require-preflight', 'true');
+    expect(blocked.body.errors[0].message).toMatch(/Cross-Site Request Forgery/);
+    // Multipart is for uploads: the body of an anonymous caller is not read.
+    const anonymous = await multipart().set('apollo-require-preflight', 'true');
+    expect(anonymous.status).toBe(401);
+    const res = await multipart()
+      .set('apollo-require-preflight', 'true')
+      .set('Authorization', `Bearer ${sessionToken}`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ data: { siteStatus: { readOnly: false } } });
     const malformed = await t.http
       .post('/graphql')
+      .set('Authorization', `Bearer ${sessionToken}`)
       .set('apollo-require-preflight', 'true')
       .field('operations', '{not json')
       .field('map', '{}');

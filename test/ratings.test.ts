@@ -853,7 +853,7 @@ describe('GraphQL', () => {
           count
           canReply
           groupedRatings { score count }
-          items { id score body isDeleted isDeveloperReply user { id } version { version } addon { slug }
+          items { id score body isDeleted isDeveloperReply user: userSummary { id } version { version } addon { slug }
                   flags { flag note } reply { body isDeveloperReply user { id } } }
         }
       }`,

@@ -20,6 +20,7 @@ let env: Record<string, string>;
 let server: ChildProcess | null = null;
 let base: string;
 let key: { key: string; secret: string };
+let sessionToken: string;
 
 async function startServer(extra: Record<string, string> = {}) {
   const port = await freePort();
@@ -57,9 +58,14 @@ beforeAll(async () => {
     ...(database.target.kind === 'postgres' ? { DATABASE_URL: database.target.url } : {}),
   };
   // The CLI runs first: on the embedded database only one process may open the data directory.
-  const created = await runTs('src/cli.ts', ['users:create', '--email', 'dev@example.com', '--api-key'], env, 120_000);
+  const created = await runTs(
+    'src/cli.ts',
+    ['users:create', '--email', 'dev@example.com', '--api-key', '--session'],
+    env,
+    120_000,
+  );
   expect(created.code).toBe(0);
-  key = JSON.parse(created.stdout).apiKey;
+  ({ apiKey: key, sessionToken } = JSON.parse(created.stdout));
   await startServer();
 }, 240_000);
 
@@ -128,7 +134,8 @@ describe('sign-addon 6.4.0 against the running server', () => {
     // Listing metadata first (a listed version needs a summary and categories).
     const listing = await fetch(`${base}/graphql`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Authorization: jwt() },
+      // Listing edits take the developer's session: API keys reach the signing operations only.
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${sessionToken}` },
       body: JSON.stringify({
         query: `mutation { updateAddonListing(addon: "${guid}", input: { summary: "Summary", categories: [{ application: BROWSER, slug: "privacy-security" }] }) { id } }`,
       }),

@@ -69,7 +69,7 @@ export interface UserData {
     deleted: boolean;
     lastLogin: string | null;
     lastLoginIp: string | null;
-    readDevAgreement: string | null;
+    readDevAgreement: boolean;
     permissions: string[];
     isVerified: boolean;
     idpEditEmailUrl: string | null;
@@ -116,7 +116,7 @@ export function shapeUser(user: UserData, ctx: ShapeContext) {
           deleted: user.private.deleted,
           last_login: ctx.timestamp(user.private.lastLogin),
           last_login_ip: user.private.lastLoginIp,
-          read_dev_agreement: ctx.timestamp(user.private.readDevAgreement),
+          read_dev_agreement: user.private.readDevAgreement,
           permissions: user.private.permissions,
           is_verified: user.private.isVerified,
           ...(v3
@@ -164,7 +164,6 @@ export const accountRoutes = defineRoutes([
     method: 'GET',
     path: '/accounts/profile/',
     versions: both,
-    auth: ['jwt', 'session'],
     document: gql`
       query RestProfile {
         me {
@@ -194,7 +193,7 @@ export const accountRoutes = defineRoutes([
     method: 'PATCH',
     path: account,
     versions: both,
-    auth: ['jwt', 'session'],
+    uploads: true,
     document: gql`
       mutation RestEditAccount($user: String!, $input: AccountInput!, $rules: AccountRules!, $picture: Upload) {
         editUser(user: $user, input: $input, rules: $rules, picture: $picture) {
@@ -286,7 +285,6 @@ export const accountRoutes = defineRoutes([
     method: 'POST',
     path: '/accounts/super-create/',
     versions: both,
-    auth: ['jwt'],
     document: gql`
       mutation RestSuperCreate($input: SuperCreateInput!) {
         superCreateAccount(input: $input) {

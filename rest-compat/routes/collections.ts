@@ -11,7 +11,7 @@ const collectionFields = gql`
     uuid
     url
     addonCount
-    author {
+    author: authorSummary {
       id
       name
       username

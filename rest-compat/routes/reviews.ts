@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { errors } from '../../src/core/errors.js';
 import type { Page } from '../../src/core/pagination.js';
 import { parseIntParam } from '../../src/catalogue/catalogue.params.js';
 import { paginated, pageVariables } from '../pagination.js';
@@ -11,7 +13,7 @@ const noteFields = gql`
     actionLabel
     comments
     userName
-    user {
+    user: userSummary {
       id
       username
     }
@@ -63,19 +65,43 @@ function body(req: RestRequest): Record<string, unknown> {
     : {};
 }
 
-/** The mail provider's JSON: `SecretKey`, `Type`, `Message.TextBody`, `To[].EmailAddress`. */
+/** A recipient, as the mail provider lists them (`{"EmailAddress": …, "FriendlyName": …}`). */
+const mailRecipients = z.array(z.object({ EmailAddress: z.string() })).nullish();
+
+/**
+ * The mail provider's JSON (compat notes §4.6): `SecretKey`, `Type`, `Message.TextBody` and the
+ * recipients' `EmailAddress`, listed in `Message.To` (the provider's shape) or `To`. Other fields
+ * are ignored; null counts as absent (a missing `Message` is the service's 400, after the secret).
+ */
+const inboundMail = z.object({
+  SecretKey: z.string(),
+  Type: z.string().nullish(),
+  Message: z.object({ TextBody: z.string(), To: mailRecipients }).nullish(),
+  To: mailRecipients,
+});
+
+/** Any body the schema refuses is a 400 in the `{"detail"}` shape, naming the first bad field. */
 function mailVariables(req: RestRequest) {
-  const data = body(req);
-  const message = data.Message && typeof data.Message === 'object' ? (data.Message as Record<string, unknown>) : null;
-  const to = Array.isArray(data.To) ? data.To : [];
+  const parsed = inboundMail.safeParse(req.body, { reportInput: true });
+  if (!parsed.success) throw errors.badRequest(mailProblem(parsed.error.issues[0]));
+  const { SecretKey, Type, Message, To } = parsed.data;
   return {
-    secretKey: typeof data.SecretKey === 'string' ? data.SecretKey : null,
-    type: typeof data.Type === 'string' ? data.Type : null,
-    to: to
-      .map((entry) => (entry && typeof entry === 'object' ? (entry as Record<string, unknown>).EmailAddress : null))
-      .filter((address): address is string => typeof address === 'string'),
-    textBody: message ? (typeof message.TextBody === 'string' ? message.TextBody : '') : null,
+    secretKey: SecretKey,
+    type: Type ?? null,
+    to: [...(Message?.To ?? []), ...(To ?? [])].map((recipient) => recipient.EmailAddress),
+    textBody: Message ? Message.TextBody : null,
   };
+}
+
+function mailProblem(issue: z.core.$ZodIssue): string {
+  if (!issue.path.length) return 'The POST data must be a JSON object.';
+  const field = issue.path
+    .map((key, i) => (typeof key === 'number' ? `[${key}]` : i ? `.${String(key)}` : String(key)))
+    .join('');
+  if (issue.code !== 'invalid_type') return `${field} is not valid.`;
+  if (issue.input === undefined) return `${field} not present in the POST data.`;
+  const expected = { object: 'an object', string: 'a string', array: 'an array' }[issue.expected as string];
+  return `${field} must be ${expected ?? issue.expected}.`;
 }
 
 type MailReceipt = { receiveReviewMail: { validationKey: string; validation: boolean } };

@@ -9,6 +9,7 @@ import {
 import { errors } from '../../src/core/errors.js';
 import type { Page } from '../../src/core/pagination.js';
 import { parseSearchParams, type ParsedSearch } from '../../src/search/search.params.js';
+import { FEATURED_LIMIT } from '../../src/search/search.service.js';
 import type { AddonSearchInput } from '../../src/search/search.types.js';
 import { paginated, pageVariables } from '../pagination.js';
 import { defineRoutes, gql, type RestRequest, type ShapeContext } from '../route.js';
@@ -161,7 +162,8 @@ export const searchRoutes = defineRoutes([
       if (type !== null && !types) throw featuredInvalid();
       const rawSize = req.query.get('page_size');
       if (rawSize !== null && !/^\d+$/.test(rawSize.trim())) throw errors.badRequest('Invalid page_size parameter');
-      const limit = rawSize === null ? 25 : Math.min(Math.max(Number(rawSize), 1), 50);
+      // The service applies the range; a GraphQL Int holds no more than the largest size anyway.
+      const limit = rawSize === null ? FEATURED_LIMIT.default : Math.min(Number(rawSize), FEATURED_LIMIT.max);
       return {
         filters: filterVariables({
           app,

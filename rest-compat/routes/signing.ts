@@ -131,6 +131,7 @@ export const signingRoutes = defineRoutes([
     ...signing,
     method: 'PUT',
     path: '/addons/<guid>/versions/<version>/',
+    uploads: true,
     document: submitDocument,
     variables: (req) => ({
       upload: fileField(req),
@@ -145,6 +146,7 @@ export const signingRoutes = defineRoutes([
     ...signing,
     method: 'POST',
     path: '/addons/',
+    uploads: true,
     document: submitDocument,
     // New add-ons are always unlisted: a `channel` field is ignored.
     variables: (req) => ({ upload: fileField(req), guid: null, version: textField(req, 'version'), channel: null }),
@@ -171,7 +173,6 @@ export const signingRoutes = defineRoutes([
     method: 'GET' as const,
     path: filePath,
     versions: ['v3', 'v4'] as const,
-    auth: ['jwt', 'session'] as const,
     document: downloadDocument,
     variables: (req: RestRequest) => ({ id: Math.max(0, parseIntParam(req.params.file)) }),
     shape: shapeDownload,

@@ -45,7 +45,7 @@ export const addonFields = gql`
       application
     }
     authors {
-      user {
+      user: userSummary {
         id
         username
         displayName

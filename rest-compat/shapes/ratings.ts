@@ -9,7 +9,7 @@ import { gql, type ShapeContext } from '../route.js';
 export const ratingCoreFields = gql`
   fragment RestRatingCoreFields on Rating {
     id
-    addon {
+    addon: addonSummary {
       id
       slug
       name
@@ -26,7 +26,7 @@ export const ratingCoreFields = gql`
     isDeveloperReply
     isLatest
     previousCount
-    user {
+    user: userSummary {
       id
       username
       displayName
@@ -40,7 +40,7 @@ export const ratingFields = gql`
   fragment RestRatingFields on Rating {
     ...RestRatingCoreFields
     score
-    version {
+    version: versionSummary {
       id
       version
     }

@@ -69,6 +69,8 @@ export interface AccountStats {
   readonly isArtist: boolean;
   /** Has any add-on (not deleted), listed or not: developer notifications apply. */
   readonly isDeveloper: boolean;
+  /** The account was deleted: nobody sees its profile any more. */
+  readonly deleted: boolean;
   readonly pictureType: string | null;
   readonly pictureHash: string | null;
 }
@@ -80,6 +82,7 @@ interface AccountStatsRow {
   is_addon_developer: boolean;
   is_artist: boolean;
   is_developer: boolean;
+  deleted: boolean;
   picture_type: string | null;
   picture_hash: string | null;
 }
@@ -95,7 +98,7 @@ export const accountStatsByUserId = defineLoader<number, AccountStats | null>(
   async (ctx, ids) => {
     const rows = await selectRows<AccountStatsRow>(
       ctx.em,
-      `select u.id, u.picture_type, u.picture_hash,
+      `select u.id, u.deleted, u.picture_type, u.picture_hash,
             count(a.id)::int as num_addons_listed,
             coalesce(avg(a.average_rating), 0)::float8 as average_addon_rating,
             coalesce(bool_or(a.type not in ${THEME_TYPES}), false) as is_addon_developer,
@@ -119,6 +122,7 @@ export const accountStatsByUserId = defineLoader<number, AccountStats | null>(
           isAddonDeveloper: r.is_addon_developer,
           isArtist: r.is_artist,
           isDeveloper: r.is_developer,
+          deleted: r.deleted,
           pictureType: r.picture_type,
           pictureHash: r.picture_hash,
         },

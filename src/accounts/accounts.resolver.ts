@@ -1,4 +1,6 @@
 import GraphQLUpload from 'graphql-upload/GraphQLUpload.mjs';
+import { receiveUpload } from '../core/multipart.js';
+import { Accepts } from '../auth/credentials.js';
 import type { FileUpload as UploadedFile } from 'graphql-upload/processRequest.mjs';
 import { Arg, Args, Ctx, Float, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../core/context.js';
@@ -24,6 +26,7 @@ import { User } from './user.entity.js';
 export class AccountsResolver {
   constructor(private readonly services: Services) {}
 
+  @Accepts('jwt', 'session')
   @Query(() => UserType, { description: 'The authenticated caller.' })
   me(@Ctx() ctx: RequestContext) {
     return this.services.accounts.me(ctx);
@@ -54,6 +57,7 @@ export class AccountsResolver {
     return this.services.notifications.list(ctx, identifier, rules);
   }
 
+  @Accepts('jwt', 'session')
   @Mutation(() => UserType, {
     description: 'Edit an account (self or Users:Edit), optionally with a new picture (PNG or JPEG, at most 4 MB).',
   })
@@ -64,7 +68,7 @@ export class AccountsResolver {
     @Arg('picture', () => GraphQLUpload, { nullable: true }) picture: Promise<UploadedFile> | null,
     @Ctx() ctx: RequestContext,
   ) {
-    return this.services.accounts.update(ctx, identifier, input, rules, picture);
+    return this.services.accounts.update(ctx, identifier, input, rules, picture && receiveUpload(picture));
   }
 
   @Mutation(() => Boolean, {
@@ -80,6 +84,7 @@ export class AccountsResolver {
     return this.services.accounts.deleteAccount(ctx, identifier, rules);
   }
 
+  @Accepts('jwt')
   @Mutation(() => TestAccountType, {
     description: 'Create a test account (Accounts:SuperCreate, when enabled); bad parameters are UNPROCESSABLE.',
   })
@@ -183,6 +188,7 @@ export class AccountsResolver {
     return (
       fields && {
         ...fields,
+        readDevAgreement: fields.readDevAgreement !== null,
         permissions: await this.services.accounts.permissionsOf(ctx, user),
         isVerified: false,
         idpEditEmailUrl: this.services.config.IDP_EDIT_EMAIL_URL ?? null,

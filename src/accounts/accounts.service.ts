@@ -9,9 +9,12 @@ import { Addon, AddonUser } from '../catalogue/addon.entity.js';
 import { AddonStatus } from '../catalogue/catalogue.enums.js';
 import type { RequestContext } from '../core/context.js';
 import { AppError, ErrorCode, errors, type FieldErrors } from '../core/errors.js';
+import { isEmailAddress } from '../core/email.js';
 import { hasLinks } from '../core/has-links.js';
 import { inspectImage } from '../core/images.js';
+import { readClientStream } from '../core/spool.js';
 import { pageRequest, toPage, type Page } from '../core/pagination.js';
+import { TEXT_LIMITS, lengthProblem, maxLengthMessage } from '../core/text-limits.js';
 import type { Storage } from '../storage/storage.port.js';
 import { accountStatsByUserId, permissionsByUserId, type AccountStats } from './accounts.loaders.js';
 import type { UserRecord } from './accounts.records.js';
@@ -76,12 +79,10 @@ const DEFAULT_MAX_PICTURE_BYTES = 4 * 1024 * 1024;
 
 const ANONYMOUS_USERNAME = /^anonymous-[0-9a-f]{32}$/;
 const USERNAME = /^[\w-]+$/;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PRINTABLE = /[\p{L}\p{N}\p{P}\p{S}]/u;
 const MAX_ID = 2_147_483_647;
 const NOT_NULL = 'This field may not be null.';
 const NOT_BLANK = 'This field may not be blank.';
-const maxLength = (n: number) => `Ensure this field has no more than ${n} characters.`;
 
 /** Rules about user accounts: lookups, who sees and edits what, validation with the original messages. */
 export class AccountsService {
@@ -109,6 +110,8 @@ export class AccountsService {
     const username = input.username?.trim() || `super-created-${suffix}`;
     const email = input.email?.trim() || `${username}-${suffix}@addons.test.invalid`;
     const problems: FieldErrors = {};
+    const idpTooLong = lengthProblem(input.idpId?.trim(), 'idpId');
+    if (idpTooLong) problems.idp_id = [idpTooLong];
     if (input.group != null && !(input.group in SUPER_CREATE_GROUPS)) {
       problems.group = [`"${input.group}" is not a valid choice.`];
     }
@@ -162,11 +165,24 @@ export class AccountsService {
   /** Public for developers (a listed public add-on); others only to themselves and `Users:Edit`: else 404. */
   async account(ctx: RequestContext, identifier: string): Promise<User> {
     const user = await this.findUser(ctx, identifier);
-    if (!user) throw errors.notFound();
-    if (this.canSeePrivateFields(ctx, user)) return user;
-    const stats = await this.stats(ctx, user);
-    if (!stats || stats.numAddonsListed === 0) throw errors.notFound();
+    if (!user || !(await this.canView(ctx, user))) throw errors.notFound();
     return user;
+  }
+
+  /**
+   * Whether the caller may see the account's profile, as `account` decides it: deleted accounts
+   * never; the user themself and `Users:Edit`; others only developers (a listed public add-on).
+   * Batched: nested users (a rating's writer, an author) are checked this way.
+   */
+  async canView(ctx: RequestContext, user: Pick<UserRecord, 'id'>): Promise<boolean> {
+    const stats = await this.stats(ctx, user);
+    if (!stats || stats.deleted) return false;
+    return this.canSeePrivateFields(ctx, user) || stats.numAddonsListed > 0;
+  }
+
+  /** The account when the caller may see it (`canView`), else null: what nested user fields return. */
+  async visibleUser<T extends Pick<UserRecord, 'id'>>(ctx: RequestContext, user: T | null): Promise<T | null> {
+    return user && (await this.canView(ctx, user)) ? user : null;
   }
 
   /** An account to change: 401 anonymous, 404 unknown, 403 unless self or `Users:Edit`. */
@@ -199,7 +215,9 @@ export class AccountsService {
     }
     if (input.biography !== undefined) {
       const biography = input.biography?.trim() || null;
-      if (biography && hasLinks(biography)) problems.biography = ['No links are allowed.'];
+      const tooLong = lengthProblem(biography, 'biography');
+      if (tooLong) problems.biography = [tooLong];
+      else if (biography && hasLinks(biography)) problems.biography = ['No links are allowed.'];
       else changes.biography = biography;
     }
     if (input.homepage !== undefined) {
@@ -210,7 +228,8 @@ export class AccountsService {
     for (const field of ['location', 'occupation'] as const) {
       if (input[field] === undefined) continue;
       const value = input[field]?.trim() || null;
-      if (value && value.length > 255) problems[field] = [maxLength(255)];
+      const tooLong = lengthProblem(value, field);
+      if (tooLong) problems[field] = [tooLong];
       else changes[field] = value;
     }
     if (rules === AccountRules.V3 && input.username !== undefined) {
@@ -344,9 +363,11 @@ export class AccountsService {
     if (value === null) return null;
     const name = value.trim();
     if (!name) return [NOT_BLANK];
+    // The length first: a name over the limit is not looked at further.
+    const tooLong = lengthProblem(name, 'displayName');
+    if (tooLong) return [tooLong];
     const problems: string[] = [];
     if (name.length < 2) problems.push('Ensure this field has at least 2 characters.');
-    if (name.length > 50) problems.push('Ensure this field has no more than 50 characters.');
     if (!PRINTABLE.test(name)) problems.push('Must contain at least one printable character.');
     return problems.length ? problems : name;
   }
@@ -355,7 +376,8 @@ export class AccountsService {
   private checkHomepage(ctx: RequestContext, value: string | null): string | null | string[] {
     const homepage = value?.trim() || null;
     if (homepage === null) return null;
-    if (homepage.length > 255) return [maxLength(255)];
+    const tooLong = lengthProblem(homepage, 'homepage');
+    if (tooLong) return [tooLong];
     let url: URL;
     try {
       url = new URL(homepage);
@@ -378,11 +400,12 @@ export class AccountsService {
     if (value === null) return [NOT_NULL];
     const username = value.trim();
     if (!username) return [NOT_BLANK];
+    const tooLong = lengthProblem(username, 'username');
+    if (tooLong) return [tooLong];
     if (/^\d+$/.test(username)) return ['Usernames cannot contain only digits.'];
     if (!USERNAME.test(username)) {
       return ['Enter a valid username consisting of letters, numbers, underscores or hyphens.'];
     }
-    if (username.length > 150) return [maxLength(150)];
     if (username !== user.username && (await ctx.em.count(User, { username, id: { $ne: user.id } }))) {
       return ['This username is already in use.'];
     }
@@ -399,15 +422,7 @@ export class AccountsService {
     } catch {
       return ['Please use images smaller than 4MB.'];
     }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of file.createReadStream()) {
-      const buffer = chunk as Buffer;
-      size += buffer.length;
-      if (size <= this.maxPictureBytes) chunks.push(buffer);
-      else if (chunks.length === 0) chunks.push(buffer.subarray(0, 64 * 1024));
-    }
-    const data = Buffer.concat(chunks);
+    const { data, size } = await readClientStream(file.createReadStream(), this.maxPictureBytes);
     const info = inspectImage(data);
     if (!info) return ['Images must be either PNG or JPG.'];
     if (info.animated) return ['Images cannot be animated.'];
@@ -503,13 +518,15 @@ export class AccountsService {
     const problems: FieldErrors = {};
     const email = input.email?.trim().toLowerCase() ?? '';
     if (!email) problems.email = ['This field is required.'];
-    else if (!EMAIL.test(email) || email.length > 255) problems.email = ['Enter a valid email address.'];
+    else if (lengthProblem(email, 'email')) problems.email = [maxLengthMessage(TEXT_LIMITS.email)];
+    else if (!isEmailAddress(email)) problems.email = ['Enter a valid email address.'];
     else if (await em.count(User, { email })) problems.email = ['A user with this email address already exists.'];
 
     let username = input.username?.trim() || null;
     if (username !== null) {
-      if (/^\d+$/.test(username)) problems.username = ['Usernames cannot contain only digits.'];
-      else if (!USERNAME.test(username) || username.length > 150) {
+      if (lengthProblem(username, 'username')) problems.username = [maxLengthMessage(TEXT_LIMITS.username)];
+      else if (/^\d+$/.test(username)) problems.username = ['Usernames cannot contain only digits.'];
+      else if (!USERNAME.test(username)) {
         problems.username = ['Enter a valid username consisting of letters, numbers, underscores or hyphens.'];
       } else if (await em.count(User, { username })) problems.username = ['This username is already in use.'];
     } else {
@@ -517,12 +534,10 @@ export class AccountsService {
     }
 
     const displayName = input.displayName?.trim() || null;
-    if (displayName !== null && (displayName.length < 2 || displayName.length > 50)) {
-      problems.display_name = [
-        displayName.length < 2
-          ? 'Ensure this field has at least 2 characters.'
-          : 'Ensure this field has no more than 50 characters.',
-      ];
+    const displayNameTooLong = lengthProblem(displayName, 'displayName');
+    if (displayNameTooLong) problems.display_name = [displayNameTooLong];
+    else if (displayName !== null && displayName.length < 2) {
+      problems.display_name = ['Ensure this field has at least 2 characters.'];
     }
 
     const badRules = (input.permissions ?? []).filter((rule) => !isValidRule(rule));

@@ -56,8 +56,8 @@ export class UserPrivateType {
   @Field(() => String, { nullable: true })
   lastLoginIp!: string | null;
 
-  @Field(() => Date, { nullable: true, description: 'When the developer agreement was accepted.' })
-  readDevAgreement!: Date | null;
+  @Field({ description: 'Whether the developer agreement was accepted (v3/v4 `read_dev_agreement`).' })
+  readDevAgreement!: boolean;
 
   @Field(() => [String], { description: 'Sorted permission rules (`app:action`, `*` wildcards).' })
   permissions!: string[];

@@ -55,7 +55,8 @@ export async function verifyApiKeyJwt(
   }
 
   if (!('iss' in payload)) throw fail(jwtMessages.issuerMissing);
-  const secret = typeof payload.iss === 'string' ? await secretFor(payload.iss) : null;
+  // An issuer no key can have (too long, NUL) is unknown without asking the database.
+  const secret = isStorableText(payload.iss) ? await secretFor(payload.iss) : null;
   if (secret === null) throw fail(jwtMessages.issuerUnknown);
 
   if (header.alg !== 'HS256') throw fail(jwtMessages.invalidToken);
@@ -78,9 +79,14 @@ export async function verifyApiKeyJwt(
   if (payload.iat > nowSeconds + JWT_LEEWAY_SECONDS) throw fail(jwtMessages.iatInvalid);
   if (payload.exp - payload.iat > JWT_MAX_LIFETIME_SECONDS) throw fail(jwtMessages.tooLong);
   if ('orig_iat' in payload) throw fail(jwtMessages.refreshable);
-  if ('jti' in payload && typeof payload.jti !== 'string') throw fail(jwtMessages.wrongType);
+  if ('jti' in payload && !isStorableText(payload.jti)) throw fail(jwtMessages.wrongType);
 
   return payload as ApiKeyJwtClaims;
+}
+
+/** A string that fits the 255-character key and nonce columns (PostgreSQL refuses NUL in text). */
+function isStorableText(value: unknown): value is string {
+  return typeof value === 'string' && value.length <= 255 && !value.includes('\0');
 }
 
 function decodeJsonSegment(segment: string): unknown {

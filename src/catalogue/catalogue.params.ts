@@ -1,19 +1,20 @@
 import { errors } from '../core/errors.js';
-import { appFromParam, type ApiVersion, type App, versionInt } from './catalogue.enums.js';
-import type { VersionFilter } from './catalogue.service.js';
+import { appFromParam, type ApiVersion, type App } from './catalogue.enums.js';
+import { appVersionParam, versionFilter } from './catalogue.service.js';
 
 /**
  * Query-string rules of the v3/v4 catalogue endpoints, with the original messages. REST routes
  * call these to turn strings into typed GraphQL variables.
  */
-const VERSION_FILTERS: VersionFilter[] = ['all_without_unlisted', 'all_with_unlisted', 'all_with_deleted'];
 
-export function parseVersionFilter(query: URLSearchParams): VersionFilter {
-  const filter = query.get('filter');
-  if (filter === null || filter === '') return 'default';
-  if (!VERSION_FILTERS.includes(filter as VersionFilter))
-    throw errors.badParameter('Invalid "filter" parameter specified.');
-  return filter as VersionFilter;
+/**
+ * `filter` of the versions list, checked up front by the service's rule (a bad value is reported
+ * before the add-on is looked up, as the original did); null when absent or empty.
+ */
+export function parseVersionFilter(query: URLSearchParams): string | null {
+  const filter = query.get('filter') || null;
+  versionFilter(filter);
+  return filter;
 }
 
 export function refuseFilterOnDetail(query: URLSearchParams): void {
@@ -31,8 +32,7 @@ export function parseDetailAppParams(
   if (rawApp === null && rawVersion === null) return { app: null, appVersion: null };
   const app = rawApp === null ? null : appFromParam(rawApp, version);
   if (rawApp !== null && app === null) throw errors.badRequest('Invalid "app" parameter.');
-  if (rawVersion !== null && versionInt(rawVersion) === null)
-    throw errors.badRequest('Invalid "appversion" parameter.');
+  if (rawVersion !== null) appVersionParam(rawVersion);
   return { app, appVersion: app && rawVersion ? rawVersion : null };
 }
 

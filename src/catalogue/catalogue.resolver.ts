@@ -3,7 +3,7 @@ import type { RequestContext } from '../core/context.js';
 import { PageArgs } from '../graphql/pagination.js';
 import type { Services } from '../services.js';
 import type { AddonRecord } from './catalogue.records.js';
-import { App, versionInt } from './catalogue.enums.js';
+import { App } from './catalogue.enums.js';
 import { addonFlagsById, authorsByAddonId, featuredAppsByAddonId, previewsByAddonId } from './catalogue.loaders.js';
 import {
   AddonAuthorType,
@@ -16,7 +16,6 @@ import {
   VersionType,
 } from './catalogue.types.js';
 import { catalogueUrls } from './catalogue.urls.js';
-import type { VersionFilter } from './catalogue.service.js';
 
 @ArgsType()
 class VersionListArgs extends PageArgs {
@@ -25,9 +24,12 @@ class VersionListArgs extends PageArgs {
 
   @Field(() => String, {
     nullable: true,
-    description: 'default | all_without_unlisted | all_with_unlisted | all_with_deleted',
+    description:
+      'all_without_unlisted (listed reviewers, authors) | all_with_unlisted (unlisted reviewers, authors) | ' +
+      'all_with_deleted (Addons:ViewDeleted). Absent or empty: listed versions with an approved file. ' +
+      'Other values are BAD_PARAMETER.',
   })
-  filter?: VersionFilter | null;
+  filter?: string | null;
 }
 
 @Resolver(() => AddonObjectType)
@@ -43,7 +45,7 @@ export class CatalogueResolver {
 
   @Query(() => VersionPageType, { description: 'Versions of an add-on, newest first.' })
   addonVersions(@Args() { addon, filter, page, pageSize }: VersionListArgs, @Ctx() ctx: RequestContext) {
-    return this.services.catalogue.listVersions(ctx, addon, filter ?? 'default', page, pageSize);
+    return this.services.catalogue.listVersions(ctx, addon, filter, page, pageSize);
   }
 
   @Query(() => VersionType)
@@ -109,7 +111,8 @@ export class CatalogueResolver {
   @FieldResolver(() => VersionType, {
     nullable: true,
     description:
-      'For language packs, `app` + `appVersion` pick the latest version compatible with that application version.',
+      'For language packs, `app` + `appVersion` pick the latest version compatible with that application version ' +
+      '(an `appVersion` that is not a version is BAD_REQUEST).',
   })
   currentVersion(
     @Root() addon: AddonRecord,
@@ -117,7 +120,7 @@ export class CatalogueResolver {
     @Arg('app', () => App, { nullable: true }) app?: App,
     @Arg('appVersion', () => String, { nullable: true }) appVersion?: string,
   ) {
-    return this.services.catalogue.currentVersion(ctx, addon, app, appVersion ? versionInt(appVersion) : null);
+    return this.services.catalogue.currentVersion(ctx, addon, app, appVersion);
   }
 
   @FieldResolver(() => VersionType, { nullable: true, description: 'Only for authors and unlisted reviewers.' })

@@ -3,7 +3,7 @@ import { errors } from '../core/errors.js';
 import { pageRequest, toPage, type Page, type PageRequest } from '../core/pagination.js';
 import { selectRows } from '../db/rows.js';
 import { Addon } from './addon.entity.js';
-import { AddonStatus, AddonType, Channel, FileStatus, type App } from './catalogue.enums.js';
+import { AddonStatus, AddonType, Channel, FileStatus, versionInt, type App } from './catalogue.enums.js';
 import {
   addonById,
   addonByLowerGuid,
@@ -41,6 +41,33 @@ function addonKey(identifier: string): AddonKey | null {
 }
 
 export type VersionFilter = 'default' | 'all_without_unlisted' | 'all_with_unlisted' | 'all_with_deleted';
+
+/** The `filter` values a client may name; absent or empty means `default` (listed, approved). */
+export const VERSION_FILTERS: readonly VersionFilter[] = [
+  'all_without_unlisted',
+  'all_with_unlisted',
+  'all_with_deleted',
+];
+
+/**
+ * A version list's `filter` as a client gave it (REST query string, GraphQL argument): absent or
+ * empty is `default`; anything else must be a named filter (the original's message otherwise).
+ * An unknown value never widens the list.
+ */
+export function versionFilter(value: string | null | undefined): VersionFilter {
+  if (value === null || value === undefined || value === '') return 'default';
+  if (!VERSION_FILTERS.includes(value as VersionFilter)) {
+    throw errors.badParameter('Invalid "filter" parameter specified.');
+  }
+  return value as VersionFilter;
+}
+
+/** An application version (`appversion`) as a comparable integer; the original's 400 otherwise. */
+export function appVersionParam(value: string): number {
+  const parsed = versionInt(value);
+  if (parsed === null) throw errors.badRequest('Invalid "appversion" parameter.');
+  return parsed;
+}
 
 /** The `where` of a version list: `?` is the add-on id. */
 function versionFilterSql(filter: VersionFilter): string {
@@ -115,12 +142,49 @@ export class CatalogueService {
     const addon = await this.find(ctx, identifier);
     if (!addon) throw errors.notFound();
     if (addon.status === AddonStatus.DELETED && !canViewDeleted(ctx.viewer)) throw errors.notFound();
-    if (this.isPublic(addon) || (await this.canSeeNonPublic(ctx, addon)) || canViewDeleted(ctx.viewer)) return addon;
+    if (await this.canView(ctx, addon)) return addon;
     const details = {
       is_disabled_by_developer: addon.disabledByUser,
       is_disabled_by_vendor: addon.status === AddonStatus.DISABLED,
     };
     throw ctx.viewer.isAuthenticated ? errors.forbidden(undefined, details) : errors.notAuthenticated(details);
+  }
+
+  /**
+   * Whether the caller may see this add-on as the detail endpoint shows it: public ones for
+   * anyone; non-public ones for authors and reviewers of its channels; deleted ones only for
+   * Addons:ViewDeleted. Batched (loaders): nested objects of a list check each item this way.
+   */
+  async canView(ctx: RequestContext, addon: AddonRecord): Promise<boolean> {
+    if (canViewDeleted(ctx.viewer)) return true;
+    if (addon.status === AddonStatus.DELETED) return false;
+    return this.isPublic(addon) || (await this.canSeeNonPublic(ctx, addon));
+  }
+
+  /** The add-on by id when the caller may see it (`canView`), else null: what nested fields return. */
+  async visibleAddon(ctx: RequestContext, addonId: number): Promise<AddonRecord | null> {
+    const addon = await ctx.loaders.get(addonById).load(addonId);
+    return addon && (await this.canView(ctx, addon)) ? addon : null;
+  }
+
+  /**
+   * Whether the caller may see this version of a visible add-on, as the version endpoint shows it
+   * (see `getVersion`).
+   */
+  async canViewVersion(ctx: RequestContext, addon: AddonRecord, version: VersionRecord): Promise<boolean> {
+    if (version.addon.id !== addon.id) return false;
+    if (version.deleted && !canViewDeleted(ctx.viewer)) return false;
+    if (version.channel === Channel.UNLISTED) return this.canSeeUnlisted(ctx, addon);
+    if (await this.hasApprovedFile(ctx, version)) return true;
+    return isListedReviewer(ctx.viewer) || (await this.isAuthor(ctx, addon));
+  }
+
+  /** The version by id when the caller may see it and its add-on, else null: what nested fields return. */
+  async visibleVersion(ctx: RequestContext, versionId: number): Promise<VersionRecord | null> {
+    const version = await ctx.loaders.get(versionById).load(versionId);
+    if (!version) return null;
+    const addon = await this.visibleAddon(ctx, version.addon.id);
+    return addon && (await this.canViewVersion(ctx, addon, version)) ? version : null;
   }
 
   /**
@@ -131,8 +195,9 @@ export class CatalogueService {
     ctx: RequestContext,
     addon: AddonRecord,
     app?: App | null,
-    appVersionInt?: number | null,
+    appVersion?: string | null,
   ): Promise<VersionRecord | null> {
+    const appVersionInt = appVersion === null || appVersion === undefined ? null : appVersionParam(appVersion);
     if (addon.type === AddonType.LANGUAGE && app && appVersionInt) {
       const [row] = await selectRows<{ id: number }>(
         ctx.em,
@@ -163,10 +228,11 @@ export class CatalogueService {
   async listVersions(
     ctx: RequestContext,
     identifier: string,
-    filter: VersionFilter,
+    filterValue: string | null | undefined,
     page?: number | null,
     pageSize?: number | null,
   ): Promise<Page<VersionRecord>> {
+    const filter = versionFilter(filterValue);
     const addon = await this.getAddon(ctx, identifier);
     await this.assertVersionFilterAllowed(ctx, addon, filter);
     const request = pageRequest(page, pageSize);
@@ -205,12 +271,8 @@ export class CatalogueService {
     const version = await ctx.loaders.get(versionById).load(versionId);
     if (!version || version.addon.id !== addon.id) throw errors.notFound();
     if (version.deleted && !canViewDeleted(ctx.viewer)) throw errors.notFound();
-    let allowed = true;
-    if (version.channel === Channel.UNLISTED) allowed = await this.canSeeUnlisted(ctx, addon);
-    else if (!(await this.hasApprovedFile(ctx, version))) {
-      allowed = isListedReviewer(ctx.viewer) || (await this.isAuthor(ctx, addon));
-    }
-    if (!allowed) throw ctx.viewer.isAuthenticated ? errors.forbidden() : errors.notAuthenticated();
+    if (!(await this.canViewVersion(ctx, addon, version)))
+      throw ctx.viewer.isAuthenticated ? errors.forbidden() : errors.notAuthenticated();
     return version;
   }
 

@@ -1,5 +1,4 @@
 import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { UserType } from '../accounts/accounts.types.js';
 import { PageOf } from '../graphql/pagination.js';
 import { TranslationsScalar } from '../graphql/scalars.js';
 import type { Translations } from '../core/i18n/translations.js';
@@ -60,11 +59,9 @@ export class CategoryType {
   weight!: number;
 }
 
+/** `user` and `userSummary` are resolved by AddonAuthorResolver (catalogue.summary.ts). */
 @ObjectType('AddonAuthor')
 export class AddonAuthorType {
-  @Field(() => UserType)
-  user!: object;
-
   @Field(() => Int)
   position!: number;
 }

@@ -1,4 +1,5 @@
 import GraphQLUpload from 'graphql-upload/GraphQLUpload.mjs';
+import { receiveUpload } from '../core/multipart.js';
 import type { FileUpload } from 'graphql-upload/processRequest.mjs';
 import { Arg, Ctx, Int, Mutation, Resolver } from 'type-graphql';
 import type { RequestContext } from '../core/context.js';
@@ -61,7 +62,7 @@ export class ListingResolver {
     @Ctx() ctx: RequestContext,
     @Arg('caption', () => TranslatedInputScalar, { nullable: true }) caption?: unknown,
   ) {
-    return this.services.listing.addPreview(ctx, addon, await image, caption);
+    return this.services.listing.addPreview(ctx, addon, await receiveUpload(image), caption);
   }
 
   @Mutation(() => AddonObjectType)
@@ -79,6 +80,6 @@ export class ListingResolver {
     @Arg('icon', () => GraphQLUpload) icon: Promise<FileUpload>,
     @Ctx() ctx: RequestContext,
   ) {
-    return this.services.listing.setIcon(ctx, addon, await icon);
+    return this.services.listing.setIcon(ctx, addon, await receiveUpload(icon));
   }
 }

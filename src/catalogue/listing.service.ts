@@ -2,9 +2,12 @@ import type { Readable } from 'node:stream';
 import { User } from '../accounts/user.entity.js';
 import type { RequestContext } from '../core/context.js';
 import { errors, type FieldErrors } from '../core/errors.js';
+import { isEmailAddress } from '../core/email.js';
 import { inspectImage } from '../core/images.js';
+import { readClientStream } from '../core/spool.js';
 import { canonicalLocale } from '../core/i18n/locales.js';
 import { mergeTranslations, parseTranslationsInput, type Translations } from '../core/i18n/translations.js';
+import { lengthProblem, type TextLimit } from '../core/text-limits.js';
 import type { Storage } from '../storage/storage.port.js';
 import { type Addon, AddonUser } from './addon.entity.js';
 import { AddonStatus } from './catalogue.enums.js';
@@ -19,8 +22,6 @@ import { Version } from './version.entity.js';
 export const MAX_IMAGE_BYTES = 4 * 1024 * 1024;
 export const MAX_TAGS = 10;
 export const MAX_CATEGORIES_PER_APP = 2;
-const NAME_MAX = 50;
-const SUMMARY_MAX = 250;
 
 export interface UploadedFile {
   filename: string;
@@ -28,14 +29,15 @@ export interface UploadedFile {
 }
 
 type TextField = 'name' | 'summary' | 'description' | 'developerComments' | 'homepage' | 'supportUrl' | 'supportEmail';
-const TEXT_FIELDS: Record<TextField, string> = {
-  name: 'name',
-  summary: 'summary',
-  description: 'description',
-  developerComments: 'developer_comments',
-  homepage: 'homepage',
-  supportUrl: 'support_url',
-  supportEmail: 'support_email',
+/** Each translated text field: its API name and its length limit. */
+const TEXT_FIELDS: Record<TextField, [string, TextLimit]> = {
+  name: ['name', 'addonName'],
+  summary: ['summary', 'addonSummary'],
+  description: ['description', 'addonDescription'],
+  developerComments: ['developer_comments', 'developerComments'],
+  homepage: ['homepage', 'addonHomepage'],
+  supportUrl: ['support_url', 'supportUrl'],
+  supportEmail: ['support_email', 'supportEmail'],
 };
 
 const isUrl = (value: string) => {
@@ -45,7 +47,6 @@ const isUrl = (value: string) => {
     return false;
   }
 };
-const isEmail = (value: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value);
 
 /**
  * What an add-on's developers change on its listing: texts, categories, tags, licence, payment
@@ -80,19 +81,20 @@ export class ListingService {
     const problems: FieldErrors = {};
     const fail = (field: string, message: string) => (problems[field] ??= []).push(message);
 
-    for (const [field, apiName] of Object.entries(TEXT_FIELDS) as [TextField, string][]) {
+    for (const [field, [apiName, limit]] of Object.entries(TEXT_FIELDS) as [TextField, [string, TextLimit]][]) {
       if (input[field] === undefined) continue;
       try {
         const parsed = parseTranslationsInput(apiName, input[field], ctx.locale);
         const merged = mergeTranslations(addon[field], parsed);
         for (const text of Object.values(merged ?? {})) {
-          if (field === 'name' && text.length > NAME_MAX)
-            fail(apiName, `Ensure this field has no more than ${NAME_MAX} characters.`);
-          if (field === 'summary' && text.length > SUMMARY_MAX) {
-            fail(apiName, `Ensure this field has no more than ${SUMMARY_MAX} characters.`);
+          // The length first: a text over the limit is not parsed as a URL or an address.
+          const tooLong = lengthProblem(text, limit);
+          if (tooLong) {
+            fail(apiName, tooLong);
+            continue;
           }
           if ((field === 'homepage' || field === 'supportUrl') && !isUrl(text)) fail(apiName, 'Enter a valid URL.');
-          if (field === 'supportEmail' && !isEmail(text)) fail(apiName, 'Enter a valid email address.');
+          if (field === 'supportEmail' && !isEmailAddress(text)) fail(apiName, 'Enter a valid email address.');
         }
         addon[field] = merged;
       } catch (error) {
@@ -113,7 +115,9 @@ export class ListingService {
 
     if (input.contributionsUrl !== undefined) {
       const url = input.contributionsUrl?.trim() || null;
-      if (url && !isUrl(url)) fail('contributions_url', 'Enter a valid URL.');
+      const tooLong = lengthProblem(url, 'contributionsUrl');
+      if (tooLong) fail('contributions_url', tooLong);
+      else if (url && !isUrl(url)) fail('contributions_url', 'Enter a valid URL.');
       addon.contributionsUrl = url;
     }
     if (input.requiresPayment !== undefined && input.requiresPayment !== null)
@@ -122,7 +126,11 @@ export class ListingService {
     if (input.tags) {
       const tags = [...new Set(input.tags.map((tag) => tag.trim().toLowerCase()).filter(Boolean))];
       if (tags.length > MAX_TAGS) fail('tags', `You can have a maximum of ${MAX_TAGS} tags.`);
-      for (const tag of tags) if (tag.length < 2 || tag.length > 128) fail('tags', `Invalid tag: "${tag}".`);
+      for (const tag of tags) {
+        const tooLong = lengthProblem(tag, 'tag');
+        if (tooLong) fail('tags', tooLong);
+        else if (tag.length < 2) fail('tags', `Invalid tag: "${tag}".`);
+      }
       addon.tags = tags;
     }
 
@@ -173,6 +181,14 @@ export class ListingService {
     const text = parseTranslationsInput('license', input.text, ctx.locale);
     const clean = (t: Record<string, string | null> | null) => mergeTranslations({}, t) as Translations | null;
     if (!clean(name) || !clean(text)) return fail('license', 'A custom licence needs a name and a text.');
+    const tooLong =
+      Object.values(clean(name)!)
+        .map((t) => lengthProblem(t, 'licenseName'))
+        .find(Boolean) ??
+      Object.values(clean(text)!)
+        .map((t) => lengthProblem(t, 'licenseText'))
+        .find(Boolean);
+    if (tooLong) return fail('license', tooLong);
     version.license = ctx.em.create(License, { builtin: 0, name: clean(name), text: clean(text) });
   }
 
@@ -242,14 +258,8 @@ export class ListingService {
 
   /** Reads an upload up to the image limit, refusing anything that is not a still PNG or JPEG. */
   private async readImage(upload: UploadedFile, field: string) {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of upload.createReadStream()) {
-      size += (chunk as Buffer).length;
-      if (size > MAX_IMAGE_BYTES) throw errors.field(field, 'Please use images smaller than 4MB.');
-      chunks.push(chunk as Buffer);
-    }
-    const data = Buffer.concat(chunks);
+    const { data, size } = await readClientStream(upload.createReadStream(), MAX_IMAGE_BYTES);
+    if (size > MAX_IMAGE_BYTES) throw errors.field(field, 'Please use images smaller than 4MB.');
     const info = inspectImage(data);
     if (!info) throw errors.field(field, 'Images must be either PNG or JPG.');
     if (info.animated) throw errors.field(field, 'Images cannot be animated.');
@@ -262,12 +272,17 @@ export class ListingService {
    */
   async addPreview(ctx: RequestContext, identifier: string, upload: UploadedFile, caption: unknown) {
     const addon = await this.editable(ctx, identifier);
+    const captions = mergeTranslations({}, parseTranslationsInput('caption', caption ?? null, ctx.locale));
+    const tooLong = Object.values(captions ?? {})
+      .map((t) => lengthProblem(t, 'previewCaption'))
+      .find(Boolean);
+    if (tooLong) throw errors.field('caption', tooLong);
     const { data, info } = await this.readImage(upload, 'image');
     const count = await ctx.em.count(Preview, { addon });
     const preview = ctx.em.create(Preview, {
       addon,
       position: count,
-      caption: mergeTranslations({}, parseTranslationsInput('caption', caption ?? null, ctx.locale)),
+      caption: captions,
       imageSize: [info.width, info.height],
       thumbnailSize: [info.width, info.height],
       imageFormat: info.extension,

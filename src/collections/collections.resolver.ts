@@ -1,6 +1,7 @@
 import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { NESTED_USER, UserSummaryType } from '../accounts/accounts.summary.js';
 import { UserType } from '../accounts/accounts.types.js';
-import { addonById } from '../catalogue/catalogue.loaders.js';
+import { NESTED_ADDON } from '../catalogue/catalogue.summary.js';
 import { AddonObjectType } from '../catalogue/catalogue.types.js';
 import type { RequestContext } from '../core/context.js';
 import { TranslatedInputScalar } from '../graphql/scalars.js';
@@ -112,8 +113,14 @@ export class CollectionsResolver {
     return this.services.collections.delete(ctx, user, slug, rules);
   }
 
-  @FieldResolver(() => UserType)
-  author(@Root() collection: CollectionRecord, @Ctx() ctx: RequestContext) {
+  @FieldResolver(() => UserType, { nullable: true, description: `The author. ${NESTED_USER}` })
+  async author(@Root() collection: CollectionRecord, @Ctx() ctx: RequestContext) {
+    const author = await ctx.loaders.get(collectionAuthorById).load(collection.author.id);
+    return this.services.accounts.visibleUser(ctx, author);
+  }
+
+  @FieldResolver(() => UserSummaryType, { description: "The author's public minimum (id, names, profile URL)." })
+  authorSummary(@Root() collection: CollectionRecord, @Ctx() ctx: RequestContext) {
     return ctx.loaders.get(collectionAuthorById).load(collection.author.id);
   }
 
@@ -182,8 +189,11 @@ export class CollectionAddonsResolver {
     return this.services.collections.removeItem(ctx, user, slug, addon, rules);
   }
 
-  @FieldResolver(() => AddonObjectType)
+  @FieldResolver(() => AddonObjectType, {
+    nullable: true,
+    description: `${NESTED_ADDON} REST v3/v4 answers show it whatever its status, as the original did.`,
+  })
   addon(@Root() item: CollectionAddonRecord, @Ctx() ctx: RequestContext) {
-    return ctx.loaders.get(addonById).load(item.addon.id);
+    return this.services.collections.itemAddon(ctx, item);
   }
 }

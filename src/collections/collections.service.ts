@@ -1,9 +1,12 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { AddonStatus } from '../catalogue/catalogue.enums.js';
+import { addonById } from '../catalogue/catalogue.loaders.js';
+import type { AddonRecord } from '../catalogue/catalogue.records.js';
 import type { CatalogueService } from '../catalogue/catalogue.service.js';
 import type { RequestContext } from '../core/context.js';
 import { errors, type FieldErrors } from '../core/errors.js';
 import { hasLinks } from '../core/has-links.js';
+import { TEXT_LIMITS, lengthProblem, type TextLimit } from '../core/text-limits.js';
 import { DEFAULT_LOCALE, canonicalLocale } from '../core/i18n/locales.js';
 import { mergeTranslations, parseTranslationsInput, type Translations } from '../core/i18n/translations.js';
 import { DEFAULT_PAGE_SIZE, pageRequest, toPage, type Page } from '../core/pagination.js';
@@ -55,7 +58,7 @@ export interface CollectionsOptions {
   featuredThemesSlug: string;
 }
 
-const SLUG_MAX = 30;
+const SLUG_MAX = TEXT_LIMITS.collectionSlug;
 const SLUG_MESSAGE = 'The custom URL must consist of letters, numbers, underscores or hyphens.';
 const DUPLICATE_SLUG = 'This custom URL is already in use by another one of your collections.';
 const DUPLICATE_ADDON = 'This add-on already belongs to the collection';
@@ -308,9 +311,18 @@ export class CollectionsService {
     const fields = { ...current };
     const problems: FieldErrors = {};
     const fail = (field: string, message: string) => (problems[field] ??= []).push(message);
-    const translated = (field: string, value: unknown, stored: Translations | null) => {
+    const translated = (field: string, value: unknown, stored: Translations | null, limit: TextLimit) => {
       try {
-        return mergeTranslations(stored, parseTranslationsInput(field, value, ctx.locale));
+        const merged = mergeTranslations(stored, parseTranslationsInput(field, value, ctx.locale));
+        // The length first: a text over the limit is not looked at further (links, blanks).
+        const tooLong = Object.values(merged ?? {})
+          .map((text) => lengthProblem(text, limit))
+          .find(Boolean);
+        if (tooLong) {
+          fail(field, tooLong);
+          return stored;
+        }
+        return merged;
       } catch (error) {
         const messages = (error as { fields?: FieldErrors }).fields?.[field];
         if (!messages) throw error;
@@ -325,14 +337,14 @@ export class CollectionsService {
       fail('name', NOT_NULL);
     } else {
       const given = typeof input.name === 'object' ? Object.values(input.name) : [input.name];
-      const name = translated('name', input.name, current.name);
+      const name = translated('name', input.name, current.name, 'collectionName');
       const blank = !name || given.some((v) => typeof v !== 'string' || !v.trim());
       if (!problems.name && blank) fail('name', 'Name cannot be empty.');
       else if (!problems.name) fields.name = name;
     }
 
     if (input.description !== undefined) {
-      const description = translated('description', input.description, current.description);
+      const description = translated('description', input.description, current.description, 'collectionDescription');
       const links = Object.values(description ?? {}).some(hasLinks);
       if (!problems.description && links) fail('description', 'No links are allowed.');
       else if (!problems.description) fields.description = description;
@@ -428,6 +440,16 @@ export class CollectionsService {
     return this.selectItems(ctx, where, [collection.id], this.itemOrder(ctx, null), DEFAULT_PAGE_SIZE, 0);
   }
 
+  /**
+   * The add-on of an item. GraphQL follows the `addon` query (CatalogueService.canView): null where
+   * it hides the add-on. REST v3/v4 answers keep the original's shape: the item's add-on in full,
+   * whatever its status, to whoever may read the collection (`filter` picks the statuses listed).
+   */
+  async itemAddon(ctx: RequestContext, item: Pick<CollectionAddonRecord, 'addon'>): Promise<AddonRecord | null> {
+    if (ctx.request.api === 'rest') return ctx.loaders.get(addonById).load(item.addon.id);
+    return this.catalogue.visibleAddon(ctx, item.addon.id);
+  }
+
   /** One add-on of the collection by add-on id or slug, whatever its status. */
   async getItem(
     ctx: RequestContext,
@@ -518,7 +540,15 @@ export class CollectionsService {
   private parseNotes(ctx: RequestContext, notes: unknown, current: Translations | null, problems: FieldErrors) {
     if (notes === undefined) return current;
     try {
-      return mergeTranslations(current, parseTranslationsInput('notes', notes, ctx.locale));
+      const merged = mergeTranslations(current, parseTranslationsInput('notes', notes, ctx.locale));
+      const tooLong = Object.values(merged ?? {})
+        .map((text) => lengthProblem(text, 'collectionNotes'))
+        .find(Boolean);
+      if (tooLong) {
+        problems.notes = [tooLong];
+        return current;
+      }
+      return merged;
     } catch (error) {
       const fields = (error as { fields?: FieldErrors }).fields;
       if (!fields) throw error;

@@ -83,6 +83,13 @@ export const errors = {
   badParameter: (message: string) => new AppError(ErrorCode.BAD_PARAMETER, message),
   badRequest: (message: string) => new AppError(ErrorCode.BAD_REQUEST, message),
   conflict: (message: string) => new AppError(ErrorCode.CONFLICT, message),
+  /** DRF's throttle message, with `Retry-After`. */
+  throttled: (wait: number) =>
+    new AppError(
+      ErrorCode.THROTTLED,
+      `Request was throttled. Expected available in ${wait} second${wait === 1 ? '' : 's'}.`,
+      { retryAfter: wait },
+    ),
 };
 
 function firstMessage(fields: FieldErrors): string | undefined {

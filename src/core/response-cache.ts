@@ -1,15 +1,30 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 
+interface Entry {
+  generation: string;
+  status: number;
+  body: string;
+  bytes: number;
+}
+
+/** What one entry costs besides its strings (map slot, object, numbers), as a rough constant. */
+const ENTRY_OVERHEAD_BYTES = 200;
+
 /**
- * An in-process cache of anonymous REST answers, keyed by the catalogue generation: a number that
- * database triggers bump in the same transaction as any write to a catalogue table (see the
- * CatalogueCache migration). Each cacheable request reads the generation first (one primary-key
- * read), so once a write has committed no process can serve an answer computed before it.
+ * An in-process cache of REST answers, keyed by the catalogue generation: a number that database
+ * triggers bump in the same transaction as any write to a catalogue table (see the CatalogueCache
+ * migration). Each cacheable request reads the generation first (one primary-key read), so once a
+ * write has committed no process can serve an answer computed before it.
+ *
+ * Bounded by memory, not entry count: the least recently used answers go once keys and bodies
+ * (counted as UTF-16, two bytes a character) pass `maxBytes`; an answer over an eighth of it is
+ * never kept. Keys are built by the caller from what the answer depends on (RestCacheKeys).
  */
 export class ResponseCache {
-  private readonly entries = new Map<string, { generation: string; status: number; body: string }>();
+  private readonly entries = new Map<string, Entry>();
+  private totalBytes = 0;
 
-  constructor(private readonly maxEntries = 5_000) {}
+  constructor(private readonly maxBytes = 64 * 1024 * 1024) {}
 
   async generation(em: EntityManager): Promise<string> {
     const rows = await em
@@ -22,7 +37,7 @@ export class ResponseCache {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     if (entry.generation !== generation) {
-      this.entries.delete(key);
+      this.remove(key, entry);
       return undefined;
     }
     // Map keeps insertion order: re-inserting marks the entry as recently used.
@@ -32,15 +47,29 @@ export class ResponseCache {
   }
 
   set(key: string, generation: string, status: number, body: string): void {
-    this.entries.delete(key);
-    this.entries.set(key, { generation, status, body });
-    while (this.entries.size > this.maxEntries) {
-      const oldest = this.entries.keys().next().value as string;
-      this.entries.delete(oldest);
+    const existing = this.entries.get(key);
+    if (existing) this.remove(key, existing);
+    const bytes = (key.length + body.length) * 2 + ENTRY_OVERHEAD_BYTES;
+    if (bytes > this.maxBytes / 8) return;
+    this.entries.set(key, { generation, status, body, bytes });
+    this.totalBytes += bytes;
+    for (const [oldestKey, oldest] of this.entries) {
+      if (this.totalBytes <= this.maxBytes) break;
+      this.remove(oldestKey, oldest);
     }
+  }
+
+  private remove(key: string, entry: Entry): void {
+    this.entries.delete(key);
+    this.totalBytes -= entry.bytes;
   }
 
   get size(): number {
     return this.entries.size;
+  }
+
+  /** Estimated bytes held (keys and bodies). */
+  get bytes(): number {
+    return this.totalBytes;
   }
 }

@@ -1,6 +1,8 @@
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchema, type ContainerType, type NonEmptyArray } from 'type-graphql';
 import { AccountsResolver } from '../accounts/accounts.resolver.js';
+import { UserSummaryResolver } from '../accounts/accounts.summary.js';
+import { AddonAuthorResolver, AddonSummaryResolver } from '../catalogue/catalogue.summary.js';
 import { SiteResolver } from '../site/site.resolver.js';
 import { CatalogueResolver } from '../catalogue/catalogue.resolver.js';
 import { ListingResolver } from '../catalogue/listing.resolver.js';
@@ -17,7 +19,10 @@ import { RatingPageResolver, RatingsResolver } from '../ratings/ratings.resolver
 export const resolvers: NonEmptyArray<Function> = [
   SiteResolver,
   AccountsResolver,
+  UserSummaryResolver,
   CatalogueResolver,
+  AddonSummaryResolver,
+  AddonAuthorResolver,
   VersionResolver,
   LicenseResolver,
   FileResolver,

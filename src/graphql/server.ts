@@ -2,10 +2,18 @@ import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type RequestHandler } from 'express';
-import { GraphQLError, Kind, type GraphQLSchema } from 'graphql';
+import { ApolloArmor } from '@escape.tech/graphql-armor';
+import type { GraphQLArmorConfig } from '@escape.tech/graphql-armor-types';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { GraphQLError, Kind, type GraphQLSchema, type ValidationRule } from 'graphql';
 import graphqlUploadExpress from 'graphql-upload/graphqlUploadExpress.mjs';
 import { createRequestContext, type RequestContext } from '../core/context.js';
-import { asAppError, type AppError } from '../core/errors.js';
+import { assertSchemeAccepted, operationSchemes } from '../auth/credentials.js';
+import type { Viewer } from '../auth/viewer.js';
+import type { Config } from '../config.js';
+import { AppError, asAppError, ErrorCode, errors } from '../core/errors.js';
+import { findInvalidText, jsonNestsDeeperThan, MAX_JSON_DEPTH, refuseDeepJson } from '../core/input-guards.js';
+import { isMultipart, uploadRefusal } from '../core/multipart.js';
 import { baseUrlOf } from '../core/http.js';
 import { resolveRequestLocale } from '../core/i18n/locales.js';
 import type { Database } from '../db/database.js';
@@ -17,7 +25,118 @@ export interface GraphqlEndpoint {
   stop(): Promise<void>;
 }
 
-export const MAX_UPLOAD_BYTES = 250 * 1024 * 1024;
+const ALL_SCHEMES = ['jwt', 'session'] as const;
+
+const CSRF_MESSAGE =
+  'This operation has been blocked as a potential Cross-Site Request Forgery (CSRF). Please either specify a ' +
+  "'content-type' header (with a type that is not one of application/x-www-form-urlencoded, multipart/form-data, " +
+  'text/plain) or provide a non-empty value for one of the following headers: x-apollo-operation-name, ' +
+  'apollo-require-preflight';
+
+/** Limits on GraphQL documents, from the configuration (see README: GraphQL limits). */
+function armorConfig(config: Config): GraphQLArmorConfig {
+  return {
+    // Introspection is on for the playground, so hiding suggestions would protect nothing.
+    blockFieldSuggestion: { enabled: false },
+    maxDepth: { n: config.GRAPHQL_MAX_DEPTH, exposeLimits: true },
+    maxAliases: { n: config.GRAPHQL_MAX_ALIASES, exposeLimits: true },
+    costLimit: { maxCost: config.GRAPHQL_MAX_COST, exposeLimits: true },
+    // Enforced by graphql's own parser (parseOptions below), which stops before nesting overflows it.
+    maxTokens: { enabled: false },
+    maxDirectives: { n: config.GRAPHQL_MAX_DIRECTIVES, exposeLimits: true },
+  };
+}
+
+/** Each operation accepts the credentials its root fields declare (src/auth/credentials.ts). */
+function credentialsPlugin(schema: GraphQLSchema): ApolloServerPlugin<RequestContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ document, operation, contextValue }) {
+          if (!operation) return;
+          try {
+            assertSchemeAccepted(contextValue.viewer, operationSchemes(schema, document, operation));
+          } catch (error) {
+            throw withStatus(asAppError(error)!, 403);
+          }
+        },
+      };
+    },
+  };
+}
+
+/**
+ * Refuses NUL characters in variables (PostgreSQL cannot store them) before Apollo runs; string
+ * literals in the document are checked by the `noNulInLiterals` validation rule.
+ */
+const nulGuard: RequestHandler = (req, res, next) => {
+  let variables = (req.body as { variables?: unknown } | undefined)?.variables;
+  const inUrl = req.method === 'GET' ? req.query?.variables : undefined;
+  if (typeof inUrl === 'string') {
+    // GET requests carry their variables as JSON text in the URL: the same depth rule as bodies.
+    if (jsonNestsDeeperThan(Buffer.from(inUrl), MAX_JSON_DEPTH)) {
+      return sendGraphqlError(
+        res,
+        withStatus(errors.badRequest(`Variables nest deeper than ${MAX_JSON_DEPTH} levels.`), 400),
+      );
+    }
+    try {
+      variables = JSON.parse(inUrl);
+    } catch {
+      return next(); // Apollo answers malformed variables itself
+    }
+  }
+  const problem = findInvalidText(variables);
+  if (problem === null) return next();
+  const where = problem.path ? ` (variable ${problem.path})` : '';
+  sendGraphqlError(res, withStatus(errors.badRequest(`${problem.message}${where}`), 400));
+};
+
+/** String literals in a document hold text the database can store (variables: nulGuard). */
+const storableLiterals: ValidationRule = (context) => ({
+  StringValue(node) {
+    const problem = findInvalidText(node.value);
+    if (problem) context.reportError(new GraphQLError(problem.message, { nodes: [node] }));
+  },
+});
+
+/** A schema without subscriptions refuses them as invalid documents (not as an internal error). */
+const noSubscriptions: ValidationRule = (context) => ({
+  OperationDefinition(node) {
+    if (node.operation === 'subscription' && !context.getSchema().getSubscriptionType()) {
+      context.reportError(new GraphQLError('This service has no subscriptions.', { nodes: [node] }));
+    }
+  },
+});
+
+/**
+ * A parser of the client's body: a failure without a status (busboy's "Unexpected end of form",
+ * "Malformed part header") is the client's malformed body, a 400, not a server error.
+ */
+function clientParseErrors(parser: RequestHandler): RequestHandler {
+  return (req, res, next) =>
+    parser(req, res, (error?: unknown) => {
+      if (error && typeof (error as { status?: unknown }).status !== 'number') {
+        const message = `Multipart form parse error - ${(error as Error).message ?? 'malformed body'}`;
+        return next(Object.assign(new Error(message), { status: 400, expose: true }));
+      }
+      next(error);
+    });
+}
+
+/** An error answered before Apollo runs, in GraphQL's response shape. */
+function sendGraphqlError(res: express.Response, error: unknown): void {
+  const appError = asAppError(error);
+  const status = (error as GraphQLError).extensions?.http
+    ? ((error as GraphQLError).extensions.http as { status: number }).status
+    : appError?.code === 'THROTTLED'
+      ? 429
+      : 400;
+  if (appError?.retryAfter !== undefined) res.setHeader('Retry-After', String(appError.retryAfter));
+  const message = appError?.message ?? 'Bad request.';
+  const extensions = appError ? { ...appError.extensions } : { code: 'BAD_REQUEST' };
+  res.status(status).json({ errors: [{ message, extensions }] });
+}
 
 /** An AppError as an HTTP-level GraphQL error (Apollo reads `extensions.http`, then strips it). */
 function withStatus(error: AppError, status: number): GraphQLError {
@@ -68,40 +187,105 @@ export async function createGraphqlEndpoint(
   db: Database,
 ): Promise<GraphqlEndpoint> {
   const { logger, config } = services;
+  const armor = new ApolloArmor(armorConfig(config)).protect();
   const server = new ApolloServer<RequestContext>({
     schema,
     introspection: config.GRAPHQL_INTROSPECTION,
     csrfPrevention: true,
+    // Never: error answers would carry server paths whenever NODE_ENV is not `production`.
+    includeStacktraceInErrorResponses: false,
+    allowBatchedHttpRequests: false,
+    // Automatic persisted queries come with the GraphQL cache (issue 11); until then, plain requests only.
+    persistedQueries: false,
     // main.ts owns shutdown; Apollo's own signal handler would race it (a second stop() never settles).
     stopOnTerminationSignals: false,
-    plugins: [readOnlyPlugin(services)],
+    parseOptions: { maxTokens: config.GRAPHQL_MAX_TOKENS },
+    validationRules: [...armor.validationRules, storableLiterals, noSubscriptions],
+    plugins: [
+      ...(armor.plugins as unknown as ApolloServerPlugin<RequestContext>[]),
+      credentialsPlugin(schema),
+      readOnlyPlugin(services),
+    ],
     formatError(formatted, error) {
       const original = unwrapResolverError(error);
       if (asAppError(error) || original instanceof GraphQLError) return formatted;
+      // type-graphql awaits Upload arguments before the resolver runs: graphql-upload's refusals land here.
+      const refused = uploadRefusal(original);
+      if (refused) return { ...formatted, message: refused.message, extensions: { ...refused.extensions } };
       logger.error({ err: original }, 'unexpected error in GraphQL request');
       return { message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } };
     },
   });
   await server.start();
 
-  const context = async ({ req }: { req: express.Request }): Promise<RequestContext> => {
-    const em = db.fork();
-    const ip = req.ip ?? null;
-    const locale = resolveRequestLocale(req.query?.lang, req.headers['accept-language']);
+  /**
+   * Credentials are checked once, with every scheme; the operation's own list (Accepts) is
+   * enforced by credentialsPlugin once the document is parsed. A multipart request was already
+   * authenticated by `uploadGate`, before its body was read.
+   */
+  const authenticate = async (req: express.Request, em: EntityManager): Promise<Viewer> => {
     try {
-      const viewer = await services.authenticator.authenticate(em, req.headers.authorization, ['jwt', 'session'], ip);
-      return createRequestContext({ em, viewer, locale, request: { baseUrl: baseUrlOf(req, config.SITE_URL), ip } });
+      return await services.authenticator.authenticate(em, req.headers.authorization, ALL_SCHEMES, req.ip ?? null);
     } catch (error) {
       const appError = asAppError(error);
       throw appError ? withStatus(appError, 401) : error;
     }
   };
 
+  const context = async ({ req, res }: { req: express.Request; res: express.Response }): Promise<RequestContext> => {
+    try {
+      return await buildContext(req, res);
+    } catch (error) {
+      if (error instanceof GraphQLError) throw error;
+      // Apollo would send the message (SQL included) as "Context creation failed: …".
+      logger.error({ err: error }, 'GraphQL context failed');
+      throw withStatus(new AppError(ErrorCode.INTERNAL, 'Internal server error'), 500);
+    }
+  };
+
+  const buildContext = async (req: express.Request, res: express.Response): Promise<RequestContext> => {
+    const em = db.fork();
+    const locale = resolveRequestLocale(req.query?.lang, req.headers['accept-language']);
+    const viewer = (res.locals.viewer as Viewer | undefined) ?? (await authenticate(req, em));
+    const request = { baseUrl: baseUrlOf(req, config.SITE_URL), ip: req.ip ?? null };
+    return createRequestContext({ em, viewer, locale, request });
+  };
+
+  /**
+   * Multipart requests carry uploads: only signed-in callers may send one, within their
+   * concurrent upload slots, and the body is read only after that (by graphql-upload).
+   */
+  const uploadGate: RequestHandler = (req, res, next) => {
+    if (!isMultipart(req)) return next();
+    // Apollo's CSRF rule, checked here because graphql-upload would read the body before Apollo.
+    if (!req.headers['apollo-require-preflight'] && !req.headers['x-apollo-operation-name']) {
+      return sendGraphqlError(res, withStatus(errors.badRequest(CSRF_MESSAGE), 400));
+    }
+    void (async () => {
+      const viewer = await authenticate(req, db.fork());
+      if (viewer.userId === null) throw withStatus(errors.notAuthenticated(), 401);
+      const release = services.uploadSlots.acquire(viewer.userId);
+      res.once('close', release);
+      res.locals.viewer = viewer;
+    })().then(
+      () => next(),
+      (error: unknown) => sendGraphqlError(res, error),
+    );
+  };
+
   return {
     handlers: [
       exactJsonContentType,
-      graphqlUploadExpress({ maxFileSize: MAX_UPLOAD_BYTES, maxFiles: 10 }),
-      express.json({ limit: '2mb' }),
+      uploadGate,
+      clientParseErrors(
+        graphqlUploadExpress({
+          maxFileSize: config.MAX_UPLOAD_MB * 1024 * 1024,
+          maxFiles: 10,
+          maxFieldSize: 256 * 1024,
+        }),
+      ),
+      express.json({ limit: '2mb', verify: refuseDeepJson }),
+      nulGuard,
       expressMiddleware(server, { context }),
     ],
     stop: () => server.stop(),

@@ -1,4 +1,4 @@
-import { AppError, ErrorCode, errors, type FieldErrors } from '../core/errors.js';
+import { errors, type FieldErrors } from '../core/errors.js';
 
 /** Field messages of the original's serializers (Django REST framework's defaults). */
 export const fieldMessages = {
@@ -43,10 +43,5 @@ export const ratingErrors = {
   fields: (fields: FieldErrors) => errors.validation(fields),
   nonField: (message: string) => errors.validation({ non_field_errors: [message] }),
   /** 429 with `Retry-After`; `wait` is in whole seconds (rounded up, as the original). */
-  throttled: (wait: number) =>
-    new AppError(
-      ErrorCode.THROTTLED,
-      `Request was throttled. Expected available in ${wait} second${wait === 1 ? '' : 's'}.`,
-      { retryAfter: wait },
-    ),
+  throttled: errors.throttled,
 };

@@ -1,5 +1,8 @@
 import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { NESTED_USER, UserSummaryType } from '../accounts/accounts.summary.js';
+import { UserType } from '../accounts/accounts.types.js';
 import { addonById, versionById } from '../catalogue/catalogue.loaders.js';
+import { AddonSummaryType, NESTED_ADDON, NESTED_VERSION, VersionSummaryType } from '../catalogue/catalogue.summary.js';
 import { AddonObjectType, VersionType } from '../catalogue/catalogue.types.js';
 import type { RequestContext } from '../core/context.js';
 import type { Services } from '../services.js';
@@ -91,14 +94,40 @@ export class RatingsResolver {
     return this.services.ratings.flag(ctx, id, { flag, note });
   }
 
-  @FieldResolver(() => AddonObjectType)
+  @FieldResolver(() => AddonObjectType, { nullable: true, description: `The rated add-on. ${NESTED_ADDON}` })
   addon(@Root() rating: RatingRead, @Ctx() ctx: RequestContext) {
+    return this.services.catalogue.visibleAddon(ctx, rating.addon.id);
+  }
+
+  @FieldResolver(() => AddonSummaryType, { description: "The rated add-on's public minimum, whatever its status." })
+  addonSummary(@Root() rating: RatingRead, @Ctx() ctx: RequestContext) {
     return ctx.loaders.get(addonById).load(rating.addon.id);
   }
 
-  @FieldResolver(() => VersionType, { nullable: true, description: 'Null for replies.' })
+  @FieldResolver(() => VersionType, {
+    nullable: true,
+    description: `The rated version (null for replies). ${NESTED_VERSION}`,
+  })
   version(@Root() rating: RatingRead, @Ctx() ctx: RequestContext) {
+    return rating.version ? this.services.catalogue.visibleVersion(ctx, rating.version.id) : null;
+  }
+
+  @FieldResolver(() => VersionSummaryType, {
+    nullable: true,
+    description: "The rated version's id and number (null for replies), whatever its state.",
+  })
+  versionSummary(@Root() rating: RatingRead, @Ctx() ctx: RequestContext) {
     return rating.version ? ctx.loaders.get(versionById).load(rating.version.id) : null;
+  }
+
+  @FieldResolver(() => UserType, { nullable: true, description: `The writer. ${NESTED_USER}` })
+  user(@Root() rating: RatingRead, @Ctx() ctx: RequestContext) {
+    return this.services.accounts.visibleUser(ctx, rating.user);
+  }
+
+  @FieldResolver(() => UserSummaryType, { description: "The writer's public minimum (id, names, profile URL)." })
+  userSummary(@Root() rating: RatingRead) {
+    return rating.user;
   }
 
   @FieldResolver(() => RatingType, { nullable: true, description: "The developer's reply." })

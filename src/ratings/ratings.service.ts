@@ -7,7 +7,9 @@ import type { AddonRecord, RowRef } from '../catalogue/catalogue.records.js';
 import type { CatalogueService } from '../catalogue/catalogue.service.js';
 import type { RequestContext } from '../core/context.js';
 import { errors, type FieldErrors } from '../core/errors.js';
+import { hasRatingLink } from '../core/has-links.js';
 import { pageRequest, toPage, type Page } from '../core/pagination.js';
+import { TEXT_LIMITS } from '../core/text-limits.js';
 import { selectRows } from '../db/rows.js';
 import { intArray } from '../db/sql.js';
 import type { JobQueue } from '../jobs/queue.port.js';
@@ -75,13 +77,6 @@ export interface FlagInput {
 /** Not deleted, and not a reply to a deleted rating. */
 const LIVE = `not r.deleted and (r.reply_to_id is null or not exists
   (select 1 from ratings p where p.id = r.reply_to_id and p.deleted))`;
-
-/**
- * The original's link test for rating texts (a scheme, an IPv4 address or a host name): such
- * texts are saved but wait for a moderator.
- */
-const LINK =
-  /:\/\/|(\d{1,3}\.){3}\d{1,3}|[0-9a-z%-]+\.(com|net|org|info|biz|edu|gov|mil|int|io|app|dev|xyz|online|site|shop|store|top|club|[a-z]{2})(?![0-9a-z])/i;
 
 const canEditAddons = (viewer: Viewer) => viewer.can('Addons:Edit');
 
@@ -206,7 +201,11 @@ export class RatingsService {
     await takeThrottle(ctx.em, userId, RATING_POSTS);
 
     const fields = new FieldErrorsCollector();
-    const body = fields.text('body', input.body, { required: false, allowNull: true });
+    const body = fields.text('body', input.body, {
+      required: false,
+      allowNull: true,
+      maxLength: TEXT_LIMITS.ratingBody,
+    });
     const score = fields.score(scoreField, input.score, true);
     const versionId = await this.checkNewVersion(ctx, fields, input.version, addon);
     fields.throwIfAny();
@@ -254,7 +253,11 @@ export class RatingsService {
 
     const isReply = rating.replyTo !== null;
     const fields = new FieldErrorsCollector();
-    const body = fields.text('body', input.body, { required: false, allowNull: !isReply });
+    const body = fields.text('body', input.body, {
+      required: false,
+      allowNull: !isReply,
+      maxLength: isReply ? TEXT_LIMITS.replyBody : TEXT_LIMITS.ratingBody,
+    });
     const score = isReply ? undefined : fields.score(scoreField, input.score, false);
     if (!isReply && input.version !== undefined) await this.checkVersionChange(ctx, fields, input.version);
     fields.throwIfAny();
@@ -328,7 +331,11 @@ export class RatingsService {
         rating.id,
       ]);
       const fields = new FieldErrorsCollector();
-      const text = fields.text('body', body, { required: !existing, allowNull: false });
+      const text = fields.text('body', body, {
+        required: !existing,
+        allowNull: false,
+        maxLength: TEXT_LIMITS.replyBody,
+      });
       fields.throwIfAny();
       if (rating.replyTo) throw ratingErrors.nonField(ratingMessages.replyToReply);
       const cleaned = text === undefined ? null : cleanBody(text);
@@ -372,7 +379,11 @@ export class RatingsService {
       fields.add('flag', `Invalid flag [${constant}] - must be one of [${FLAG_CONSTANTS_LISTED.join(',')}]`);
     }
     // A null note reads as no note.
-    const note = fields.text('note', input.note ?? undefined, { required: false, allowNull: true, maxLength: 100 });
+    const note = fields.text('note', input.note ?? undefined, {
+      required: false,
+      allowNull: true,
+      maxLength: TEXT_LIMITS.flagNote,
+    });
     fields.throwIfAny();
     if (!rating.body) throw ratingErrors.nonField(ratingMessages.flagWithoutBody);
     if (!note && given === RatingFlagReason.OTHER) {
@@ -509,7 +520,10 @@ export class RatingsService {
   }
 }
 
-/** `<br>` becomes a line break; a text with a link waits for a moderator. */
+/**
+ * `<br>` becomes a line break; a text with a link waits for a moderator. The text is at most
+ * TEXT_LIMITS.ratingBody long here (checked first), and the link test is linear anyway.
+ */
 function cleanBody(body: string | null): { body: string | null; hasLink: boolean } {
   if (body === null) return { body, hasLink: false };
   const cleaned = body.replaceAll('<br>', '\n');
@@ -519,7 +533,7 @@ function cleanBody(body: string | null): { body: string | null; hasLink: boolean
   } catch {
     // Not percent-encoded text: checked as it is.
   }
-  return { body: cleaned, hasLink: LINK.test(unquoted) };
+  return { body: cleaned, hasLink: hasRatingLink(unquoted) };
 }
 
 /** Field errors gathered the way the original's serializers gather them: all fields first, then one throw. */

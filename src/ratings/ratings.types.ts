@@ -1,5 +1,4 @@
 import { ArgsType, Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { UserType } from '../accounts/accounts.types.js';
 import { PageArgs, PageOf } from '../graphql/pagination.js';
 import { RatingFlagReason, ScoreField } from './ratings.enums.js';
 
@@ -40,9 +39,6 @@ export class RatingType {
 
   @Field(() => Int, { description: "The user's earlier ratings of this add-on." })
   previousCount!: number;
-
-  @Field(() => UserType)
-  user!: object;
 
   @Field(() => Int, { nullable: true, description: '1 to 5; null for replies.' })
   score!: number | null;

@@ -1,8 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Addon } from '../catalogue/addon.entity.js';
+import { AddonType, Channel } from '../catalogue/catalogue.enums.js';
 import type { CatalogueService } from '../catalogue/catalogue.service.js';
 import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
+import { lengthProblem } from '../core/text-limits.js';
 import { DeniedGuid } from '../signing/upload.entity.js';
 import { AddonReviewerFlags } from './review.entity.js';
 
@@ -17,6 +19,9 @@ export type ReviewerFlagsChange = Partial<
     | 'needsAdminThemeReview'
   >
 >;
+
+/** Which of `needs_admin_code_review`, `needs_admin_content_review`, `needs_admin_theme_review` applies. */
+export type AdminReviewFlag = 'code' | 'content' | 'theme';
 
 const NONE = {
   autoApprovalDisabled: false,
@@ -35,15 +40,35 @@ export class ReviewFlagsService {
     return em.findOne(AddonReviewerFlags, { addon: addonId });
   }
 
-  /** New versions of this add-on wait for a human instead of being approved automatically. */
+  /**
+   * New versions of this add-on wait for a human instead of being approved automatically (an
+   * add-on flagged for an admin code or theme review waits for an admin).
+   */
   async blocksAutoApproval(em: EntityManager, addon: Addon, now = new Date()): Promise<boolean> {
     const flags = await this.get(em, addon.id);
     if (!flags) return false;
+    const theme = isTheme(addon);
     return (
+      (theme ? flags.needsAdminThemeReview : flags.needsAdminCodeReview) ||
       flags.autoApprovalDisabled ||
       flags.autoApprovalDisabledUntilNextApproval ||
       (flags.autoApprovalDelayedUntil !== null && flags.autoApprovalDelayedUntil > now)
     );
+  }
+
+  /**
+   * The "needs admin review" flag that reserves decisions on this version to `Reviews:Admin`, if
+   * one applies (as the original picks the reviewer permission): the theme flag for themes, the
+   * code flag for everything else, and the content flag for listed versions (public content).
+   */
+  async adminReviewRequired(em: EntityManager, addon: Addon, channel: Channel): Promise<AdminReviewFlag | null> {
+    const flags = await this.get(em, addon.id);
+    if (!flags) return null;
+    const theme = isTheme(addon);
+    if (theme && flags.needsAdminThemeReview) return 'theme';
+    if (!theme && flags.needsAdminCodeReview) return 'code';
+    if (channel === Channel.LISTED && flags.needsAdminContentReview) return 'content';
+    return null;
   }
 
   /** A human approved the latest version: the "until next approval" flag has done its job. */
@@ -77,6 +102,12 @@ export class ReviewFlagsService {
     this.assert(ctx, 'Addons:Edit');
     const value = guid.trim();
     if (!value) throw errors.validation({ guid: ['This field may not be blank.'] });
+    const problems = {
+      guid: lengthProblem(value, 'deniedGuid'),
+      comments: lengthProblem(comments, 'deniedGuidComments'),
+    };
+    const fields = Object.fromEntries(Object.entries(problems).flatMap(([k, m]) => (m ? [[k, [m]]] : [])));
+    if (Object.keys(fields).length) throw errors.validation(fields);
     if (await ctx.em.count(DeniedGuid, { guid: value })) return false;
     ctx.em.create(DeniedGuid, { guid: value, comments: comments ?? '' });
     await ctx.em.flush();
@@ -93,4 +124,9 @@ export class ReviewFlagsService {
     if (!found) throw errors.notFound();
     return ctx.em.findOneOrFail(Addon, found.id);
   }
+}
+
+/** Themes get the theme flag; everything else (code) the code flag. */
+function isTheme(addon: Addon): boolean {
+  return addon.type === AddonType.STATICTHEME || addon.type === AddonType.PERSONA;
 }

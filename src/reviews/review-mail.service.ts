@@ -39,7 +39,7 @@ export class ReviewMailService {
 
   private allowed(secretKey: string | null, ip: string | null): boolean {
     const expected = this.settings.secretKey;
-    if (!expected || secretKey === null) return false;
+    if (!expected || typeof secretKey !== 'string') return false;
     const a = Buffer.from(secretKey);
     const b = Buffer.from(expected);
     if (a.length !== b.length || !timingSafeEqual(a, b)) return false;

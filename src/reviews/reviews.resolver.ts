@@ -1,4 +1,7 @@
 import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Accepts } from '../auth/credentials.js';
+import { NESTED_USER, UserSummaryType } from '../accounts/accounts.summary.js';
+import { UserType } from '../accounts/accounts.types.js';
 import { Channel } from '../catalogue/catalogue.enums.js';
 import type { RequestContext } from '../core/context.js';
 import { PageArgs } from '../graphql/pagination.js';
@@ -46,7 +49,10 @@ export class ReviewsResolver {
   @Mutation(() => ReviewNoteType, {
     description:
       'Decide on a version (reviewers of its channel). Approval signs it in the background, then approves it; ' +
-      'comments are required except for approvals. Authors are told by mail and can reply to it.',
+      'comments are required except for approvals. Authors are told by mail and can reply to it. ' +
+      'Reviewers cannot decide on their own add-ons (unless ALLOW_SELF_REVIEWS); when a needs-admin flag ' +
+      'applies (code: non-themes, theme: themes, content: listed versions), only Reviews:Admin may approve, ' +
+      'reject or request information.',
   })
   reviewVersion(
     @Arg('versionId', () => Int) versionId: number,
@@ -57,11 +63,13 @@ export class ReviewsResolver {
     return this.services.reviews.decide(ctx, versionId, decision, comments ?? null);
   }
 
+  @Accepts('jwt', 'session')
   @Query(() => ReviewNotePageType, { description: 'Review history of a version, newest first (authors, reviewers).' })
   reviewNotes(@Args() { addon, versionId, page, pageSize }: ReviewNotesArgs, @Ctx() ctx: RequestContext) {
     return this.services.reviews.notes(ctx, addon, versionId, page, pageSize);
   }
 
+  @Accepts('jwt', 'session')
   @Query(() => ReviewNoteType)
   reviewNote(
     @Arg('addon') addon: string,
@@ -72,6 +80,7 @@ export class ReviewsResolver {
     return this.services.reviews.note(ctx, addon, versionId, id);
   }
 
+  @Accepts('jwt', 'session')
   @Mutation(() => ReviewNoteType, {
     description: 'A reply in the review history (authors, reviewers), on the latest version of its channel only.',
   })
@@ -156,5 +165,21 @@ export class ReviewsResolver {
   @FieldResolver(() => Int)
   versionId(@Root() note: ReviewNote) {
     return note.version.id;
+  }
+
+  @FieldResolver(() => UserType, {
+    nullable: true,
+    description: `The writer (null for the service itself: automatic approvals). ${NESTED_USER}`,
+  })
+  user(@Root() note: ReviewNote, @Ctx() ctx: RequestContext) {
+    return this.services.accounts.visibleUser(ctx, note.user);
+  }
+
+  @FieldResolver(() => UserSummaryType, {
+    nullable: true,
+    description: "The writer's public minimum (null for the service itself).",
+  })
+  userSummary(@Root() note: ReviewNote) {
+    return note.user;
   }
 }

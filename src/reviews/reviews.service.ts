@@ -12,16 +12,17 @@ import { AddonFile, Version } from '../catalogue/version.entity.js';
 import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
 import { pageRequest, toPage, type Page } from '../core/pagination.js';
+import { TEXT_LIMITS, lengthProblem, truncateText } from '../core/text-limits.js';
 import type { JobQueue } from '../jobs/queue.port.js';
 import type { ServiceJobs } from '../jobs/service-jobs.js';
 import type { Mailer } from './mailer.js';
 import { ReviewAction, reviewActionLabel } from './review.enums.js';
 import { ReviewNote, ReviewReplyToken } from './review.entity.js';
-import type { ReviewFlagsService } from './review-flags.service.js';
+import type { AdminReviewFlag, ReviewFlagsService } from './review-flags.service.js';
 
 /** How many replies one address may carry (the original's MAX_TOKEN_USE_COUNT). */
 const MAX_TOKEN_USES = 100;
-const COMMENTS_MAX = 100_000;
+const COMMENTS_MAX = TEXT_LIMITS.reviewComments;
 
 export type ReviewDecision = 'approve' | 'reject' | 'requestInformation' | 'comment';
 
@@ -38,7 +39,19 @@ export interface ReviewSettings {
   /** Domain of `reviewreply+<uuid>@<domain>`. */
   replyDomain: string;
   siteUrl: string;
+  /** Reviewers may decide on their own add-ons' versions (the original's ALLOW_SELF_REVIEWS, off by default). */
+  allowSelfReviews?: boolean;
 }
+
+/** Decisions a "needs admin review" flag reserves to `Reviews:Admin`; comments stay open to reviewers. */
+const ADMIN_FLAGGED_DECISIONS: ReadonlySet<ReviewDecision> = new Set(['approve', 'reject', 'requestInformation']);
+
+export const reviewMessages = {
+  /** The original's message (reviewers' review page). */
+  selfReview: 'Self-reviews are not allowed.',
+  adminReview: (flag: AdminReviewFlag) =>
+    `This add-on is flagged for an admin ${flag} review: only admin reviewers (Reviews:Admin) can make this decision.`,
+};
 
 /** Inbound mail, as the mail provider posts it (`POST /api/{v}/activity/mail/`). */
 export interface InboundMail {
@@ -89,9 +102,10 @@ export class ReviewsService {
     const version = await ctx.em.findOne(Version, versionId, { populate: ['addon', 'files'] });
     if (!version || version.deleted) throw errors.notFound();
     this.assertReviewer(ctx.viewer, version.channel);
+    if (version.addon.status === AddonStatus.DELETED) throw errors.notFound();
+    await this.assertMayDecide(ctx, version, decision);
     const text = this.checkComments(comments, decision !== 'approve');
     const reviewer = await ctx.em.findOneOrFail(User, ctx.viewer.userId!);
-    if (version.addon.status === AddonStatus.DELETED) throw errors.notFound();
     if ((decision === 'approve' || decision === 'reject') && !this.awaitingReview(version)) {
       throw errors.badRequest('This version is not awaiting review.');
     }
@@ -110,6 +124,21 @@ export class ReviewsService {
     });
     await this.notifyAuthors(ctx.em, version, note);
     return note;
+  }
+
+  /**
+   * Reviewers never decide on versions of their own add-ons (unless self-reviews are allowed), and
+   * a "needs admin review" flag that applies to the version reserves decisions to `Reviews:Admin`.
+   */
+  private async assertMayDecide(ctx: RequestContext, version: Version, decision: ReviewDecision) {
+    if (!this.settings.allowSelfReviews) {
+      const author = await ctx.em.count(AddonUser, { addon: version.addon, user: ctx.viewer.userId! });
+      if (author > 0) throw errors.forbidden(reviewMessages.selfReview);
+    }
+    if (ADMIN_FLAGGED_DECISIONS.has(decision) && !ctx.viewer.can('Reviews:Admin')) {
+      const flag = await this.flags.adminReviewRequired(ctx.em, version.addon, version.channel);
+      if (flag) throw errors.forbidden(reviewMessages.adminReview(flag));
+    }
   }
 
   private awaitingReview(version: Version) {
@@ -149,9 +178,8 @@ export class ReviewsService {
   private checkComments(comments: string | null, required: boolean): string {
     const text = (comments ?? '').trim();
     if (required && !text) throw errors.validation({ comments: ['This field may not be blank.'] });
-    if (text.length > COMMENTS_MAX) {
-      throw errors.validation({ comments: [`Ensure this field has no more than ${COMMENTS_MAX} characters.`] });
-    }
+    const tooLong = lengthProblem(text, COMMENTS_MAX);
+    if (tooLong) throw errors.validation({ comments: [tooLong] });
     return text;
   }
 
@@ -258,7 +286,8 @@ export class ReviewsService {
     const { version, user } = token;
     const author = (await em.count(AddonUser, { addon: version.addon, user })) > 0;
     if (!author && !(await this.userReviews(em, user, version.channel))) return null;
-    const text = stripQuotedReply(mail.textBody).slice(0, COMMENTS_MAX);
+    // A huge message is cut before its quoted part is looked for; the note keeps at most COMMENTS_MAX.
+    const text = truncateText(stripQuotedReply(truncateText(mail.textBody, 'mailBody')), COMMENTS_MAX);
     if (!text) return null;
     token.useCount += 1;
     const note = em.create(ReviewNote, {

@@ -1,5 +1,4 @@
 import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { UserType } from '../accounts/accounts.types.js';
 import { AddonObjectType, VersionType } from '../catalogue/catalogue.types.js';
 import { PageOf } from '../graphql/pagination.js';
 
@@ -30,9 +29,6 @@ export class ReviewNoteType {
 
   @Field()
   comments!: string;
-
-  @Field(() => UserType, { nullable: true, description: 'Null for the service itself (automatic approvals).' })
-  user!: object | null;
 
   @Field({ description: 'The name shown for the writer.' })
   userName!: string;

@@ -3,6 +3,7 @@ import { AddonSearchHitType, AddonSearchPageType, AddonObjectType } from '../cat
 import type { RequestContext } from '../core/context.js';
 import { PageArgs } from '../graphql/pagination.js';
 import type { Services } from '../services.js';
+import { FEATURED_LIMIT } from './search.service.js';
 import { AddonSearchInput, AddonSortField } from './search.types.js';
 
 @ArgsType()
@@ -36,7 +37,11 @@ export class SearchResolver {
   async featuredAddons(
     @Ctx() ctx: RequestContext,
     @Arg('filters', () => AddonSearchInput) filters: AddonSearchInput,
-    @Arg('limit', () => Int, { defaultValue: 25 }) limit: number,
+    @Arg('limit', () => Int, {
+      defaultValue: FEATURED_LIMIT.default,
+      description: `At most ${FEATURED_LIMIT.max} (larger values too); 0 means 1; negative values are BAD_REQUEST.`,
+    })
+    limit: number,
   ) {
     return (await this.services.search.featured(ctx, filters, limit)).map((hit) => hit.addon);
   }

@@ -5,13 +5,16 @@ import type { CategoriesService } from '../catalogue/categories.service.js';
 import { AddonType, versionInt } from '../catalogue/catalogue.enums.js';
 import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
+import { TEXT_LIMITS } from '../core/text-limits.js';
 import { canonicalLocale } from '../core/i18n/locales.js';
 import { pageRequest, toPage, type Page } from '../core/pagination.js';
 import type { AddonSearchFilters, AddonSearchHit, AddonSearchQuery, AddonSort, SearchEngine } from './search.port.js';
 import type { AddonSearchInput, AddonSortField } from './search.types.js';
 
 export const AUTOCOMPLETE_LIMIT = 10;
-export const MAX_QUERY_LENGTH = 100;
+export const MAX_QUERY_LENGTH = TEXT_LIMITS.searchQuery;
+/** The featured list's size (v3 `page_size`): 25 by default, 0 counts as 1, at most 50. */
+export const FEATURED_LIMIT = { default: 25, max: 50 } as const;
 
 export interface SearchHit {
   addon: AddonRecord;
@@ -71,12 +74,15 @@ export class SearchService {
   }
 
   /**
-   * v3 featured list: random order, `limit` results. `app` is required; a category counts only
-   * with app and one type. Problems answer with the original's single message.
+   * v3 featured list: random order, `limit` results (see FEATURED_LIMIT; a negative one is refused
+   * with the original's page_size message). `app` is required; a category counts only with app and
+   * one type. Problems answer with the original's single message.
    */
   async featured(ctx: RequestContext, input: AddonSearchInput, limit: number): Promise<SearchHit[]> {
     const invalid = () => errors.badRequest('Invalid app, category and/or type parameter(s).');
     if (!input.app) throw invalid();
+    if (!Number.isInteger(limit) || limit < 0) throw errors.badRequest('Invalid page_size parameter');
+    const size = Math.min(Math.max(limit, 1), FEATURED_LIMIT.max);
     let filters: AddonSearchFilters;
     try {
       filters = await this.filters(ctx, { ...input, q: null, featured: true });
@@ -85,7 +91,7 @@ export class SearchService {
     }
     // Without a language, the featured list is the global one only.
     filters.featured = { app: input.app, locale: canonicalLocale(input.featuredLocale) ?? null };
-    const result = await this.engine.search({ filters, sort: ['random'], offset: 0, limit });
+    const result = await this.engine.search({ filters, sort: ['random'], offset: 0, limit: size });
     return this.load(ctx, result.hits);
   }
 
@@ -102,7 +108,8 @@ export class SearchService {
       if (!input.app) throw errors.badParameter('Invalid combination of "app" and "appversion" parameters.');
       filters.appVersion = parseAppVersion(input.appVersion);
     }
-    if (input.authorIds?.length) filters.authorIds = input.authorIds;
+    // An id no row can have (a fraction, beyond 32 bits) matches nobody, rather than failing the query.
+    if (input.authorIds?.length) filters.authorIds = input.authorIds.map((id) => (isRowId(id) ? id : -1));
     if (input.authorUsernames?.length) filters.authorUsernames = input.authorUsernames;
     if (input.category !== null && input.category !== undefined && input.app && filters.types?.length === 1) {
       const category = await this.categories.find(ctx.em, input.app, filters.types[0], input.category);
@@ -110,7 +117,12 @@ export class SearchService {
       filters.categoryId = category.id;
     }
     const exclude = input.excludeAddons ?? [];
-    if (exclude.some((e) => /^\d+$/.test(e))) filters.excludeIds = exclude.filter((e) => /^\d+$/.test(e)).map(Number);
+    if (exclude.some((e) => /^\d+$/.test(e))) {
+      filters.excludeIds = exclude
+        .filter((e) => /^\d+$/.test(e))
+        .map(Number)
+        .filter(isRowId);
+    }
     if (exclude.some((e) => !/^\d+$/.test(e))) filters.excludeSlugs = exclude.filter((e) => !/^\d+$/.test(e));
     if (input.guids?.length) filters.guids = input.guids;
     if (input.platform) filters.platform = input.platform;
@@ -160,6 +172,9 @@ export class SearchService {
     });
   }
 }
+
+/** Whether `n` can be the id of a row (a positive 32-bit integer). */
+const isRowId = (n: number) => Number.isInteger(n) && n > 0 && n <= 2_147_483_647;
 
 /** `appversion`: min <= v and max >= v + "a" (so "57.0" matches a max of "57.0a1" or later). */
 function parseAppVersion(value: string): { min: number; max: number } {

@@ -1,4 +1,6 @@
 import GraphQLUpload from 'graphql-upload/GraphQLUpload.mjs';
+import { receiveUpload } from '../core/multipart.js';
+import { Accepts } from '../auth/credentials.js';
 import type { FileUpload as UploadedFile } from 'graphql-upload/processRequest.mjs';
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../core/context.js';
@@ -10,6 +12,7 @@ import { FileDownloadType, UploadSubmissionType, UploadType } from './signing.ty
 export class SigningResolver {
   constructor(private readonly services: Services) {}
 
+  @Accepts('jwt', 'session')
   @Mutation(() => UploadSubmissionType, {
     description:
       'Upload a package as a new version: of the add-on `guid` (created if unknown, like PUT), or of a new add-on ' +
@@ -28,11 +31,12 @@ export class SigningResolver {
       guid: guid ?? null,
       version: version ?? null,
       channel: channel ?? null,
-      upload: upload ? await upload : null,
+      upload: await receiveUpload(upload),
     });
     return { addonCreated: submitted.created, upload: await this.services.uploads.describe(ctx, submitted.upload) };
   }
 
+  @Accepts('jwt', 'session')
   @Query(() => UploadType, {
     description: 'The upload of a version: the one named by `uuid`, else the newest. Authors only.',
   })
@@ -46,6 +50,7 @@ export class SigningResolver {
     return this.services.uploads.describe(ctx, upload);
   }
 
+  @Accepts('jwt', 'session')
   @Query(() => FileDownloadType, {
     description: 'A file the viewer may download (authors and reviewers for non-public files).',
   })

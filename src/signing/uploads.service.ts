@@ -4,6 +4,7 @@ import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { User } from '../accounts/user.entity.js';
+import { jwtMessages } from '../auth/jwt.js';
 import { Addon, AddonUser } from '../catalogue/addon.entity.js';
 import { AddonStatus, addonTypeName, Channel, FileStatus } from '../catalogue/catalogue.enums.js';
 import { Version } from '../catalogue/version.entity.js';
@@ -67,7 +68,7 @@ export class UploadsService {
 
   /** `submit` for a streamed file (GraphQL multipart, or the REST layer's spooled part). */
   async submitStream(ctx: RequestContext, input: Omit<SubmitInput, 'upload'> & { upload: UploadedFile | null }) {
-    if (ctx.viewer.userId === null) throw errors.notAuthenticated();
+    await this.uploader(ctx);
     let upload: ReceivedFile | null = null;
     if (input.upload) {
       const spooled = await spoolToFile(input.upload.createReadStream(), this.spool.dir, this.spool.maxBytes);
@@ -113,16 +114,27 @@ export class UploadsService {
     }
   }
 
-  private async accept(ctx: RequestContext, input: SubmitInput) {
+  /**
+   * The signed-in uploader, who must have accepted the developer agreement whatever the credential
+   * (the JWT scheme already refuses API keys of users without it; sessions reach this check).
+   */
+  private async uploader(ctx: RequestContext): Promise<User> {
     const userId = ctx.viewer.userId;
     if (userId === null) throw errors.notAuthenticated();
+    const user = await ctx.em.findOneOrFail(User, userId);
+    if (!user.readDevAgreement) throw errors.forbidden(jwtMessages.noDevAgreement);
+    return user;
+  }
+
+  private async accept(ctx: RequestContext, input: SubmitInput) {
+    const user = await this.uploader(ctx);
+    const userId = user.id;
     const existing = input.guid === null ? null : await this.findByGuid(ctx.em, input.guid);
     if (existing && existing.status !== AddonStatus.DELETED && !(await this.isAuthor(ctx.em, existing, userId))) {
       throw signingErrors.notOwner();
     }
     if (!input.upload) throw signingErrors.missingUpload();
     const pkg = await this.parse(input.upload.path);
-    const user = await ctx.em.findOneOrFail(User, userId);
 
     const addon = existing;
     if (addon?.status === AddonStatus.DELETED) throw signingErrors.duplicateGuid();

@@ -1,0 +1,127 @@
+/**
+ * The length limit of every free-text input, in one place (README "Limits" lists them). Services
+ * check a text's length before anything else looks at it (link and address tests, lookups), so a
+ * huge value costs one length comparison and is refused with a 400 naming the field: the DRF
+ * message `Ensure this field has no more than N characters.` in the field map, through REST and
+ * GraphQL alike (VALIDATION_FAILED with `fields`).
+ *
+ * Lengths count characters (code points), as the original (Python) and PostgreSQL's `varchar(n)`
+ * do. Values marked "original" are the original service's; the others are this service's choice
+ * (the original stored those in unbounded text columns).
+ */
+export const TEXT_LIMITS = {
+  // Accounts
+  /** original (2 to 50) */
+  displayName: 50,
+  /** original (Django's username field); v3 edits and account creation */
+  username: 150,
+  /** chosen; the original refuses links in it, not lengths */
+  biography: 3_000,
+  /** original (`varchar(255)`) */
+  homepage: 255,
+  /** original */
+  location: 255,
+  /** original */
+  occupation: 255,
+  /** original (`varchar(255)`); account creation, super-create */
+  email: 255,
+  /** `varchar(255)`; super-create */
+  idpId: 255,
+
+  // Add-on listings (every translation of a translated field)
+  /** original */
+  addonName: 50,
+  /** original */
+  addonSummary: 250,
+  /** chosen */
+  addonDescription: 15_000,
+  /** chosen */
+  developerComments: 3_000,
+  /** chosen (URL fields of the original are 255) */
+  addonHomepage: 255,
+  /** chosen */
+  supportUrl: 255,
+  /** chosen */
+  supportEmail: 255,
+  /** `varchar(255)` */
+  contributionsUrl: 255,
+  /** the existing tag rule (2 to 128 characters, "Invalid tag") */
+  tag: 128,
+  /** chosen; custom licence name */
+  licenseName: 200,
+  /** chosen; custom licence text (a full GPL text is about 35,000) */
+  licenseText: 50_000,
+  /** chosen; preview caption */
+  previewCaption: 280,
+
+  // Collections
+  /** chosen */
+  collectionName: 100,
+  /** original */
+  collectionSlug: 30,
+  /** chosen */
+  collectionDescription: 3_000,
+  /** chosen; notes on an add-on of a collection */
+  collectionNotes: 3_000,
+
+  // Ratings
+  /** chosen; rating (v3 review) text */
+  ratingBody: 3_000,
+  /** chosen; a developer's reply */
+  replyBody: 3_000,
+  /** original (`varchar(100)`) */
+  flagNote: 100,
+
+  // Search
+  /** original */
+  searchQuery: 100,
+
+  // Review
+  /** chosen; reviewer decisions and review notes */
+  reviewComments: 100_000,
+  /** chosen; an inbound reply by mail is cut to this before its quoted part is looked for */
+  mailBody: 200_000,
+  /** `varchar(255)`; denied add-on ids */
+  deniedGuid: 255,
+  /** chosen; why an add-on id is denied */
+  deniedGuidComments: 3_000,
+} as const;
+
+export type TextLimit = keyof typeof TEXT_LIMITS;
+
+/** The original's (Django REST framework's) message. */
+export const maxLengthMessage = (max: number) => `Ensure this field has no more than ${max} characters.`;
+
+/**
+ * Whether `text` has more than `max` characters (code points). Reads at most `2 * max + 2` code
+ * units, whatever the length of the text.
+ */
+export function exceedsLength(text: string, max: number): boolean {
+  if (text.length <= max) return false;
+  if (text.length > 2 * max) return true;
+  let count = 0;
+  for (let i = 0; i < text.length; i += isPairAt(text, i) ? 2 : 1) if (++count > max) return true;
+  return false;
+}
+
+/** A surrogate pair (one character, two code units) starts at `i`. */
+function isPairAt(text: string, i: number): boolean {
+  const high = text.charCodeAt(i);
+  const low = text.charCodeAt(i + 1);
+  return high >= 0xd800 && high <= 0xdbff && low >= 0xdc00 && low <= 0xdfff;
+}
+
+/** The max-length message when `text` is over the limit, else null. */
+export function lengthProblem(text: string | null | undefined, limit: TextLimit | number): string | null {
+  const max = typeof limit === 'number' ? limit : TEXT_LIMITS[limit];
+  return typeof text === 'string' && exceedsLength(text, max) ? maxLengthMessage(max) : null;
+}
+
+/** `text` cut to at most `limit` characters (a surrogate pair is never split). */
+export function truncateText(text: string, limit: TextLimit | number): string {
+  const max = typeof limit === 'number' ? limit : TEXT_LIMITS[limit];
+  if (!exceedsLength(text, max)) return text;
+  let units = 0;
+  for (let count = 0; count < max; count++) units += isPairAt(text, units) ? 2 : 1;
+  return text.slice(0, units);
+}

@@ -1,0 +1,454 @@
+import { connect } from 'node:net';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ApolloArmor } from '@escape.tech/graphql-armor';
+import { parse, specifiedRules, validate, type ValidationRule } from 'graphql';
+import { routes } from '../rest-compat/routes/index.js';
+import { signJwt } from '../src/auth/jwt.js';
+import { loadConfig } from '../src/config.js';
+import { ResponseCache } from '../src/core/response-cache.js';
+import { UploadSlots } from '../src/core/upload-slots.js';
+import { buildAppSchema } from '../src/graphql/schema.js';
+import { startTestApp, type TestApp } from './helpers/app.js';
+import { createAddon } from './helpers/catalogue.js';
+
+const now = () => Math.floor(Date.now() / 1000);
+
+/** Sends raw bytes and returns whatever the server answers before closing (or `timeoutMs`). */
+function rawRequest(server: Server, payload: string | Buffer, timeoutMs = 5_000): Promise<string> {
+  const { port } = server.address() as AddressInfo;
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let answer = '';
+    const timer = setTimeout(() => {
+      socket.destroy();
+      resolve(answer);
+    }, timeoutMs);
+    socket.on('data', (d) => (answer += d.toString('latin1')));
+    socket.on('error', (e) => (answer ? resolve(answer) : reject(e)));
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(answer);
+    });
+    socket.write(payload);
+  });
+}
+
+const bodyOf = (answer: string) => answer.slice(answer.indexOf('\r\n\r\n') + 4);
+const statusOf = (answer: string) => Number(/^HTTP\/1\.1 (\d+)/.exec(answer)?.[1]);
+
+/** A multipart body that opens a file part and ends without closing it (issue 9, item 0). */
+const truncatedMultipart = (path: string, authorization?: string) => {
+  const body =
+    '--XYZ\r\nContent-Disposition: form-data; name="upload"; filename="a.xpi"\r\n' +
+    'Content-Type: application/octet-stream\r\n\r\nPK\u0003\u0004 half a file';
+  return (
+    `PUT ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=XYZ\r\n` +
+    (authorization ? `Authorization: ${authorization}\r\n` : '') +
+    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+  );
+};
+
+describe('hardening (issue 9)', () => {
+  let t: TestApp;
+  let server: Server;
+  let developer: { id: number; jwt: () => string; session: string };
+
+  let statements = 0;
+
+  beforeAll(async () => {
+    t = await startTestApp({ onQuery: () => statements++ });
+    server = await t.app.listen(0, '127.0.0.1');
+    const user = await t.createUser({ 'api-key': true, session: true });
+    const key = user.apiKey!;
+    developer = {
+      id: user.id,
+      jwt: () => `JWT ${signJwt({ iss: key.key, iat: now(), exp: now() + 300 }, key.secret)}`,
+      session: `Bearer ${user.sessionToken}`,
+    };
+  });
+
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    await t.close();
+  });
+
+  const alive = async () => expect((await t.http.get('/healthz')).status).toBe(200);
+
+  describe('client streams never crash the process', () => {
+    it('answers a truncated multipart upload with a 400 in the signing shape, and stays up', async () => {
+      const answer = await rawRequest(server, truncatedMultipart('/api/v4/addons/x@y/versions/1.0/', developer.jwt()));
+      expect(statusOf(answer)).toBe(400);
+      expect(JSON.parse(bodyOf(answer))).toEqual({ error: expect.stringMatching(/^Multipart form parse error/) });
+      await alive();
+    });
+
+    it('does not read an anonymous upload at all', async () => {
+      const tmp = join(t.app.services.config.dataDir, 'tmp');
+      const answer = await rawRequest(server, truncatedMultipart('/api/v4/addons/x@y/versions/1.0/'));
+      expect(statusOf(answer)).toBe(401);
+      expect(existsSync(tmp) ? readdirSync(tmp) : []).toEqual([]); // nothing spooled, nothing left
+      await alive();
+    });
+
+    it('refuses file parts on routes that take no uploads, and oversized text fields', async () => {
+      const file = await t.http
+        .patch('/api/v4/ratings/rating/1/')
+        .set('Authorization', developer.session)
+        .attach('body', Buffer.from('x'), 'x.txt');
+      expect(file.status).toBe(400);
+      expect(file.body).toEqual({ detail: 'Multipart form parse error - files are not accepted here.' });
+
+      const field = await t.http
+        .patch(`/api/v4/accounts/account/${developer.id}/`)
+        .set('Authorization', developer.session)
+        .field('biography', 'b'.repeat(300 * 1024));
+      expect(field.status).toBe(400);
+      expect(field.body).toEqual({ detail: 'Multipart form parse error - the field "biography" is too long.' });
+    });
+
+    it('answers a truncated GraphQL multipart request with BAD_REQUEST', async () => {
+      const ops = JSON.stringify({
+        query: 'mutation($u: Upload) { submitAddonVersion(upload: $u) { addonCreated } }',
+        variables: { u: null },
+      });
+      const body =
+        `--XYZ\r\nContent-Disposition: form-data; name="operations"\r\n\r\n${ops}\r\n` +
+        `--XYZ\r\nContent-Disposition: form-data; name="map"\r\n\r\n{"1":["variables.u"]}\r\n` +
+        '--XYZ\r\nContent-Disposition: form-data; name="1"; filename="a.xpi"\r\n\r\nPK half';
+      const answer = await rawRequest(
+        server,
+        `POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=XYZ\r\n` +
+          `Authorization: ${developer.session}\r\napollo-require-preflight: true\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+      // A field error: GraphQL over HTTP answers 200, with the code a client can act on.
+      expect(statusOf(answer)).toBe(200);
+      expect(JSON.parse(bodyOf(answer))).toMatchObject({
+        data: null,
+        errors: [
+          {
+            message: 'The upload was interrupted before the file was complete.',
+            extensions: { code: 'BAD_REQUEST' },
+          },
+        ],
+      });
+      expect(bodyOf(answer)).not.toMatch(/stacktrace|\/work\/|node_modules/);
+      await alive();
+    });
+
+    it('caps concurrent uploads per account with a 429 and Retry-After', async () => {
+      const releases = Array.from({ length: t.app.services.config.MAX_CONCURRENT_UPLOADS_PER_USER }, () =>
+        t.app.services.uploadSlots.acquire(developer.id),
+      );
+      try {
+        const res = await t.http
+          .put('/api/v4/addons/x@y/versions/1.0/')
+          .set('Authorization', developer.jwt())
+          .attach('upload', Buffer.from('PK'), 'a.xpi');
+        expect(res.status).toBe(429);
+        expect(res.headers['retry-after']).toBe('5');
+        expect(res.body).toEqual({ error: 'Request was throttled. Expected available in 5 seconds.' });
+        const graphql = await t.http
+          .post('/graphql')
+          .set('Authorization', developer.session)
+          .set('apollo-require-preflight', 'true')
+          .field(
+            'operations',
+            JSON.stringify({
+              query: 'mutation($u: Upload) { submitAddonVersion(upload: $u) { addonCreated } }',
+              variables: { u: null },
+            }),
+          )
+          .field('map', JSON.stringify({ 1: ['variables.u'] }))
+          .attach('1', Buffer.from('PK'), 'a.xpi');
+        expect(graphql.status).toBe(429);
+        expect(graphql.body.errors[0].extensions.code).toBe('THROTTLED');
+      } finally {
+        releases.forEach((release) => release());
+      }
+      expect(t.app.services.uploadSlots.inUse(developer.id)).toBe(0);
+    });
+  });
+
+  describe('the HTTP parser refusals answer JSON', () => {
+    it('431 for headers too large', async () => {
+      const answer = await rawRequest(
+        server,
+        `GET /api/v4/site/ HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      );
+      expect(statusOf(answer)).toBe(431);
+      expect(answer).toMatch(/Content-Type: application\/json/);
+      expect(JSON.parse(bodyOf(answer))).toEqual({ detail: 'Request header fields too large.' });
+    });
+
+    it('400 for a malformed request line', async () => {
+      const answer = await rawRequest(server, 'GARBAGE\r\n\r\n');
+      expect(statusOf(answer)).toBe(400);
+      expect(JSON.parse(bodyOf(answer))).toEqual({ detail: 'Bad request.' });
+      await alive();
+    });
+  });
+
+  describe('bad input is a 400, never a 500', () => {
+    it('NUL characters in query parameters, paths and bodies', async () => {
+      for (const path of [
+        '/api/v4/addons/search/?q=ab%00cd',
+        '/api/v4/addons/autocomplete/?q=ab%00',
+        '/api/v4/addons/addon/a%00b/',
+        '/api/v3/addons/addon/a%00b/versions/',
+      ]) {
+        const res = await t.http.get(path);
+        expect([path, res.status, res.body]).toEqual([path, 400, { detail: 'Null characters are not allowed.' }]);
+      }
+      const body = await t.http
+        .patch(`/api/v4/accounts/account/${developer.id}/`)
+        .set('Authorization', developer.session)
+        .send({ biography: 'a\u0000b' });
+      expect(body.status).toBe(400);
+      expect(body.body).toEqual({ biography: ['Null characters are not allowed.'] });
+      const signing = await t.http.get('/api/v4/addons/a%00b/versions/1.0/').set('Authorization', developer.jwt());
+      expect(signing.status).toBe(400);
+      expect(signing.body).toEqual({ error: 'Null characters are not allowed.' });
+    });
+
+    it('NUL characters in GraphQL variables and literals', async () => {
+      const variable = await t.http
+        .post('/graphql')
+        .send({ query: 'query($q: String!) { user(user: $q) { id } }', variables: { q: 'a\u0000' } });
+      expect(variable.status).toBe(400);
+      expect(variable.body.errors[0].message).toBe('Null characters are not allowed. (variable q)');
+      const inUrl = await t.http
+        .get('/graphql')
+        .set('apollo-require-preflight', 'true')
+        .query({ query: 'query($q: String!) { user(user: $q) { id } }', variables: JSON.stringify({ q: 'a\u0000' }) });
+      expect(inUrl.status).toBe(400);
+      expect(inUrl.body.errors[0].message).toBe('Null characters are not allowed. (variable q)');
+      const deepInUrl = await t.http
+        .get('/graphql')
+        .set('apollo-require-preflight', 'true')
+        .query({ query: '{ siteStatus { readOnly } }', variables: `{"a":${'['.repeat(100)}${']'.repeat(100)}}` });
+      expect(deepInUrl.status).toBe(400);
+      const literal = await t.http.post('/graphql').send({ query: '{ user(user: "a\\u0000") { id } }' });
+      expect(literal.status).toBe(400);
+      expect(literal.body.errors[0].message).toBe('Null characters are not allowed.');
+    });
+
+    it('unpaired surrogates, a bad Host, a NUL in a JWT issuer, malformed GraphQL bodies', async () => {
+      const surrogate = await t.http
+        .post(`/api/v4/accounts/account/${developer.id}/collections/`)
+        .set('Authorization', developer.session)
+        .send('{"name":"\\ud800","slug":"lone"}')
+        .set('Content-Type', 'application/json');
+      expect([surrogate.status, surrogate.body]).toEqual([
+        400,
+        { name: ['Text must be valid Unicode: it holds an unpaired surrogate.'] },
+      ]);
+      const host = await t.http.get('/api/v4/site/').set('Host', 'a b');
+      expect([host.status, host.body]).toEqual([400, { detail: 'Invalid Host header.' }]);
+      const graphqlHost = await t.http
+        .post('/graphql')
+        .set('Host', 'x:99999')
+        .send({ query: '{ siteStatus { readOnly } }' });
+      expect(graphqlHost.body).toEqual({
+        errors: [{ message: 'Invalid Host header.', extensions: { code: 'BAD_REQUEST' } }],
+      });
+
+      const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+      const nulIssuer = `JWT ${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ iss: 'a\u0000b', iat: now(), exp: now() + 60 })}.c2ln`;
+      const profile = await t.http.get('/api/v4/accounts/profile/').set('Authorization', nulIssuer);
+      expect([profile.status, profile.body]).toEqual([401, { detail: 'Unknown JWT iss (issuer).' }]);
+      const me = await t.http.post('/graphql').set('Authorization', nulIssuer).send({ query: '{ me { id } }' });
+      expect(me.status).toBe(401);
+      expect(JSON.stringify(me.body)).not.toMatch(/select|Context creation/);
+
+      const malformed = await t.http.post('/graphql').set('Content-Type', 'application/json').send('{');
+      expect(malformed.status).toBe(400);
+      expect(malformed.body.errors[0]).toMatchObject({ extensions: { code: 'BAD_REQUEST' } });
+      const subscription = await t.http.post('/graphql').send({ query: 'subscription { siteStatus { readOnly } }' });
+      expect(subscription.status).toBe(400);
+      expect(subscription.body.errors[0].message).toBe('This service has no subscriptions.');
+    });
+
+    it('deeply nested JSON bodies', async () => {
+      const deep = '['.repeat(10_000) + ']'.repeat(10_000);
+      for (const [path, extra] of [
+        ['/api/v4/accounts/account/1/', {}],
+        ['/graphql', {}],
+      ] as const) {
+        const res = await t.http
+          .post(path)
+          .set({ 'Content-Type': 'application/json', ...extra })
+          .send(path === '/graphql' ? `{"query":"{ siteStatus { readOnly } }","variables":{"a":${deep}}}` : deep);
+        expect(res.status).toBe(400);
+        expect(JSON.stringify(res.body)).toContain('nesting deeper than 64 levels');
+      }
+      await alive();
+    });
+
+    it('a GraphQL document nested past the parser', async () => {
+      const res = await t.http.post('/graphql').send({ query: `{ ${'a { '.repeat(20_000)}b${' }'.repeat(20_000)} }` });
+      expect(res.status).toBe(400);
+      expect(JSON.stringify(res.body)).not.toMatch(/RangeError|stack/i);
+      expect(res.body.errors[0].message).toMatch(/Document contains more that 2000 tokens/);
+      await alive();
+    });
+
+    it('GraphQL errors never carry a stack trace, whatever NODE_ENV says', async () => {
+      expect(process.env.NODE_ENV).not.toBe('production');
+      const res = await t.http.post('/graphql').send({ query: '{ addon(id: "nope") { id } }' });
+      expect(res.body.errors).toHaveLength(1);
+      expect(res.body.errors[0].extensions.stacktrace).toBeUndefined();
+      const syntax = await t.http.post('/graphql').send({ query: '{ addon(' });
+      expect(syntax.body.errors[0].extensions.stacktrace).toBeUndefined();
+    });
+  });
+
+  describe('credentials per operation', () => {
+    it('GraphQL refuses an API key on operations that do not declare it', async () => {
+      const me = await t.http.post('/graphql').set('Authorization', developer.jwt()).send({ query: '{ me { id } }' });
+      expect(me.body).toEqual({ data: { me: { id: developer.id } } });
+      for (const query of [
+        'mutation { issueApiKey { key } }',
+        `mutation { deleteUser(user: "${developer.id}") }`,
+        '{ siteStatus { readOnly } }',
+        '{ me { id } siteStatus { readOnly } }',
+      ]) {
+        const res = await t.http.post('/graphql').set('Authorization', developer.jwt()).send({ query });
+        expect([query, res.status]).toEqual([query, 403]);
+        expect(res.body.errors[0].message).toBe(
+          'This operation does not accept API keys (JWT); it accepts session tokens.',
+        );
+      }
+      expect((await t.http.get(`/api/v4/accounts/account/${developer.id}/`)).status).not.toBe(500);
+    });
+
+    it('REST ignores credentials of a scheme the route does not accept, as the original', async () => {
+      const res = await t.http.delete('/api/v4/accounts/session/').set('Authorization', developer.jwt());
+      expect(res.status).toBe(401);
+      const profile = await t.http.get('/api/v4/accounts/profile/').set('Authorization', developer.jwt());
+      expect(profile.status).toBe(200);
+    });
+
+    it('route schemes come from the operation: a route cannot widen them', async () => {
+      const schema = await buildAppSchema(null);
+      const { compileRoutes } = await import('../rest-compat/engine.js');
+      expect(() =>
+        compileRoutes(schema, [
+          {
+            method: 'GET',
+            path: '/x/',
+            versions: ['v4'],
+            auth: ['jwt'],
+            document: 'query X { siteStatus { readOnly } }',
+          },
+        ]),
+      ).toThrow(/auth jwt is not accepted by X's fields/);
+      const table = compileRoutes(schema, routes);
+      const schemes = (method: string, path: string) =>
+        table.get('v4')!.find((r) => r.definition.method === method && r.definition.path === path)!.schemes;
+      expect(schemes('PUT', '/addons/<guid>/versions/<version>/')).toEqual(['jwt']);
+      expect(schemes('GET', '/accounts/profile/')).toEqual(['jwt', 'session']);
+      expect(schemes('POST', '/accounts/super-create/')).toEqual(['jwt']);
+      expect(schemes('DELETE', '/accounts/session/')).toEqual(['session']);
+    });
+  });
+
+  describe('GraphQL cost limits', () => {
+    it('refuses too many aliases, too deep and too costly documents before execution', async () => {
+      const aliases = Array.from({ length: 16 }, (_, i) => `a${i}: siteStatus { readOnly }`).join(' ');
+      const res = await t.http.post('/graphql').send({ query: `{ ${aliases} }` });
+      expect(res.status).toBe(400);
+      expect(res.body.errors[0].message).toMatch(/Aliases limit of 15 exceeded/);
+      expect(res.body.data).toBeUndefined();
+
+      const deep = await t.http
+        .post('/graphql')
+        .send({ query: `{ rating(id: 1) { ${'reply { '.repeat(12)}id${' }'.repeat(12)} } }` });
+      expect(deep.status).toBe(400);
+      expect(deep.body.errors[0].message).toMatch(/Query depth limit of 12 exceeded/);
+
+      const one = (i: number) =>
+        `r${i}: rating(id: 1) { ${'id body created reply { '.repeat(10)}id${' }'.repeat(10)} }`;
+      const costly = await t.http
+        .post('/graphql')
+        .send({ query: `{ ${Array.from({ length: 10 }, (_, i) => one(i)).join(' ')} }` });
+      expect(costly.status).toBe(400);
+      expect(costly.body.errors[0].message).toMatch(/Query Cost limit of 5000 exceeded/);
+    });
+
+    it('lets every REST route document through the same limits', async () => {
+      const schema = await buildAppSchema(null);
+      const config = loadConfig({});
+      const armor = new ApolloArmor({
+        maxDepth: { n: config.GRAPHQL_MAX_DEPTH },
+        maxAliases: { n: config.GRAPHQL_MAX_ALIASES },
+        costLimit: { maxCost: config.GRAPHQL_MAX_COST },
+        maxDirectives: { n: config.GRAPHQL_MAX_DIRECTIVES },
+        maxTokens: { n: config.GRAPHQL_MAX_TOKENS },
+      }).protect();
+      for (const route of routes) {
+        const errors = validate(schema, parse(route.document), [
+          ...specifiedRules,
+          ...(armor.validationRules as ValidationRule[]),
+        ]);
+        expect([route.method, route.path, errors.map((e) => e.message)]).toEqual([route.method, route.path, []]);
+      }
+    });
+  });
+
+  describe('the REST answer cache', () => {
+    it('keys answers on what they depend on, and never caches junk parameters', async () => {
+      await createAddon(t.em(), { slug: 'cached-addon' });
+      const detail = '/api/v4/addons/addon/cached-addon/';
+      /** SQL statements one anonymous GET costs: a hit reads the catalogue generation only. */
+      const cost = async (path: string, headers: Record<string, string> = {}) => {
+        const before = statements;
+        // supertest listens on a new port each time: a fixed Host keeps the origin the same.
+        const res = await t.http.get(path).set({ Host: 'api.example', ...headers });
+        expect(res.status).toBe(200);
+        return statements - before;
+      };
+      expect(await cost(detail)).toBeGreaterThan(1);
+      expect(await cost(detail)).toBe(1);
+      // The scheme and host are in the key (absolute URLs in the answer), and so is the language.
+      expect(await cost(detail, { Host: 'other.example' })).toBeGreaterThan(1);
+      expect(await cost(detail, { Host: 'other.example' })).toBe(1);
+      expect(await cost(detail, { 'Accept-Language': 'de' })).toBeGreaterThan(1);
+      expect(await cost(detail, { 'Accept-Language': 'de' })).toBe(1);
+      // Parameters the route never reads: answered, never cached.
+      expect(await cost(`${detail}?utm=1`)).toBeGreaterThan(1);
+      expect(await cost(`${detail}?utm=1`)).toBeGreaterThan(1);
+      // Parameters it reads are keyed in a normal order.
+      const search = '/api/v4/addons/search/?q=cached&page_size=5';
+      expect(await cost(search)).toBeGreaterThan(1);
+      expect(await cost('/api/v4/addons/search/?page_size=5&q=cached')).toBe(1);
+    });
+
+    it('is bounded by bytes, least recently used first', () => {
+      const cache = new ResponseCache(64 * 1024);
+      const body = 'x'.repeat(1000);
+      for (let i = 0; i < 100; i++) cache.set(`k${i}`, '1', 200, body);
+      expect(cache.bytes).toBeLessThanOrEqual(64 * 1024);
+      expect(cache.size).toBeLessThan(100);
+      expect(cache.get('k99', '1')).toBeDefined();
+      expect(cache.get('k0', '1')).toBeUndefined();
+      cache.set('huge', '1', 200, 'y'.repeat(10 * 1024)); // over an eighth of the budget
+      expect(cache.get('huge', '1')).toBeUndefined();
+      expect(cache.get('k99', '2')).toBeUndefined(); // another generation: dropped
+    });
+  });
+
+  it('upload slots are per account and given back once', () => {
+    const slots = new UploadSlots(2);
+    const a = slots.acquire(1);
+    slots.acquire(1);
+    expect(() => slots.acquire(1)).toThrow('Request was throttled. Expected available in 5 seconds.');
+    expect(() => slots.acquire(2)).not.toThrow();
+    a();
+    a();
+    expect(slots.inUse(1)).toBe(1);
+  });
+});

@@ -1,0 +1,199 @@
+import { TEXT_LIMITS } from '../src/core/text-limits.js';
+import { startTestApp, type TestApp } from './helpers/app.js';
+import { createAddon } from './helpers/catalogue.js';
+import { call, caller, clearThrottles, versionsOf, type Caller, type Method } from './helpers/ratings.js';
+
+/*
+ * Every free-text input is refused over its limit (src/core/text-limits.ts) with the DRF field
+ * message, before any pattern looks at it, and accepted at the limit. The texts are the hostile
+ * ones that made the old link patterns back-track, so an answer at all is part of the test.
+ */
+
+let t: TestApp;
+let author: Caller;
+let rater: Caller;
+let addonId: number;
+let addonSlug: string;
+let versionIds: number[];
+
+const tooLong = (max: number) => [`Ensure this field has no more than ${max} characters.`];
+/** `n` characters that read as no link, after which the old patterns back-tracked from every dash. */
+const hostile = (n: number) => 'a-'.repeat(Math.floor(n / 2)) + (n % 2 ? 'b' : '');
+
+beforeAll(async () => {
+  t = await startTestApp();
+  author = await caller(t, { username: 'limits-author' });
+  rater = await caller(t, { username: 'limits-rater' });
+  const addon = await createAddon(t.em(), {
+    authors: [{ id: author.id }],
+    versions: [{ version: '1.0' }, { version: '1.1' }, { version: '1.2' }],
+  });
+  addonId = addon.id;
+  addonSlug = addon.slug;
+  versionIds = (await versionsOf(t.em(), addon)).map((v) => v.id);
+});
+afterAll(() => t.close());
+
+async function send(method: Method, path: string, who: Caller, body: object) {
+  await clearThrottles(t);
+  return call(t, method, path, who, body);
+}
+
+const gql = (who: Caller, query: string, variables: object) =>
+  t.http.post('/graphql').set('Authorization', `Bearer ${who.token}`).send({ query, variables });
+
+describe('text limits through REST', () => {
+  it.each(['v3', 'v4'])(
+    'rating body (%s): one over the limit is a 400 naming the field, at the limit is fine',
+    async (v) => {
+      const base = v === 'v4' ? '/api/v4/ratings/rating/' : '/api/v3/reviews/review/';
+      const max = TEXT_LIMITS.ratingBody;
+      const version = versionIds[v === 'v4' ? 0 : 1];
+      const score = v === 'v4' ? { score: 4 } : { rating: 4 };
+      const over = await send('post', base, rater, { addon: addonId, version, ...score, body: hostile(max + 1) });
+      expect([over.status, over.body]).toEqual([400, { body: tooLong(max) }]);
+
+      const created = await send('post', base, rater, { addon: addonId, version, ...score, body: hostile(max) });
+      expect(created.status).toBe(201);
+      expect(created.body.body).toHaveLength(max);
+
+      const edit = await send('patch', `${base}${created.body.id}/`, rater, { body: `${hostile(max)}x` });
+      expect([edit.status, edit.body]).toEqual([400, { body: tooLong(max) }]);
+      const edited = await send('patch', `${base}${created.body.id}/`, rater, { body: `x${hostile(max - 1)}` });
+      expect(edited.status).toBe(200);
+
+      const replyMax = TEXT_LIMITS.replyBody;
+      const reply = (body: string) => send('post', `${base}${created.body.id}/reply/`, author, { body });
+      expect(await reply(hostile(replyMax + 1)).then((r) => [r.status, r.body])).toEqual([
+        400,
+        { body: tooLong(replyMax) },
+      ]);
+      expect((await reply(hostile(replyMax))).status).toBe(201);
+    },
+  );
+
+  it('a rating body at the limit is still checked for links (and a surrounding blank is not counted)', async () => {
+    const max = TEXT_LIMITS.ratingBody;
+    const body = `  ${'x'.repeat(max - 'see example.com'.length)}see example.com  `;
+    const res = await send('post', '/api/v4/ratings/rating/', rater, {
+      addon: addonId,
+      version: versionIds[2],
+      score: 2,
+      body,
+    });
+    expect(res.status).toBe(201);
+    const [row] = await t
+      .em()
+      .getConnection()
+      .execute<{ editor_review: boolean }[]>('select editor_review from ratings where id = ?', [res.body.id]);
+    expect(row.editor_review).toBe(true);
+  });
+
+  it.each(['v3', 'v4'])('biography, display name, location (%s)', async (v) => {
+    const path = `/api/${v}/accounts/account/${rater.id}/`;
+    const max = TEXT_LIMITS.biography;
+    const over = await send('patch', path, rater, { biography: hostile(max + 1) });
+    expect([over.status, over.body]).toEqual([400, { biography: tooLong(max) }]);
+    const ok = await send('patch', path, rater, { biography: hostile(max) });
+    expect([ok.status, ok.body.biography]).toEqual([200, hostile(max)]);
+    const links = await send('patch', path, rater, { biography: `${'x '.repeat(max / 2 - 8)}www.example.com` });
+    expect([links.status, links.body]).toEqual([400, { biography: ['No links are allowed.'] }]);
+
+    const fields = await send('patch', path, rater, {
+      display_name: 'x'.repeat(TEXT_LIMITS.displayName + 1),
+      location: 'x'.repeat(TEXT_LIMITS.location + 1),
+      occupation: 'x'.repeat(TEXT_LIMITS.occupation),
+      homepage: `https://example.com/${'x'.repeat(TEXT_LIMITS.homepage)}`,
+    });
+    expect([fields.status, fields.body]).toEqual([
+      400,
+      {
+        display_name: tooLong(TEXT_LIMITS.displayName),
+        location: tooLong(TEXT_LIMITS.location),
+        homepage: tooLong(TEXT_LIMITS.homepage),
+      },
+    ]);
+  });
+
+  it('a huge body (1.5 MB) is refused at once with the field message', async () => {
+    const started = performance.now();
+    const res = await send('patch', `/api/v4/accounts/account/${rater.id}/`, rater, {
+      biography: 'a.'.repeat(750_000),
+    });
+    expect([res.status, res.body]).toEqual([400, { biography: tooLong(TEXT_LIMITS.biography) }]);
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  it.each(['v3', 'v4'])('collection name, description, notes (%s)', async (v) => {
+    const base = `/api/${v}/accounts/account/${author.id}/collections/`;
+    const max = TEXT_LIMITS.collectionDescription;
+    const slug = `limits-${v}`;
+    const over = await send('post', base, author, { name: 'Limits', slug, description: hostile(max + 1) });
+    expect([over.status, over.body]).toEqual([400, { description: tooLong(max) }]);
+    const created = await send('post', base, author, { name: 'Limits', slug, description: hostile(max) });
+    expect(created.status).toBe(201);
+    expect(created.body.description).toEqual({ 'en-US': hostile(max) });
+
+    const patch = await send('patch', `${base}${slug}/`, author, {
+      description: { fr: hostile(max + 1) },
+      name: 'n'.repeat(TEXT_LIMITS.collectionName + 1),
+    });
+    expect([patch.status, patch.body]).toEqual([
+      400,
+      { name: tooLong(TEXT_LIMITS.collectionName), description: tooLong(max) },
+    ]);
+    const patched = await send('patch', `${base}${slug}/`, author, { description: { fr: hostile(max) } });
+    expect(patched.status).toBe(200);
+
+    const notesMax = TEXT_LIMITS.collectionNotes;
+    const item = await send('post', `${base}${slug}/addons/`, author, { addon: addonId, notes: hostile(notesMax + 1) });
+    expect([item.status, item.body]).toEqual([400, { notes: tooLong(notesMax) }]);
+    const added = await send('post', `${base}${slug}/addons/`, author, { addon: addonId, notes: hostile(notesMax) });
+    expect(added.status).toBe(201);
+  });
+});
+
+describe('text limits through GraphQL (the same check, in the service)', () => {
+  const UPDATE = `mutation($addon: String!, $input: UpdateAddonListingInput!) {
+    updateAddonListing(addon: $addon, input: $input) { id description }
+  }`;
+
+  it('listing description and the other texts: over the limit is VALIDATION_FAILED with the field, at it is fine', async () => {
+    const max = TEXT_LIMITS.addonDescription;
+    const over = await gql(author, UPDATE, {
+      addon: addonSlug,
+      input: {
+        description: hostile(max + 1),
+        developerComments: { 'en-US': 'x'.repeat(TEXT_LIMITS.developerComments + 1) },
+        supportEmail: `${'x@'.repeat(TEXT_LIMITS.supportEmail)}`,
+        homepage: `https://example.com/${'a.'.repeat(TEXT_LIMITS.addonHomepage)}`,
+        contributionsUrl: `https://example.com/${'x'.repeat(TEXT_LIMITS.contributionsUrl)}`,
+      },
+    });
+    expect(over.body.errors[0].extensions).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      fields: {
+        description: tooLong(max),
+        developer_comments: tooLong(TEXT_LIMITS.developerComments),
+        support_email: tooLong(TEXT_LIMITS.supportEmail),
+        homepage: tooLong(TEXT_LIMITS.addonHomepage),
+        contributions_url: tooLong(TEXT_LIMITS.contributionsUrl),
+      },
+    });
+    const ok = await gql(author, UPDATE, { addon: addonSlug, input: { description: hostile(max) } });
+    expect(ok.body.errors).toBeUndefined();
+    expect(ok.body.data.updateAddonListing.description).toEqual({ 'en-US': hostile(max) });
+  });
+
+  it('the account biography answers the same field error as REST', async () => {
+    const res = await gql(
+      rater,
+      `mutation($user: String!, $input: AccountInput!) { editUser(user: $user, input: $input) { id } }`,
+      { user: String(rater.id), input: { biography: hostile(TEXT_LIMITS.biography + 1) } },
+    );
+    expect(res.body.errors[0].extensions).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      fields: { biography: tooLong(TEXT_LIMITS.biography) },
+    });
+  });
+});
