@@ -6,7 +6,7 @@ import type { CatalogueService } from '../catalogue/catalogue.service.js';
 import type { RequestContext } from '../core/context.js';
 import { errors, type FieldErrors } from '../core/errors.js';
 import { hasLinks } from '../core/has-links.js';
-import { TEXT_LIMITS, lengthProblem, type TextLimit } from '../core/text-limits.js';
+import { TEXT_LIMITS, lengthProblem, maxLengthMessage, type TextLimit } from '../core/text-limits.js';
 import { DEFAULT_LOCALE, canonicalLocale } from '../core/i18n/locales.js';
 import { mergeTranslations, parseTranslationsInput, type Translations } from '../core/i18n/translations.js';
 import { DEFAULT_PAGE_SIZE, pageRequest, toPage, type Page } from '../core/pagination.js';
@@ -355,7 +355,7 @@ export class CollectionsService {
     } else if (input.slug === null) {
       fail('slug', NOT_NULL);
     } else if (input.slug.length > SLUG_MAX) {
-      fail('slug', `Ensure this field has no more than ${SLUG_MAX} characters.`);
+      fail('slug', maxLengthMessage(SLUG_MAX));
     } else if (!isValidSlug(input.slug)) {
       fail('slug', SLUG_MESSAGE);
     } else {
