@@ -1,5 +1,5 @@
 import { GraphQLError } from 'graphql';
-import { asAppError, ErrorCode, type AppError } from '../src/core/errors.js';
+import { AppError, asAppError, ErrorCode } from '../src/core/errors.js';
 import type { Logger } from '../src/core/logger.js';
 
 export interface RestErrorResponse {
@@ -17,14 +17,9 @@ const INTERNAL: RestErrorResponse = { status: 500, body: { detail: 'Internal Ser
  * `signing` routes answer 4xx errors (other than 401) as `{"error": …}`, as the signing API does.
  */
 export function toRestError(error: unknown, style: ErrorStyle, logger: Logger): RestErrorResponse {
-  const appError = asAppError(error);
+  const appError = asAppError(error) ?? badVariables(error, logger);
   if (!appError) {
-    if (error instanceof GraphQLError && !error.originalError && !error.path) {
-      // The route's document was validated at boot, so this is a variable the route built badly.
-      logger.error({ err: error }, 'REST route produced invalid GraphQL variables');
-    } else {
-      logger.error({ err: (error as GraphQLError)?.originalError ?? error }, 'unexpected error in REST request');
-    }
+    logger.error({ err: (error as GraphQLError)?.originalError ?? error }, 'unexpected error in REST request');
     return INTERNAL;
   }
   const response = mapCode(appError);
@@ -32,6 +27,17 @@ export function toRestError(error: unknown, style: ErrorStyle, logger: Logger): 
     return { ...response, body: { error: appError.message } };
   }
   return response;
+}
+
+/**
+ * A variable GraphQL refused before execution. The route's document was validated at boot, so the
+ * route built it badly from the client's input (a number past GraphQL's Int): logged as a route to
+ * fix, answered as the client's 400.
+ */
+function badVariables(error: unknown, logger: Logger): AppError | null {
+  if (!(error instanceof GraphQLError) || error.originalError || error.path) return null;
+  logger.error({ err: error }, 'REST route produced invalid GraphQL variables');
+  return new AppError(ErrorCode.BAD_REQUEST, 'Invalid parameter.');
 }
 
 function mapCode(error: AppError): RestErrorResponse {

@@ -2,6 +2,9 @@ import { errors } from '../src/core/errors.js';
 import type { Page } from '../src/core/pagination.js';
 import type { RestRequest, ShapeContext } from './route.js';
 
+/** GraphQL's Int: 32-bit signed. */
+const MAX_INT = 2 ** 31 - 1;
+
 /**
  * `page` and `page_size` as GraphQL variables. A page that is not a positive integer is the
  * original's 404 "Invalid page."; a bad page_size falls back to the default (the service caps it).
@@ -12,11 +15,13 @@ export function pageVariables(request: RestRequest): { page: number; pageSize: n
   if (rawPage !== null && rawPage !== '') {
     if (!/^\d+$/.test(rawPage.trim())) throw errors.invalidPage();
     page = Number.parseInt(rawPage, 10);
-    if (page < 1) throw errors.invalidPage();
+    // Past GraphQL's Int there is no page of anything: the original's "Invalid page." too.
+    if (page < 1 || page > MAX_INT) throw errors.invalidPage();
   }
   const rawSize = request.query.get('page_size');
   const size = rawSize !== null && /^\s*\d+\s*$/.test(rawSize) ? Number.parseInt(rawSize, 10) : null;
-  return { page, pageSize: size && size > 0 ? size : null };
+  // The service caps page sizes; a size past GraphQL's Int is as capped as any other large one.
+  return { page, pageSize: size && size > 0 ? Math.min(size, MAX_INT) : null };
 }
 
 /** The paginated envelope, keys in the original order, with absolute next/previous URLs. */

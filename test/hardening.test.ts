@@ -272,6 +272,14 @@ describe('hardening (issue 9)', () => {
       expect(subscription.body.errors[0].message).toBe('This service has no subscriptions.');
     });
 
+    it('numbers past GraphQL Int in page parameters', async () => {
+      const page = await t.http.get('/api/v4/addons/search/?page=2147483648');
+      expect([page.status, page.body]).toEqual([404, { detail: 'Invalid page.' }]);
+      const size = await t.http.get('/api/v4/addons/search/?page_size=99999999999');
+      expect(size.status).toBe(200);
+      expect(size.body.page_size).toBe(50);
+    });
+
     it('deeply nested JSON bodies', async () => {
       const deep = '['.repeat(10_000) + ']'.repeat(10_000);
       for (const [path, extra] of [
