@@ -109,6 +109,23 @@ describe('hardening (issue 9)', () => {
       expect(field.body).toEqual({ detail: 'Multipart form parse error - the field "biography" is too long.' });
     });
 
+    it('survives parts named "" (busboy names them undefined), oversized or not', async () => {
+      for (const size of [10, 300 * 1024]) {
+        const body =
+          '--XYZ\r\nContent-Disposition: form-data; name="body"\r\n\r\nfalse\r\n' +
+          `--XYZ\r\nContent-Disposition: form-data; name=""\r\n\r\n${'a'.repeat(size)}\r\n` +
+          '--XYZ\r\nContent-Disposition: form-data; name=""; filename="x"\r\n\r\nxx\r\n--XYZ--\r\n';
+        const answer = await rawRequest(
+          server,
+          `POST /api/v3/reviews/review/1/reply/ HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=XYZ\r\n` +
+            `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        );
+        expect(statusOf(answer)).toBeGreaterThanOrEqual(400);
+        expect(statusOf(answer)).toBeLessThan(500);
+      }
+      await alive();
+    });
+
     it('answers a truncated GraphQL multipart request with BAD_REQUEST', async () => {
       const ops = JSON.stringify({
         query: 'mutation($u: Upload) { submitAddonVersion(upload: $u) { addonCreated } }',

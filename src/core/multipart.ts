@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
 import busboy from 'busboy';
 import Upload from 'graphql-upload/Upload.mjs';
 import type { FileUpload as UploadedFile } from 'graphql-upload/processRequest.mjs';
@@ -73,38 +74,56 @@ export function readMultipart(req: IncomingMessage, tmpDir: string, limits: Mult
     };
     req.once('error', () => fail(parseError('the request was interrupted.')));
 
-    parser.on('field', (name, value, info) => {
-      if (info.valueTruncated) return fail(parseError(`the field "${name.slice(0, 100)}" is too long.`));
-      if (!(name in body)) body[name] = value;
-    });
-    parser.on('file', (name, stream, info) => {
-      guardClientStream(stream);
-      if (failed) return void stream.resume();
-      const upload = new Upload();
-      // graphql-upload's Upload rejects into a promise nobody may await (a field the route ignores).
-      upload.promise.catch(() => {});
-      if (!(name in body)) body[name] = upload;
-      let cut = false;
-      stream.once('limit', () => (cut = true));
-      pending.push(
-        spoolToFile(stream, tmpDir, limits.fileBytes + 1).then(
-          ({ path }) => {
-            temporary.push(path);
-            if (cut) return upload.reject(tooLarge(limits.fileBytes));
-            upload.resolve({
-              filename: info.filename ?? name,
-              mimetype: info.mimeType,
-              encoding: info.encoding,
-              createReadStream: () => createReadStream(path),
-            });
-          },
-          (error: unknown) => {
-            stream.resume();
-            upload.reject(error);
-          },
-        ),
-      );
-    });
+    // A throw inside a parser event escapes into the request stream and kills the process: any
+    // slip in these handlers is the request's 400 instead.
+    const guarded =
+      <A extends unknown[]>(handler: (...args: A) => void) =>
+      (...args: A) => {
+        try {
+          handler(...args);
+        } catch {
+          fail(parseError('malformed body.'));
+        }
+      };
+    // busboy gives `undefined` for a part named "": such parts name nothing a route reads.
+    parser.on(
+      'field',
+      guarded((name: string | undefined, value: string, info: busboy.FieldInfo) => {
+        if (info.valueTruncated) return fail(parseError(`the field "${(name ?? '').slice(0, 100)}" is too long.`));
+        if (name && !(name in body)) body[name] = value;
+      }),
+    );
+    parser.on(
+      'file',
+      guarded((name: string | undefined, stream: Readable, info: busboy.FileInfo) => {
+        guardClientStream(stream);
+        if (failed || !name) return void stream.resume();
+        const upload = new Upload();
+        // graphql-upload's Upload rejects into a promise nobody may await (a field the route ignores).
+        upload.promise.catch(() => {});
+        if (!(name in body)) body[name] = upload;
+        let cut = false;
+        stream.once('limit', () => (cut = true));
+        pending.push(
+          spoolToFile(stream, tmpDir, limits.fileBytes + 1).then(
+            ({ path }) => {
+              temporary.push(path);
+              if (cut) return upload.reject(tooLarge(limits.fileBytes));
+              upload.resolve({
+                filename: info.filename ?? name,
+                mimetype: info.mimeType,
+                encoding: info.encoding,
+                createReadStream: () => createReadStream(path),
+              });
+            },
+            (error: unknown) => {
+              stream.resume();
+              upload.reject(error);
+            },
+          ),
+        );
+      }),
+    );
     parser.on('filesLimit', () =>
       fail(parseError(limits.files ? `at most ${limits.files} files are accepted.` : 'files are not accepted here.')),
     );
