@@ -289,6 +289,20 @@ describe('hardening (issue 9)', () => {
       expect(subscription.body.errors[0].message).toBe('This service has no subscriptions.');
     });
 
+    it('dates the database cannot store', async () => {
+      const admin = await t.createUser({ session: true, permission: ['Reviews:Admin'] });
+      const addon = await createAddon(t.em(), { slug: 'dated-addon' });
+      const res = await t.http
+        .post('/graphql')
+        .set('Authorization', `Bearer ${admin.sessionToken}`)
+        .send({
+          query: `mutation($d: DateTimeISO) { updateAddonReviewerFlags(addon: "${addon.id}", flags: { autoApprovalDelayedUntil: $d }) { autoApprovalDisabled } }`,
+          variables: { d: '0000-01-01T00:00:00Z' },
+        });
+      expect(res.status).toBe(400);
+      expect(res.body.errors[0].message).toMatch(/between the years 1 and 9999/);
+    });
+
     it('numbers past GraphQL Int in page parameters', async () => {
       const page = await t.http.get('/api/v4/addons/search/?page=2147483648');
       expect([page.status, page.body]).toEqual([404, { detail: 'Invalid page.' }]);

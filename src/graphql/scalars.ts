@@ -1,5 +1,5 @@
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
-import { GraphQLJSONObject } from 'graphql-scalars';
+import { GraphQLDateTimeISO, GraphQLJSONObject } from 'graphql-scalars';
 
 /** A translated text as stored: `{ "en-US": "…", "fr": "…" }`. */
 export const TranslationsScalar = new GraphQLScalarType({
@@ -36,4 +36,25 @@ export const TranslatedInputScalar = new GraphQLScalarType({
     throw new GraphQLError('TranslatedInput must be a string or an object of locale code to string.');
   },
   parseLiteral: literal,
+});
+
+/** Years every column and client can hold (PostgreSQL refuses year 0, JavaScript 275,760+). */
+const MIN_YEAR = 1;
+const MAX_YEAR = 9999;
+
+function inRange(value: unknown): Date {
+  if (!(value instanceof Date) || value.getUTCFullYear() < MIN_YEAR || value.getUTCFullYear() > MAX_YEAR) {
+    throw new GraphQLError(`DateTimeISO must be a date between the years ${MIN_YEAR} and ${MAX_YEAR}.`);
+  }
+  return value;
+}
+
+/**
+ * graphql-scalars' DateTimeISO (the one type-graphql maps `Date` to), refusing dates the database
+ * cannot store: a bad input is the client's validation error, not a 500 from PostgreSQL.
+ */
+export const DateTimeScalar = new GraphQLScalarType({
+  ...GraphQLDateTimeISO.toConfig(),
+  parseValue: (value) => inRange(GraphQLDateTimeISO.parseValue(value)),
+  parseLiteral: (ast, variables) => inRange(GraphQLDateTimeISO.parseLiteral(ast, variables)),
 });

@@ -1,4 +1,5 @@
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
+import { DateTimeScalar } from './scalars.js';
 import { buildSchema, type ContainerType, type NonEmptyArray } from 'type-graphql';
 import { AccountsResolver } from '../accounts/accounts.resolver.js';
 import { UserSummaryResolver } from '../accounts/accounts.summary.js';
@@ -61,6 +62,7 @@ export async function buildAppSchema(services: Services | null): Promise<GraphQL
     container: new ServiceContainer(services),
     validate: false,
     emitSchemaFile: false,
+    scalarsMap: [{ type: Date, scalar: DateTimeScalar }],
   });
 }
 
