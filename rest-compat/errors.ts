@@ -35,7 +35,9 @@ export function toRestError(error: unknown, style: ErrorStyle, logger: Logger): 
  * fix, answered as the client's 400.
  */
 function badVariables(error: unknown, logger: Logger): AppError | null {
-  if (!(error instanceof GraphQLError) || error.originalError || error.path) return null;
+  // Resolver failures always carry a path; an error without one is about the request's variables.
+  const cause = error instanceof GraphQLError ? error.originalError : undefined;
+  if (!(error instanceof GraphQLError) || error.path || (cause && !(cause instanceof GraphQLError))) return null;
   logger.error({ err: error }, 'REST route produced invalid GraphQL variables');
   return new AppError(ErrorCode.BAD_REQUEST, 'Invalid parameter.');
 }

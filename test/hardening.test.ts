@@ -303,12 +303,14 @@ describe('hardening (issue 9)', () => {
       expect(res.body.errors[0].message).toMatch(/between the years 1 and 9999/);
     });
 
-    it('numbers past GraphQL Int in page parameters', async () => {
+    it('numbers past GraphQL Int and Float in parameters', async () => {
       const page = await t.http.get('/api/v4/addons/search/?page=2147483648');
       expect([page.status, page.body]).toEqual([404, { detail: 'Invalid page.' }]);
       const size = await t.http.get('/api/v4/addons/search/?page_size=99999999999');
       expect(size.status).toBe(200);
       expect(size.body.page_size).toBe(50);
+      const author = await t.http.get(`/api/v4/addons/autocomplete/?q=ab&author=${'9'.repeat(400)}`);
+      expect([author.status, author.body]).toEqual([200, { results: [] }]);
     });
 
     it('deeply nested JSON bodies', async () => {

@@ -63,7 +63,8 @@ export function parseSearchParams(query: URLSearchParams, version: ApiVersion, e
 
   const authors = list(query.get('author'));
   if (authors.length) {
-    const ids = version === 'v4' ? authors.filter((a) => /^\d+$/.test(a)).map(Number) : [];
+    // Ids past 2^53 are not ids of anyone (and past Float they are Infinity): they match nothing.
+    const ids = version === 'v4' ? authors.filter((a) => /^\d+$/.test(a)).map((a) => Math.min(Number(a), 2 ** 53)) : [];
     const usernames = version === 'v4' ? authors.filter((a) => !/^\d+$/.test(a)) : authors;
     if (ids.length) filters.authorIds = ids;
     if (usernames.length) filters.authorUsernames = usernames;

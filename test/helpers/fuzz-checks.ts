@@ -55,7 +55,8 @@ export class ViolationLog {
 }
 
 /** A short printable form of some text: control characters and lone surrogates escaped, cut at `max`. */
-export function short(text: string, max = 200): string {
+export function short(text: string | null | undefined, max = 200): string {
+  text ??= '';
   const cut = text.length > max ? `${text.slice(0, max)}…(${text.length} chars)` : text;
   return JSON.stringify(cut).slice(1, -1);
 }
