@@ -5,23 +5,12 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { ROOT, type Scenario } from './lib.js';
+import { ROOT, withClient, type Scenario } from './lib.js';
 
 /** One key for the CLI that signs the bench session and for the servers that check it. */
 export const BENCH_SECRET_KEY = randomBytes(32).toString('hex');
 
 const marker = (addons: number, seed: number) => `addons-bench seeded ${addons} add-ons, seed ${seed}`;
-
-async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
 
 /** The URL of a database holding exactly `addons` seeded add-ons (seeding it if needed). */
 export async function prepareDatabase(adminUrl: string, addons: number, seed: number): Promise<string> {

@@ -13,7 +13,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { createApp } from '../src/app.js';
 import { usersCreate } from '../src/cli/commands.js';
 import { loadConfig } from '../src/config.js';
@@ -21,7 +20,15 @@ import { createLogger } from '../src/core/logger.js';
 import { TEXT_LIMITS } from '../src/core/text-limits.js';
 import { createAddon } from '../test/helpers/catalogue.js';
 import { BENCH_SECRET_KEY } from './catalogue.js';
-import { runScenario, startServer, stopServer, type RunningServer, type ScenarioResult } from './lib.js';
+import {
+  createScratchDatabase,
+  dropScratchDatabase,
+  runScenario,
+  startServer,
+  stopServer,
+  type RunningServer,
+  type ScenarioResult,
+} from './lib.js';
 
 export interface HostileSettings {
   /** Connections measuring /healthz. */
@@ -200,16 +207,6 @@ async function send(base: string, r: { method: string; path: string; token: stri
   return { status: res.status, text, graphqlErrors: Boolean(errors) };
 }
 
-async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
-
 export async function runHostileSuite(options: {
   adminUrl?: string;
   settings: HostileSettings;
@@ -223,10 +220,7 @@ export async function runHostileSuite(options: {
   try {
     let databaseUrl = '';
     if (adminUrl && scratch) {
-      await withClient(adminUrl, (client) => client.query(`create database "${scratch}"`));
-      const url = new URL(adminUrl);
-      url.pathname = `/${scratch}`;
-      databaseUrl = url.href;
+      databaseUrl = await createScratchDatabase(adminUrl, scratch);
     }
     const env = { DATA_DIR: dataDir, SECRET_KEY: BENCH_SECRET_KEY, DATABASE_URL: databaseUrl };
     log('  hostile: setting up users, an add-on, a rating and a collection ...');
@@ -328,11 +322,7 @@ export async function runHostileSuite(options: {
     if (server) await stopServer(server.child);
     options.track(undefined);
     rmSync(dataDir, { recursive: true, force: true });
-    if (adminUrl && scratch) {
-      await withClient(adminUrl, (client) => client.query(`drop database if exists "${scratch}" with (force)`)).catch(
-        (error: unknown) => console.error(`bench: could not drop ${scratch}: ${String(error)}`),
-      );
-    }
+    if (adminUrl && scratch) await dropScratchDatabase(adminUrl, scratch);
   }
 }
 

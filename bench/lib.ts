@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 
 export interface Scenario {
   name: string;
@@ -225,4 +226,30 @@ export function printTable(title: string, results: ScenarioResult[], baseline: s
     row.map((c, i) => (i !== 1 && i < 3 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   console.log(`\n${title}\n`);
   console.log([header, widths.map((w) => '-'.repeat(w)), ...body].map(line).join('\n'));
+}
+
+/** Runs `fn` with a PostgreSQL client on `url`, closed afterwards. */
+export async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Creates an empty database `name` on `adminUrl`'s server; returns its URL. */
+export async function createScratchDatabase(adminUrl: string, name: string): Promise<string> {
+  await withClient(adminUrl, (client) => client.query(`create database "${name}"`));
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.href;
+}
+
+/** Drops a scratch database; a failure is reported, not thrown (the suite's own error matters more). */
+export async function dropScratchDatabase(adminUrl: string, name: string): Promise<void> {
+  await withClient(adminUrl, (client) => client.query(`drop database if exists "${name}" with (force)`)).catch(
+    (error: unknown) => console.error(`bench: could not drop ${name}: ${String(error)}`),
+  );
 }

@@ -26,7 +26,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { buffer } from 'node:stream/consumers';
-import pg from 'pg';
 import yazl from 'yazl';
 import { signJwt } from '../src/auth/jwt.js';
 import { Keyring } from '../src/core/secrets.js';
@@ -34,7 +33,15 @@ import { AddonSigner, loadOrCreateAuthority, signPackage } from '../src/signing/
 import { readZip } from '../src/signing/package/zip.js';
 import { Validator } from '../src/signing/validation/validator.js';
 import { BENCH_SECRET_KEY } from './catalogue.js';
-import { fmt, ROOT, startServer, stopServer, type RunningServer } from './lib.js';
+import {
+  createScratchDatabase,
+  dropScratchDatabase,
+  fmt,
+  ROOT,
+  startServer,
+  stopServer,
+  type RunningServer,
+} from './lib.js';
 
 const positive = (name: string, fallback: number): number => {
   const value = Number(process.env[name] ?? fallback);
@@ -427,16 +434,6 @@ async function concurrently(total: number, concurrency: number, job: (i: number)
 
 // --- database and API key --------------------------------------------------------------------
 
-async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
-
 /** Runs `src/cli.ts <args>` with the server's environment; resolves with its stdout. */
 function runCli(env: Record<string, string>, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -472,10 +469,7 @@ export async function runSigningSuite(options: SigningSuiteOptions): Promise<Sig
   try {
     let databaseUrl = '';
     if (adminUrl && scratch) {
-      await withClient(adminUrl, (client) => client.query(`create database "${scratch}"`));
-      const url = new URL(adminUrl);
-      url.pathname = `/${scratch}`;
-      databaseUrl = url.href;
+      databaseUrl = await createScratchDatabase(adminUrl, scratch);
       log(`scratch database ${scratch}`);
     }
     // An empty DATABASE_URL counts as unset: embedded PGlite in DATA_DIR, which the CLI has to
@@ -640,11 +634,7 @@ export async function runSigningSuite(options: SigningSuiteOptions): Promise<Sig
     await floor?.close().catch(() => undefined);
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(floorDir, { recursive: true, force: true });
-    if (adminUrl && scratch) {
-      await withClient(adminUrl, (client) => client.query(`drop database if exists "${scratch}" with (force)`)).catch(
-        (error: unknown) => console.error(`bench: could not drop ${scratch}: ${String(error)}`),
-      );
-    }
+    if (adminUrl && scratch) await dropScratchDatabase(adminUrl, scratch);
   }
 }
 
