@@ -146,10 +146,11 @@ export async function createApp(config: Config, logger: Logger, options: CreateA
 
 /** Background jobs of this process: upload validation, signing, search index updates. */
 async function startJobWorkers(services: Services): Promise<void> {
-  const { jobs, processor, search } = services;
+  const { jobs, processor, search, events } = services;
   await jobs.work('validate-upload', (job) => processor.validateUpload(job.data.uploadId), { concurrency: 2 });
   await jobs.work('sign-version', (job) => processor.signVersion(job.data.versionId), { concurrency: 2 });
   await jobs.work('index-addon', (job) => search.indexAddons([job.data.addonId]));
+  await jobs.work('domain-event', (job) => events.deliver(job.data), { concurrency: 2 });
 }
 
 function listen(app: Express, port: number, host?: string): Promise<Server> {

@@ -34,6 +34,10 @@ import { collectionsOptions } from './collections/collections.config.js';
 import { CollectionsService } from './collections/collections.service.js';
 import { RatingsService } from './ratings/ratings.service.js';
 import { NotificationsService } from './accounts/notifications.service.js';
+import { ActivityService } from './catalogue/lifecycle/activity.service.js';
+import { CATALOGUE_EVENTS, type LifecycleEvents } from './catalogue/lifecycle/lifecycle.enums.js';
+import { AddonLifecycle } from './catalogue/lifecycle/lifecycle.service.js';
+import { DomainEvents } from './events/domain-events.js';
 
 /** The service singletons. Each holds the rules of one domain; all take a RequestContext or an EntityManager. */
 export interface Services {
@@ -66,6 +70,12 @@ export interface Services {
   readonly ratings: RatingsService;
   readonly notifications: NotificationsService;
   readonly uploadSlots: UploadSlots;
+  /** The only writer of add-on status, visibility, deletion, promotion and version review state. */
+  readonly lifecycle: AddonLifecycle;
+  /** The audit log's reads. */
+  readonly activity: ActivityService;
+  /** Durable domain events (job queue); subscribers are wired below. */
+  readonly events: DomainEvents<LifecycleEvents>;
 }
 
 export function createServices(config: Config, logger: Logger, keyring: Keyring, db: Database): Services {
@@ -73,12 +83,15 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
   const sessions = new SessionsService(keyring.signer('session-tokens'));
   const catalogue = new CatalogueService();
   const jobs = createJobQueue<ServiceJobs>(db, { queues: serviceQueues, logger });
+  const events = new DomainEvents<LifecycleEvents>(jobs);
+  const lifecycle = new AddonLifecycle(catalogue, events);
   const categories = new CategoriesService();
   const storage = new LocalStorage(join(config.dataDir, 'media'));
   const ratings = new RatingsService(catalogue, jobs);
   const accounts = new AccountsService(apiKeys, storage, sessions, {
     superCreateEnabled: config.SUPER_CREATE_ENABLED,
     recountRatings: (em, addonIds) => ratings.recountAddons(em, addonIds),
+    deleteAddons: (em, addonIds, actorId) => lifecycle.deleteWithAccount(em, addonIds, actorId),
   });
   const search = new SearchService(
     createSearchEngine(config, db),
@@ -96,6 +109,7 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
     files,
     jobs,
     reviewFlags,
+    lifecycle,
     {
       vendorName: config.VENDOR_NAME,
       browserName: config.BROWSER_NAME,
@@ -103,12 +117,26 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
     },
     { dir: join(config.dataDir, 'tmp'), maxBytes: config.MAX_UPLOAD_MB * 1024 * 1024 },
   );
-  const reviews = new ReviewsService(catalogue, jobs, reviewFlags, mailer, {
+  const reviews = new ReviewsService(catalogue, jobs, reviewFlags, lifecycle, mailer, {
     serviceName: config.VENDOR_NAME,
     replyDomain: config.INBOUND_EMAIL_DOMAIN ?? siteHost,
     siteUrl,
     allowSelfReviews: config.ALLOW_SELF_REVIEWS,
   });
+
+  // Subscribers of the lifecycle's events (delivered from the job queue, after commit). Cached
+  // answers need none: the catalogue generation triggers invalidate them in the writing transaction.
+  events.subscribe({
+    name: 'search-index',
+    on: CATALOGUE_EVENTS,
+    handle: (event) => search.indexAddons([(event.data as { addonId: number }).addonId]),
+  });
+  events.subscribe({
+    name: 'review-mail',
+    on: ['review.decided'],
+    handle: (event) => reviews.mailDecision(db.fork(), (event.data as LifecycleEvents['review.decided']).noteId),
+  });
+
   return {
     config,
     logger,
@@ -129,7 +157,7 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
     jobs,
     reviewFlags,
     uploads,
-    processor: new UploadProcessor(db, files, signingTools, jobs, reviewFlags, logger),
+    processor: new UploadProcessor(db, files, signingTools, jobs, reviewFlags, lifecycle, logger),
     signingTools,
     downloads: new DownloadsService(files),
     reviews,
@@ -143,6 +171,9 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
     ratings,
     notifications: new NotificationsService(accounts),
     uploadSlots: new UploadSlots(config.MAX_CONCURRENT_UPLOADS_PER_USER),
+    lifecycle,
+    activity: new ActivityService(catalogue),
+    events,
   };
 }
 

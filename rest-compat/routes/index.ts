@@ -4,6 +4,7 @@ import { catalogueRoutes } from './catalogue.js';
 import { searchRoutes } from './search.js';
 import { signingRoutes } from './signing.js';
 import { reviewRoutes } from './reviews.js';
+import { reviewerRoutes } from './reviewers.js';
 import { siteRoutes } from './site.js';
 import { collectionRoutes } from './collections.js';
 import { ratingsRoutes } from './ratings.js';
@@ -16,6 +17,7 @@ export const routes: readonly RouteDefinition[] = [
   ...searchRoutes,
   ...signingRoutes,
   ...reviewRoutes,
+  ...reviewerRoutes,
   ...collectionRoutes,
   ...ratingsRoutes,
 ];

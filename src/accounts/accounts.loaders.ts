@@ -1,4 +1,5 @@
 import { AddonStatus, AddonType } from '../catalogue/catalogue.enums.js';
+import { publicAddonSql } from '../catalogue/public.js';
 import { byKeys, defineLoader } from '../core/loaders.js';
 import { selectRows, toDateOrNull, type DbTimestamp } from '../db/rows.js';
 import { intArray } from '../db/sql.js';
@@ -89,8 +90,6 @@ interface AccountStatsRow {
 
 /** Themes for `is_artist` (personas and static themes); other types make an add-on developer. */
 const THEME_TYPES = `(${AddonType.PERSONA}, ${AddonType.STATICTHEME})`;
-/** `public` as CatalogueService.isPublic decides it, over `addons a`. */
-const PUBLIC_ADDON = `a.status = ${AddonStatus.PUBLIC} and not a.disabled_by_user and a.current_version_id is not null`;
 
 /** Listed public add-ons of each user (as a listed author), their average rating, and the picture: one query. */
 export const accountStatsByUserId = defineLoader<number, AccountStats | null>(
@@ -107,7 +106,7 @@ export const accountStatsByUserId = defineLoader<number, AccountStats | null>(
                      where d.user_id = u.id and da.status <> ${AddonStatus.DELETED}) as is_developer
        from users u
        left join addon_users au on au.user_id = u.id and au.listed
-       left join addons a on a.id = au.addon_id and ${PUBLIC_ADDON}
+       left join addons a on a.id = au.addon_id and ${publicAddonSql('a')}
       where u.id = any(?::int[])
       group by u.id`,
       [intArray(ids)],

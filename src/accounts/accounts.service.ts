@@ -57,6 +57,8 @@ export interface AccountsOptions {
   superCreateEnabled?: boolean;
   /** Recounts the rating columns of add-ons whose ratings were removed with an account (in its transaction). */
   recountRatings?: (em: EntityManager, addonIds: readonly number[]) => Promise<void>;
+  /** Deletes the add-ons an account alone authors, through the add-on lifecycle (in its transaction). */
+  deleteAddons?: (em: EntityManager, addonIds: readonly number[], actorId: number) => Promise<void>;
 }
 
 export interface SuperCreateInput {
@@ -324,11 +326,14 @@ export class AccountsService {
           );
           const keep = new Set(shared.map((a) => a.addon.id));
           const sole = addonIds.filter((id) => !keep.has(id));
-          if (sole.length) {
-            await em.nativeUpdate(
-              Addon,
-              { id: { $in: sole }, status: { $ne: AddonStatus.DELETED } },
-              { status: AddonStatus.DELETED },
+          const live = sole.length
+            ? await em.find(Addon, { id: { $in: sole }, status: { $ne: AddonStatus.DELETED } }, { fields: ['id'] })
+            : [];
+          if (live.length) {
+            await this.options.deleteAddons?.(
+              em,
+              live.map((a) => a.id),
+              ctx.viewer.userId!,
             );
           }
         }

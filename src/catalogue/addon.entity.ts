@@ -14,6 +14,7 @@ import type { Translations } from '../core/i18n/translations.js';
 import { numberArray } from '../db/types.js';
 import { AddonStatus, AddonType } from './catalogue.enums.js';
 import type { Version } from './version.entity.js';
+import { publicAddonSql } from './public.js';
 
 const SEARCH_VECTOR_SQL = [
   `(((setweight(to_tsvector('english'::regconfig, addons_translations_text(name)), 'A'::"char")`,
@@ -23,7 +24,7 @@ const SEARCH_VECTOR_SQL = [
 ].join('');
 
 /** Partial search indexes cover the searchable add-ons only (`BASE` in src/search/postgres.query.ts). */
-const SEARCHABLE = 'status = 4 and not disabled_by_user and current_version_id is not null';
+const SEARCHABLE = publicAddonSql(null);
 /**
  * Rows that fit a B-tree tuple of the covering walk indexes (see `addons_search_walk_size` in the
  * SearchIndexes migration): with the search vector (relevance), with the names (autocomplete).

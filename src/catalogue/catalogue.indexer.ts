@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { executeSql, intArray } from '../db/sql.js';
-import { Channel, FileStatus } from './catalogue.enums.js';
+import { visibleVersionSql } from './public.js';
 
 /**
  * Recomputes what an add-on row carries from its versions: the current version (newest
@@ -15,8 +15,7 @@ export async function refreshAddons(em: EntityManager, addonIds: readonly number
     `with current as (
        select a.id as addon_id,
               (select v.id from versions v
-                where v.addon_id = a.id and v.channel = ${Channel.LISTED} and not v.deleted
-                  and exists (select 1 from files f where f.version_id = v.id and f.status = ${FileStatus.APPROVED})
+                where v.addon_id = a.id and ${visibleVersionSql('v')}
                 order by v.id desc limit 1) as version_id
          from addons a where a.id = any(?::int[])
      )

@@ -24,6 +24,7 @@ import {
   type VersionRecord,
   type VersionRow,
 } from './catalogue.records.js';
+import { approvedFileSql, isPublicAddon, visibleVersionSql } from './public.js';
 
 /** Ids that look like guids: `{uuid}` or `something@domain` (the original's rule). */
 const GUID = /^(\{[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\}|[a-z0-9-._]*@[a-z0-9-._]+)$/i;
@@ -75,16 +76,16 @@ function versionFilterSql(filter: VersionFilter): string {
   if (filter !== 'all_with_deleted') parts.push('not v.deleted');
   if (filter === 'default' || filter === 'all_without_unlisted') parts.push(`v.channel = ${Channel.LISTED}`);
   if (filter === 'default') {
-    parts.push(`exists (select 1 from files f where f.version_id = v.id and f.status = ${FileStatus.APPROVED})`);
+    parts.push(approvedFileSql('v'));
   }
   return parts.join(' and ');
 }
 
 /** Rules of reading the catalogue: lookups, who may see what, versions. Reads return records. */
 export class CatalogueService {
-  /** Public: approved, not disabled by its developer, with a listed current version. */
+  /** Public: approved, not disabled by its developer, with a listed current version (`public.ts`). */
   isPublic(addon: AddonRecord): boolean {
-    return addon.status === AddonStatus.PUBLIC && !addon.disabledByUser && addon.currentVersion !== null;
+    return isPublicAddon(addon);
   }
 
   async isAuthor(ctx: RequestContext, addon: RowRef): Promise<boolean> {
@@ -203,11 +204,10 @@ export class CatalogueService {
         ctx.em,
         `select v.id from versions v
            join version_compat c on c.version_id = v.id and c.application = ?
-          where v.addon_id = ? and v.channel = ? and not v.deleted
+          where v.addon_id = ? and ${visibleVersionSql('v')}
             and c.min_int <= ? and c.max_int >= ?
-            and exists (select 1 from files f where f.version_id = v.id and f.status = ?)
           order by v.id desc limit 1`,
-        [app, addon.id, Channel.LISTED, appVersionInt, appVersionInt, FileStatus.APPROVED],
+        [app, addon.id, appVersionInt, appVersionInt],
       );
       if (row) return ctx.loaders.get(versionById).load(row.id);
     }

@@ -1,5 +1,6 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { AddonStatus } from '../catalogue/catalogue.enums.js';
+import { publicAddonSql } from '../catalogue/public.js';
 import { addonById } from '../catalogue/catalogue.loaders.js';
 import type { AddonRecord } from '../catalogue/catalogue.records.js';
 import type { CatalogueService } from '../catalogue/catalogue.service.js';
@@ -66,9 +67,9 @@ const REQUIRED = 'This field is required.';
 const NOT_NULL = 'This field may not be null.';
 const MAX_ID = 2_147_483_647;
 
-/** `public` as CatalogueService.isPublic decides it, in SQL over `addons a`. */
+/** Which add-ons a collection's item list shows (`default`: public ones), in SQL over `addons a`. */
 const ITEM_FILTERS: Record<ItemFilter, string> = {
-  default: `a.status = ${AddonStatus.PUBLIC} and not a.disabled_by_user and a.current_version_id is not null`,
+  default: publicAddonSql('a'),
   all: `a.status <> ${AddonStatus.DELETED}`,
   all_with_deleted: 'true',
 };

@@ -85,6 +85,8 @@ export const TEXT_LIMITS = {
   deniedGuid: 255,
   /** chosen; why an add-on id is denied */
   deniedGuidComments: 3_000,
+  /** chosen; why an add-on was disabled, enabled, deleted or its id denied (the audit log's comment) */
+  lifecycleComment: 3_000,
 } as const;
 
 export type TextLimit = keyof typeof TEXT_LIMITS;

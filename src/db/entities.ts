@@ -15,6 +15,7 @@ import { DeniedGuid, FileUpload } from '../signing/upload.entity.js';
 import { Collection, CollectionAddon } from '../collections/collection.entity.js';
 import { Rating, RatingFlag, RatingThrottle } from '../ratings/rating.entity.js';
 import { UserNotification } from '../accounts/notification.entity.js';
+import { AddonActivity } from '../catalogue/lifecycle/activity.entity.js';
 
 /** Every entity, listed explicitly (no folder discovery: it breaks under Jest's ESM loader). */
 export const entities = [
@@ -45,4 +46,5 @@ export const entities = [
   RatingFlag,
   RatingThrottle,
   UserNotification,
+  AddonActivity,
 ];

@@ -7,6 +7,7 @@ import { AddonAuthorResolver, AddonSummaryResolver } from '../catalogue/catalogu
 import { SiteResolver } from '../site/site.resolver.js';
 import { CatalogueResolver } from '../catalogue/catalogue.resolver.js';
 import { ListingResolver } from '../catalogue/listing.resolver.js';
+import { LifecycleResolver } from '../catalogue/lifecycle/lifecycle.resolver.js';
 import { SearchResolver } from '../search/search.resolver.js';
 import { FileResolver, LicenseResolver, PreviewResolver, VersionResolver } from '../catalogue/version.resolver.js';
 import type { Services } from '../services.js';
@@ -30,6 +31,7 @@ export const resolvers: NonEmptyArray<Function> = [
   PreviewResolver,
   SearchResolver,
   ListingResolver,
+  LifecycleResolver,
   SigningResolver,
   ReviewsResolver,
   CollectionsResolver,

@@ -11,6 +11,11 @@ export interface ServiceJobs {
   'sign-version': { versionId: number };
   /** Refreshes one add-on's search document; send with `singletonKey: String(addonId)`. */
   'index-addon': { addonId: number };
+  /** One domain event for one subscriber (`src/events/domain-events.ts`); sent in the change's transaction. */
+  'domain-event': {
+    subscriber: string;
+    event: { id: string; type: string; data: object; occurredAt: string; actorId: number | null };
+  };
 }
 
 export const serviceQueues: QueueDefinitions<ServiceJobs> = {
@@ -18,4 +23,5 @@ export const serviceQueues: QueueDefinitions<ServiceJobs> = {
   'sign-version': { retryLimit: 5, retryDelaySeconds: 30, retryBackoff: true, expireInSeconds: 5 * 60 },
   // One waiting job per add-on: edits made before it runs are all picked up by that run.
   'index-addon': { policy: 'short', retryLimit: 5, retryDelaySeconds: 5, expireInSeconds: 5 * 60 },
+  'domain-event': { retryLimit: 10, retryDelaySeconds: 5, retryBackoff: true, expireInSeconds: 5 * 60 },
 };

@@ -7,6 +7,7 @@ import { Migration20261121103104_Signing } from './Migration20261121103104_Signi
 import { Migration20261121111410_Collections } from './Migration20261121111410_Collections.js';
 import { Migration20261121111639_Ratings } from './Migration20261121111639_Ratings.js';
 import { Migration20261121120404_Accounts } from './Migration20261121120404_Accounts.js';
+import { Migration20261125101956_Lifecycle } from './Migration20261125101956_Lifecycle.js';
 
 /** Applied in order at start. Add each new migration here (npm run migration:create prints the line). */
 export const migrationsList: MigrationObject[] = [
@@ -18,4 +19,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121111410_Collections', class: Migration20261121111410_Collections },
   { name: 'Migration20261121111639_Ratings', class: Migration20261121111639_Ratings },
   { name: 'Migration20261121120404_Accounts', class: Migration20261121120404_Accounts },
+  { name: 'Migration20261125101956_Lifecycle', class: Migration20261125101956_Lifecycle },
 ];

@@ -1,8 +1,9 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Viewer } from '../auth/viewer.js';
-import { AddonStatus, Channel, FileStatus } from '../catalogue/catalogue.enums.js';
+import { AddonStatus } from '../catalogue/catalogue.enums.js';
 import { canViewDeleted } from '../catalogue/catalogue.permissions.js';
+import { visibleVersionSql } from '../catalogue/public.js';
 import type { AddonRecord, RowRef } from '../catalogue/catalogue.records.js';
 import type { CatalogueService } from '../catalogue/catalogue.service.js';
 import type { RequestContext } from '../core/context.js';
@@ -471,11 +472,8 @@ export class RatingsService {
     if (versionId === null) return fields.add('version', fieldMessages.null);
     const [version] = await selectRows<{ addon_id: number; public: boolean }>(
       ctx.em,
-      `select v.addon_id,
-              not v.deleted and v.channel = ? and exists (select 1 from files f where f.version_id = v.id)
-                and not exists (select 1 from files f where f.version_id = v.id and f.status <> ?) as public
-         from versions v where v.id = ?`,
-      [Channel.LISTED, FileStatus.APPROVED, versionId],
+      `select v.addon_id, ${visibleVersionSql('v')} as public from versions v where v.id = ?`,
+      [versionId],
     );
     if (!version) return fields.add('version', fieldMessages.pkDoesNotExist(versionId));
     if (addon && (version.addon_id !== addon.id || !version.public)) {

@@ -4,8 +4,6 @@ import { AddonType, Channel } from '../catalogue/catalogue.enums.js';
 import type { CatalogueService } from '../catalogue/catalogue.service.js';
 import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
-import { lengthProblem } from '../core/text-limits.js';
-import { DeniedGuid } from '../signing/upload.entity.js';
 import { AddonReviewerFlags } from './review.entity.js';
 
 export type ReviewerFlagsChange = Partial<
@@ -32,7 +30,7 @@ const NONE = {
   needsAdminThemeReview: false,
 };
 
-/** Reviewer flags of an add-on (absent: all off), what they mean for new versions, and denied guids. */
+/** Reviewer flags of an add-on (absent: all off) and what they mean for new versions. */
 export class ReviewFlagsService {
   constructor(private readonly catalogue: CatalogueService) {}
 
@@ -95,23 +93,6 @@ export class ReviewFlagsService {
     }
     await ctx.em.flush();
     return flags;
-  }
-
-  /** Refuses an add-on id forever (`Addons:Edit`); uploads with it answer "Duplicate add-on ID found.". */
-  async denyGuid(ctx: RequestContext, guid: string, comments: string | null): Promise<boolean> {
-    this.assert(ctx, 'Addons:Edit');
-    const value = guid.trim();
-    if (!value) throw errors.validation({ guid: ['This field may not be blank.'] });
-    const problems = {
-      guid: lengthProblem(value, 'deniedGuid'),
-      comments: lengthProblem(comments, 'deniedGuidComments'),
-    };
-    const fields = Object.fromEntries(Object.entries(problems).flatMap(([k, m]) => (m ? [[k, [m]]] : [])));
-    if (Object.keys(fields).length) throw errors.validation(fields);
-    if (await ctx.em.count(DeniedGuid, { guid: value })) return false;
-    ctx.em.create(DeniedGuid, { guid: value, comments: comments ?? '' });
-    await ctx.em.flush();
-    return true;
   }
 
   private assert(ctx: RequestContext, permission: string) {

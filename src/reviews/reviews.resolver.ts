@@ -126,17 +126,6 @@ export class ReviewsResolver {
     return this.services.reviewFlags.update(ctx, addon, { ...flags } as ReviewerFlagsChange);
   }
 
-  @Mutation(() => Boolean, {
-    description: 'Refuse an add-on id for good (Addons:Edit): uploads with it fail. False if it was already denied.',
-  })
-  denyAddonGuid(
-    @Arg('guid') guid: string,
-    @Ctx() ctx: RequestContext,
-    @Arg('comments', () => String, { nullable: true }) comments?: string | null,
-  ) {
-    return this.services.reviewFlags.denyGuid(ctx, guid, comments ?? null);
-  }
-
   @FieldResolver(() => String)
   action(@Root() note: ReviewNote) {
     return reviewActionSlug(note.action);

@@ -3,12 +3,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { hasPermission } from '../accounts/permissions.js';
 import { User } from '../accounts/user.entity.js';
 import type { Viewer } from '../auth/viewer.js';
-import { Addon, AddonUser } from '../catalogue/addon.entity.js';
-import { refreshAddons } from '../catalogue/catalogue.indexer.js';
+import { type Addon, AddonUser } from '../catalogue/addon.entity.js';
 import { AddonStatus, Channel, FileStatus } from '../catalogue/catalogue.enums.js';
 import { canViewDeleted, isListedReviewer, isUnlistedReviewer } from '../catalogue/catalogue.permissions.js';
 import type { CatalogueService } from '../catalogue/catalogue.service.js';
-import { AddonFile, Version } from '../catalogue/version.entity.js';
+import type { AddonLifecycle } from '../catalogue/lifecycle/lifecycle.service.js';
+import { Version } from '../catalogue/version.entity.js';
 import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
 import { pageRequest, toPage, type Page } from '../core/pagination.js';
@@ -68,6 +68,7 @@ export class ReviewsService {
     private readonly catalogue: CatalogueService,
     private readonly jobs: JobQueue<ServiceJobs>,
     private readonly flags: ReviewFlagsService,
+    private readonly lifecycle: AddonLifecycle,
     private readonly mailer: Mailer,
     private readonly settings: ReviewSettings,
   ) {}
@@ -109,21 +110,31 @@ export class ReviewsService {
     if ((decision === 'approve' || decision === 'reject') && !this.awaitingReview(version)) {
       throw errors.badRequest('This version is not awaiting review.');
     }
-    const note = await ctx.em.transactional(async (tx) => {
-      const created = tx.create(ReviewNote, {
+    return ctx.em.transactional(async (tx) => {
+      const note = tx.create(ReviewNote, {
         addon: version.addon,
         version,
         user: reviewer,
         action: DECISION_ACTIONS[decision],
         comments: text,
       });
-      if (decision === 'approve') await this.approve(tx, version);
-      if (decision === 'reject') await this.reject(tx, version);
       await tx.flush();
-      return created;
+      // The version's review state and the add-on's status change in the lifecycle, which also
+      // publishes `review.decided`: the authors' mail (`mailDecision`) subscribes to it.
+      await this.lifecycle.reviewDecided(tx, {
+        version,
+        noteId: note.id,
+        decision,
+        actorId: reviewer.id,
+        comments: text,
+      });
+      if (decision === 'approve') {
+        await this.flags.afterHumanApproval(tx, version.addon.id);
+        await tx.flush();
+        await this.jobs.send('sign-version', { versionId: version.id }, { transaction: tx });
+      }
+      return note;
     });
-    await this.notifyAuthors(ctx.em, version, note);
-    return note;
   }
 
   /**
@@ -144,35 +155,6 @@ export class ReviewsService {
   private awaitingReview(version: Version) {
     const files = version.files.getItems();
     return version.reviewed === null && files.some((f) => f.status === FileStatus.AWAITING_REVIEW);
-  }
-
-  private async approve(tx: EntityManager, version: Version) {
-    const current = await tx.findOneOrFail(Version, version.id);
-    current.reviewed = new Date();
-    await this.flags.afterHumanApproval(tx, version.addon.id);
-    await tx.flush();
-    await this.jobs.send('sign-version', { versionId: version.id }, { transaction: tx });
-  }
-
-  private async reject(tx: EntityManager, version: Version) {
-    await tx.nativeUpdate(
-      AddonFile,
-      { version: version.id, status: FileStatus.AWAITING_REVIEW },
-      { status: FileStatus.DISABLED, reviewed: new Date() },
-    );
-    const addon = await tx.findOneOrFail(Addon, version.addon.id);
-    if (version.channel === Channel.LISTED && addon.status === AddonStatus.NOMINATED) {
-      const approved = await tx.count(Version, {
-        addon,
-        channel: Channel.LISTED,
-        deleted: false,
-        files: { status: FileStatus.APPROVED },
-      });
-      if (!approved) addon.status = AddonStatus.INCOMPLETE;
-    }
-    await tx.flush();
-    await refreshAddons(tx, [addon.id]);
-    await this.jobs.send('index-addon', { addonId: addon.id }, { transaction: tx, singletonKey: String(addon.id) });
   }
 
   private checkComments(comments: string | null, required: boolean): string {
@@ -314,8 +296,14 @@ export class ReviewsService {
     return hasPermission(rules, required);
   }
 
-  /** Each author gets the note by mail, with their own reply address. */
-  private async notifyAuthors(em: EntityManager, version: Version, note: ReviewNote) {
+  /**
+   * The `review.decided` subscriber: each author gets the decision's note by mail, with their own
+   * reply address. Runs after the decision commits, from the job queue (retried until sent).
+   */
+  async mailDecision(em: EntityManager, noteId: number): Promise<void> {
+    const note = await em.findOne(ReviewNote, noteId, { populate: ['version', 'version.addon'] });
+    if (!note) return;
+    const version = note.version;
     const authors = await em.find(AddonUser, { addon: version.addon }, { populate: ['user'] });
     for (const { user } of authors) {
       const token = await this.tokenFor(em, version, user);

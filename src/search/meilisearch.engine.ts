@@ -1,5 +1,6 @@
 import { Meilisearch, type Index } from 'meilisearch';
-import { AddonStatus, App } from '../catalogue/catalogue.enums.js';
+import { App } from '../catalogue/catalogue.enums.js';
+import { publicAddonSql } from '../catalogue/public.js';
 import type { Database } from '../db/database.js';
 import { intArray } from '../db/sql.js';
 import type { AddonSearchHit, AddonSearchQuery, AddonSearchResult, AddonSort, SearchEngine } from './search.port.js';
@@ -172,8 +173,7 @@ export class MeilisearchEngine implements SearchEngine {
               coalesce((select array_agg(f.application || ':' || coalesce(f.locale, '')) from featured_addons f
                          where f.addon_id = a.id), '{}') as featured
          from addons a
-        where a.id = any(?::int[]) and a.status = ${AddonStatus.PUBLIC} and not a.disabled_by_user
-          and a.current_version_id is not null`,
+        where a.id = any(?::int[]) and ${publicAddonSql('a')}`,
         [intArray(ids)],
       );
     return rows.map((row) => {

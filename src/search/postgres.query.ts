@@ -1,4 +1,5 @@
 import { AddonType, Platform, PromotedCategory } from '../catalogue/catalogue.enums.js';
+import { publicAddonSql } from '../catalogue/public.js';
 import { intArray, textArray } from '../db/sql.js';
 import type { AddonSearchFilters, AddonSort } from './search.port.js';
 
@@ -43,7 +44,7 @@ const isSql = (value: unknown): value is Sql => typeof value === 'object' && val
  * The base filter. Written exactly as the partial indexes' predicate (see `addon.entity.ts`) so that
  * the planner can use them.
  */
-export const BASE = raw('a.status = 4 and not a.disabled_by_user and a.current_version_id is not null');
+export const BASE = raw(publicAddonSql('a'));
 
 /**
  * Rows small enough for the covering walk index (`addons_search_walk`, with the vector) and for

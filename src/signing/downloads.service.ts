@@ -1,7 +1,8 @@
 import type { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AddonUser } from '../catalogue/addon.entity.js';
-import { AddonStatus, Channel, FileStatus } from '../catalogue/catalogue.enums.js';
+import { AddonStatus, Channel } from '../catalogue/catalogue.enums.js';
+import { isPublicAddon, isVisibleVersion } from '../catalogue/public.js';
 import { canViewDeleted, isListedReviewer, isUnlistedReviewer } from '../catalogue/catalogue.permissions.js';
 import { AddonFile } from '../catalogue/version.entity.js';
 import type { RequestContext } from '../core/context.js';
@@ -62,11 +63,5 @@ export class DownloadsService {
 function isPublicFile(file: AddonFile): boolean {
   const { version } = file;
   const addon = version.addon;
-  return (
-    file.status === FileStatus.APPROVED &&
-    version.channel === Channel.LISTED &&
-    !version.deleted &&
-    addon.status === AddonStatus.PUBLIC &&
-    !addon.disabledByUser
-  );
+  return isVisibleVersion(version, [file.status]) && isPublicAddon(addon);
 }

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Addon } from '../catalogue/addon.entity.js';
-import { refreshAddons } from '../catalogue/catalogue.indexer.js';
-import { AddonStatus, AddonType, App, Channel, FileStatus, versionInt } from '../catalogue/catalogue.enums.js';
+import { AddonType, App, Channel, FileStatus, versionInt } from '../catalogue/catalogue.enums.js';
+import type { AddonLifecycle } from '../catalogue/lifecycle/lifecycle.service.js';
 import { AddonFile, Version, VersionCompat } from '../catalogue/version.entity.js';
 import type { Logger } from '../core/logger.js';
 import type { Database } from '../db/database.js';
@@ -51,6 +51,7 @@ export class UploadProcessor {
     private readonly tools: SigningTools,
     private readonly jobs: JobQueue<ServiceJobs>,
     private readonly flags: ReviewFlagsService,
+    private readonly lifecycle: AddonLifecycle,
     private readonly logger: Logger,
     private readonly limits: Partial<PackageLimits> = {},
   ) {}
@@ -80,10 +81,22 @@ export class UploadProcessor {
         await local.release();
       }
     }
-    upload.validation = results;
-    upload.valid = results.errors === 0;
-    upload.processedAt = new Date();
-    await em.flush();
+    const outcome = { validation: results, valid: results.errors === 0, processedAt: new Date() };
+    const { valid } = outcome;
+    await em.transactional(async (tx) => {
+      tx.assign(await tx.findOneOrFail(FileUpload, upload.uuid), outcome);
+      // A valid upload's validation is recorded with the version it becomes (createVersion).
+      if (!valid) {
+        await this.lifecycle.validated(tx, {
+          addonId: upload.addon.id,
+          uploadId: upload.uuid,
+          valid,
+          versionId: null,
+          actorId: upload.user.id,
+        });
+      }
+    });
+    Object.assign(upload, outcome);
   }
 
   /** A version with this string appeared since the upload was accepted (a concurrent upload won). */
@@ -123,9 +136,16 @@ export class UploadProcessor {
       tx.assign(upload, { createdVersion: version });
       if (upload.channel === Channel.LISTED) {
         tx.create(ReviewNote, { addon, version, user: upload.user, action: ReviewAction.REVIEW_REQUESTED });
-        if (addon.status === AddonStatus.INCOMPLETE) addon.status = AddonStatus.NOMINATED;
       }
       await tx.flush();
+      // A listed version now waits for review: the add-on's status follows (incomplete -> nominated).
+      await this.lifecycle.validated(tx, {
+        addonId: addon.id,
+        uploadId: upload.uuid,
+        valid: true,
+        versionId: version.id,
+        actorId: upload.user.id,
+      });
       if (upload.automatedSigning) await this.jobs.send('sign-version', { versionId: version.id }, { transaction: tx });
       this.logger.info({ upload: upload.uuid, version: version.id, file: file.id }, 'version created from upload');
     });
@@ -180,23 +200,12 @@ export class UploadProcessor {
       if (!file.isSigned) await this.signFile(em, version, file);
     }
     await em.transactional(async (tx) => {
-      const now = new Date();
-      const addon = await tx.findOneOrFail(Addon, version.addon.id);
-      for (const file of version.files.getItems()) {
-        const current = await tx.findOneOrFail(AddonFile, file.id);
-        if (current.status === FileStatus.APPROVED) continue;
-        tx.assign(current, { status: FileStatus.APPROVED, reviewed: now });
-      }
       const v = await tx.findOneOrFail(Version, version.id);
-      v.reviewed ??= now;
-      const waiting = addon.status === AddonStatus.INCOMPLETE || addon.status === AddonStatus.NOMINATED;
-      if (v.channel === Channel.LISTED && waiting) addon.status = AddonStatus.PUBLIC;
       if (v.channel === Channel.UNLISTED && !(await this.hasReviewNote(tx, v))) {
-        tx.create(ReviewNote, { addon, version: v, user: null, action: ReviewAction.APPROVED });
+        tx.create(ReviewNote, { addon: v.addon, version: v, user: null, action: ReviewAction.APPROVED });
       }
       await tx.flush();
-      await refreshAddons(tx, [addon.id]);
-      await this.jobs.send('index-addon', { addonId: addon.id }, { transaction: tx, singletonKey: String(addon.id) });
+      await this.lifecycle.approveSignedVersion(tx, version.id);
     });
   }
 

@@ -25,6 +25,7 @@ import { spoolToFile } from '../core/spool.js';
 import { executeSql } from '../db/sql.js';
 import { slugify } from '../catalogue/slug.js';
 import type { UploadType } from './signing.types.js';
+import type { AddonLifecycle } from '../catalogue/lifecycle/lifecycle.service.js';
 
 /** A file the HTTP layer received and spooled to a temporary path (removed after the call). */
 export interface ReceivedFile {
@@ -61,6 +62,7 @@ export class UploadsService {
     private readonly files: Storage,
     private readonly jobs: JobQueue<ServiceJobs>,
     private readonly flags: ReviewFlagsService,
+    private readonly lifecycle: AddonLifecycle,
     private readonly names: UploadNames,
     private readonly spool: { dir: string; maxBytes: number },
     private readonly limits: Partial<PackageLimits> = {},
@@ -143,6 +145,7 @@ export class UploadsService {
       throw signingErrors.guidMismatch(pkg.guid, input.guid);
     }
     if (addon?.status === AddonStatus.DISABLED) throw signingErrors.disabledByVendor(this.names.vendorName);
+    if (addon?.guid && (await ctx.em.count(DeniedGuid, { guid: addon.guid }))) throw signingErrors.duplicateGuid();
     const version = input.version ?? pkg.version;
     if (version !== pkg.version) throw signingErrors.versionMismatch();
     if (addon) await this.assertNewVersion(ctx.em, addon, version);
@@ -306,6 +309,14 @@ export class UploadsService {
           hash,
         });
         await tx.flush();
+        await this.lifecycle.submitted(tx, {
+          addon,
+          created,
+          uploadId: uuid,
+          version: args.version,
+          channel: args.channel,
+          actorId: args.user.id,
+        });
         await this.jobs.send('validate-upload', { uploadId: uuid }, { transaction: tx });
         return { upload, created };
       });
@@ -315,7 +326,7 @@ export class UploadsService {
     }
   }
 
-  /** A new add-on is unlisted until it has listed metadata; its texts come from the manifest. */
+  /** A new add-on (status incomplete until a listed version waits for review); its texts come from the manifest. */
   private async createAddon(em: EntityManager, pkg: ParsedPackage, guid: string, user: User): Promise<Addon> {
     const locale = (pkg.defaultLocale && canonicalLocale(pkg.defaultLocale.replace('_', '-'))) || 'en-US';
     const name = (pkg.name ?? '').trim().slice(0, 255) || guid;
@@ -323,7 +334,6 @@ export class UploadsService {
       guid,
       slug: await uniqueSlug(em, name),
       type: pkg.type,
-      status: AddonStatus.INCOMPLETE,
       defaultLocale: locale,
       name: { [locale]: name },
       summary: pkg.description?.trim() ? { [locale]: pkg.description.trim().slice(0, 250) } : null,

@@ -1,0 +1,68 @@
+/** What an audit log entry records (stored as these strings). */
+export const ActivityAction = {
+  ADDON_CREATED: 'addon_created',
+  VERSION_SUBMITTED: 'version_submitted',
+  VERSION_VALIDATED: 'version_validated',
+  VERSION_SIGNED: 'version_signed',
+  VERSION_APPROVED: 'version_approved',
+  VERSION_REJECTED: 'version_rejected',
+  VERSION_DELETED: 'version_deleted',
+  REVIEW_APPROVED: 'review_approved',
+  REVIEW_REJECTED: 'review_rejected',
+  REVIEW_INFORMATION_REQUESTED: 'review_information_requested',
+  REVIEW_COMMENTED: 'review_commented',
+  DISABLED_BY_DEVELOPER: 'disabled_by_developer',
+  ENABLED_BY_DEVELOPER: 'enabled_by_developer',
+  DISABLED_BY_ADMIN: 'disabled_by_admin',
+  ENABLED_BY_ADMIN: 'enabled_by_admin',
+  DELETED: 'deleted',
+  RESUBMISSION_DENIED: 'resubmission_denied',
+  RESUBMISSION_ALLOWED: 'resubmission_allowed',
+  PROMOTED: 'promoted',
+  PROMOTION_CLEARED: 'promotion_cleared',
+} as const;
+export type ActivityAction = (typeof ActivityAction)[keyof typeof ActivityAction];
+
+export const ACTIVITY_ACTIONS: readonly ActivityAction[] = Object.values(ActivityAction);
+
+/** Who switched an add-on off or on: its developer (`is_disabled_by_developer`) or the vendor's admins. */
+export type DisabledBy = 'developer' | 'vendor';
+
+/** The reviewer decisions the audit log records. */
+export type ReviewDecisionKind = 'approve' | 'reject' | 'requestInformation' | 'comment';
+
+/**
+ * The lifecycle's domain events and their payloads. Published after commit through the job queue
+ * (durable, at least once); subscribers are in the composition root (`src/services.ts`).
+ */
+export interface LifecycleEvents {
+  /** An upload was accepted for validation. */
+  'version.submitted': { addonId: number; uploadId: string; version: string; channel: number };
+  /** Validation finished; a valid upload became `versionId`. */
+  'version.validated': { addonId: number; uploadId: string; valid: boolean; versionId: number | null };
+  'version.signed': { addonId: number; versionId: number };
+  /** Approved (automatically or after a reviewer's approval, once signed). */
+  'version.approved': { addonId: number; versionId: number; channel: number };
+  'version.rejected': { addonId: number; versionId: number; channel: number };
+  'version.deleted': { addonId: number; versionId: number };
+  /** A reviewer's decision, with the review note the authors are mailed. */
+  'review.decided': { addonId: number; versionId: number; noteId: number; decision: ReviewDecisionKind };
+  'addon.disabled': { addonId: number; by: DisabledBy };
+  'addon.enabled': { addonId: number; by: DisabledBy };
+  'addon.deleted': { addonId: number };
+  /** Promoted in `category` for `apps`, or no longer promoted (`category` null). */
+  'addon.promoted': { addonId: number; category: number | null; apps: number[] };
+}
+
+export type LifecycleEventType = keyof LifecycleEvents;
+
+/** Events that change what the public catalogue shows of the add-on (its search document). */
+export const CATALOGUE_EVENTS: readonly LifecycleEventType[] = [
+  'version.approved',
+  'version.rejected',
+  'version.deleted',
+  'addon.disabled',
+  'addon.enabled',
+  'addon.deleted',
+  'addon.promoted',
+];
