@@ -3,7 +3,7 @@ import {
   accountInputFromBody,
   notificationChangesFromBody,
   superCreateInputFromBody,
-} from '../../src/accounts/accounts.params.js';
+} from '../params/accounts.js';
 import { defineRoutes, gql, type RestRequest, type ShapeContext } from '../route.js';
 import { shapeSiteStatus, siteStatusFields } from './site.js';
 

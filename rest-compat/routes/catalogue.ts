@@ -3,7 +3,7 @@ import {
   parseIntParam,
   parseVersionFilter,
   refuseFilterOnDetail,
-} from '../../src/catalogue/catalogue.params.js';
+} from '../params/catalogue.js';
 import { App } from '../../src/catalogue/catalogue.enums.js';
 import type { Page } from '../../src/core/pagination.js';
 import { paginated, pageVariables } from '../pagination.js';

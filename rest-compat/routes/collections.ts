@@ -1,4 +1,4 @@
-import { collectionInputFromBody, itemInputFromBody } from '../../src/collections/collections.params.js';
+import { collectionInputFromBody, itemInputFromBody } from '../params/collections.js';
 import type { Page } from '../../src/core/pagination.js';
 import type { Translations } from '../../src/core/i18n/translations.js';
 import { paginated, pageVariables } from '../pagination.js';

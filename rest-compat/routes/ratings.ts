@@ -7,7 +7,7 @@ import {
   parseRatingBody,
   parseRatingId,
   parseReplyBody,
-} from '../../src/ratings/ratings.params.js';
+} from '../params/ratings.js';
 import { paginated, pageVariables } from '../pagination.js';
 import { defineRoutes, gql, type RestRequest, type RouteDefinition } from '../route.js';
 import {

@@ -14,41 +14,28 @@ function addonId(req: RestRequest): string {
   return id;
 }
 
-const disabledByVendor = (disabled: boolean) => ({
-  method: 'POST' as const,
-  path: `/reviewers/addon/<addon_id>/${disabled ? 'disable' : 'enable'}/`,
-  versions: v4,
-  document: gql`
-    mutation ${disabled ? 'RestReviewerDisableAddon' : 'RestReviewerEnableAddon'}($addon: String!) {
-      setAddonDisabledByVendor(addon: $addon, disabled: ${String(disabled)}) {
-        id
+/** `POST addon/<addon_id>/<action>/`: one lifecycle mutation with one boolean argument, answered 202. */
+function adminAction(action: string, operation: string, mutation: string, argument: string, value: boolean) {
+  return {
+    method: 'POST' as const,
+    path: `/reviewers/addon/<addon_id>/${action}/`,
+    versions: v4,
+    document: gql`
+      mutation ${operation}($addon: String!) {
+        ${mutation}(addon: $addon, ${argument}: ${String(value)}) {
+          id
+        }
       }
-    }
-  `,
-  variables: (req: RestRequest) => ({ addon: addonId(req) }),
-  status: 202,
-  shape: () => undefined,
-});
-
-const resubmission = (denied: boolean) => ({
-  method: 'POST' as const,
-  path: `/reviewers/addon/<addon_id>/${denied ? 'deny_resubmission' : 'allow_resubmission'}/`,
-  versions: v4,
-  document: gql`
-    mutation ${denied ? 'RestReviewerDenyResubmission' : 'RestReviewerAllowResubmission'}($addon: String!) {
-      setAddonResubmissionDenied(addon: $addon, denied: ${String(denied)}) {
-        id
-      }
-    }
-  `,
-  variables: (req: RestRequest) => ({ addon: addonId(req) }),
-  status: 202,
-  shape: () => undefined,
-});
+    `,
+    variables: (req: RestRequest) => ({ addon: addonId(req) }),
+    status: 202,
+    shape: () => undefined,
+  };
+}
 
 export const reviewerRoutes = defineRoutes([
-  disabledByVendor(true),
-  disabledByVendor(false),
-  resubmission(true),
-  resubmission(false),
+  adminAction('disable', 'RestReviewerDisableAddon', 'setAddonDisabledByVendor', 'disabled', true),
+  adminAction('enable', 'RestReviewerEnableAddon', 'setAddonDisabledByVendor', 'disabled', false),
+  adminAction('deny_resubmission', 'RestReviewerDenyResubmission', 'setAddonResubmissionDenied', 'denied', true),
+  adminAction('allow_resubmission', 'RestReviewerAllowResubmission', 'setAddonResubmissionDenied', 'denied', false),
 ]);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { errors } from '../../src/core/errors.js';
 import type { Page } from '../../src/core/pagination.js';
-import { parseIntParam } from '../../src/catalogue/catalogue.params.js';
+import { parseIntParam } from '../params/catalogue.js';
 import { paginated, pageVariables } from '../pagination.js';
 import { defineRoutes, gql, type RestRequest, type ShapeContext } from '../route.js';
 

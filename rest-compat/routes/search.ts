@@ -8,7 +8,7 @@ import {
 } from '../../src/catalogue/catalogue.enums.js';
 import { errors } from '../../src/core/errors.js';
 import type { Page } from '../../src/core/pagination.js';
-import { parseSearchParams, type ParsedSearch } from '../../src/search/search.params.js';
+import { parseSearchParams, type ParsedSearch } from '../params/search.js';
 import { FEATURED_LIMIT } from '../../src/search/search.service.js';
 import type { AddonSearchInput } from '../../src/search/search.types.js';
 import { paginated, pageVariables } from '../pagination.js';

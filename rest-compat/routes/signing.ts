@@ -1,5 +1,5 @@
 import Upload from 'graphql-upload/Upload.mjs';
-import { parseIntParam } from '../../src/catalogue/catalogue.params.js';
+import { parseIntParam } from '../params/catalogue.js';
 import { FileReply, RedirectReply } from '../http.js';
 import { defineRoutes, gql, type RestRequest, type ShapeContext } from '../route.js';
 

@@ -3,7 +3,8 @@ import type { RequestContext } from '../core/context.js';
 import { PageArgs } from '../graphql/pagination.js';
 import type { Services } from '../services.js';
 import type { AddonRecord } from './catalogue.records.js';
-import { App } from './catalogue.enums.js';
+import { AddonStatus, App } from './catalogue.enums.js';
+import { isDisabledAddon } from './public.js';
 import { addonFlagsById, authorsByAddonId, featuredAppsByAddonId, previewsByAddonId } from './catalogue.loaders.js';
 import {
   AddonAuthorType,
@@ -62,9 +63,21 @@ export class CatalogueResolver {
     return this.services.categories.all(ctx.em);
   }
 
-  @FieldResolver(() => Boolean, { description: 'Disabled by its developer.' })
+  @FieldResolver(() => Boolean, { description: 'Disabled by its developer or by the vendor.' })
   isDisabled(@Root() addon: AddonRecord) {
+    return isDisabledAddon(addon);
+  }
+
+  @FieldResolver(() => Boolean, { description: 'Hidden by its developer (`setAddonDisabledByDeveloper`).' })
+  isDisabledByDeveloper(@Root() addon: AddonRecord) {
     return addon.disabledByUser;
+  }
+
+  @FieldResolver(() => Boolean, {
+    description: 'Disabled by the vendor (status DISABLED, `setAddonDisabledByVendor`).',
+  })
+  isDisabledByVendor(@Root() addon: AddonRecord) {
+    return addon.status === AddonStatus.DISABLED;
   }
 
   @FieldResolver(() => Boolean)

@@ -23,6 +23,11 @@ export function isPublicAddon(addon: PublicAddonFacts): boolean {
   return addon.status === AddonStatus.PUBLIC && !addon.disabledByUser && addon.currentVersion !== null;
 }
 
+/** Disabled by its developer or by the vendor (the original's `is_disabled`). */
+export function isDisabledAddon(addon: Pick<PublicAddonFacts, 'status' | 'disabledByUser'>): boolean {
+  return addon.status === AddonStatus.DISABLED || addon.disabledByUser;
+}
+
 /**
  * `isPublicAddon` over the `addons` row aliased `alias` (none: the bare columns, as in the partial
  * indexes' predicates). The text is exactly the search indexes' predicate, so the planner matches

@@ -2,7 +2,7 @@ import type { AddonType, App, Platform, PromotedCategory } from '../catalogue/ca
 
 /**
  * The search port. Two adapters implement it: PostgreSQL full-text (default) and Meilisearch.
- * Input is already validated (`search.params.ts` and the search service): adapters only query.
+ * Input is already validated (`rest-compat/params/search.ts` or GraphQL's types, and the search service): adapters only query.
  *
  * Base filter, always applied: status public (4), not disabled by its developer, has a current
  * version (`current_version_id is not null`).

@@ -6,9 +6,9 @@ import {
   type ApiVersion,
   type AddonType,
   type PromotedCategory,
-} from '../catalogue/catalogue.enums.js';
-import { errors } from '../core/errors.js';
-import { AddonSortField, type AddonSearchInput } from './search.types.js';
+} from '../../src/catalogue/catalogue.enums.js';
+import { errors } from '../../src/core/errors.js';
+import { AddonSortField, type AddonSearchInput } from '../../src/search/search.types.js';
 
 /** Tags the original dropped from `tag` filters (legacy markers). */
 const IGNORED_TAGS = new Set(['firefox57', 'firefox-57']);

@@ -1,6 +1,6 @@
-import { AppError, ErrorCode, errors } from '../core/errors.js';
-import type { AccountInput, SuperCreateInput } from './accounts.service.js';
-import type { NotificationChange } from './notifications.service.js';
+import { AppError, ErrorCode, errors } from '../../src/core/errors.js';
+import type { AccountInput, SuperCreateInput } from '../../src/accounts/accounts.service.js';
+import type { NotificationChange } from '../../src/accounts/notifications.service.js';
 
 /**
  * JSON (or multipart) bodies of the v3/v4 account endpoints as GraphQL input. Absent keys stay

@@ -1,6 +1,6 @@
-import { errors } from '../core/errors.js';
-import { appFromParam, type ApiVersion, type App } from './catalogue.enums.js';
-import { appVersionParam, versionFilter } from './catalogue.service.js';
+import { errors } from '../../src/core/errors.js';
+import { appFromParam, type ApiVersion, type App } from '../../src/catalogue/catalogue.enums.js';
+import { appVersionParam, versionFilter } from '../../src/catalogue/catalogue.service.js';
 
 /**
  * Query-string rules of the v3/v4 catalogue endpoints, with the original messages. REST routes

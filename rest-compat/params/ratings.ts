@@ -1,5 +1,5 @@
-import type { ApiVersion } from '../catalogue/catalogue.enums.js';
-import { fieldMessages, ratingMessages, ratingErrors } from './ratings.errors.js';
+import type { ApiVersion } from '../../src/catalogue/catalogue.enums.js';
+import { fieldMessages, ratingMessages, ratingErrors } from '../../src/ratings/ratings.errors.js';
 
 /**
  * Query-string and JSON-body rules of the v3/v4 ratings endpoints, with the original messages.

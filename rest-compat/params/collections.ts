@@ -1,4 +1,4 @@
-import { errors } from '../core/errors.js';
+import { errors } from '../../src/core/errors.js';
 
 /**
  * JSON bodies of the v3/v4 collection endpoints as GraphQL input. A key that is absent stays
