@@ -1,9 +1,5 @@
 import Upload from 'graphql-upload/Upload.mjs';
-import {
-  accountInputFromBody,
-  notificationChangesFromBody,
-  superCreateInputFromBody,
-} from '../params/accounts.js';
+import { accountInputFromBody, notificationChangesFromBody, superCreateInputFromBody } from '../params/accounts.js';
 import { defineRoutes, gql, type RestRequest, type ShapeContext } from '../route.js';
 import { shapeSiteStatus, siteStatusFields } from './site.js';
 

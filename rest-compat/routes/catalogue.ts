@@ -1,9 +1,4 @@
-import {
-  parseDetailAppParams,
-  parseIntParam,
-  parseVersionFilter,
-  refuseFilterOnDetail,
-} from '../params/catalogue.js';
+import { parseDetailAppParams, parseIntParam, parseVersionFilter, refuseFilterOnDetail } from '../params/catalogue.js';
 import { App } from '../../src/catalogue/catalogue.enums.js';
 import type { Page } from '../../src/core/pagination.js';
 import { paginated, pageVariables } from '../pagination.js';
