@@ -37,6 +37,7 @@ import { NotificationsService } from './accounts/notifications.service.js';
 import { ActivityService } from './catalogue/lifecycle/activity.service.js';
 import { CATALOGUE_EVENTS, type LifecycleEvents } from './catalogue/lifecycle/lifecycle.enums.js';
 import { AddonLifecycle } from './catalogue/lifecycle/lifecycle.service.js';
+import { LifecyclePolicy } from './catalogue/lifecycle/lifecycle.policy.js';
 import { DomainEvents } from './events/domain-events.js';
 
 /** The service singletons. Each holds the rules of one domain; all take a RequestContext or an EntityManager. */
@@ -84,7 +85,7 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
   const catalogue = new CatalogueService();
   const jobs = createJobQueue<ServiceJobs>(db, { queues: serviceQueues, logger });
   const events = new DomainEvents<LifecycleEvents>(jobs);
-  const lifecycle = new AddonLifecycle(catalogue, events);
+  const lifecycle = new AddonLifecycle(new LifecyclePolicy(catalogue), events);
   const categories = new CategoriesService();
   const storage = new LocalStorage(join(config.dataDir, 'media'));
   const ratings = new RatingsService(catalogue, jobs);

@@ -7,7 +7,7 @@ import { AddonStatus } from '../catalogue.enums.js';
 import { AddonPromotionType } from '../catalogue.types.js';
 import type { ActivityRecord } from './activity.service.js';
 import type { ActivityAction } from './lifecycle.enums.js';
-import type { AddonState } from './lifecycle.service.js';
+import type { AddonState } from './lifecycle.state.js';
 import {
   ActivityArgs,
   AddonActivityPage,

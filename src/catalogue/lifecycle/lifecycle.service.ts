@@ -7,10 +7,9 @@ import { lengthProblem } from '../../core/text-limits.js';
 import { selectRows } from '../../db/rows.js';
 import type { DomainEvents } from '../../events/domain-events.js';
 import { DeniedGuid } from '../../signing/upload.entity.js';
-import { Addon, AddonRole, AddonUser } from '../addon.entity.js';
+import { Addon } from '../addon.entity.js';
 import { refreshAddons } from '../catalogue.indexer.js';
 import { AddonStatus, Channel, FileStatus } from '../catalogue.enums.js';
-import type { CatalogueService } from '../catalogue.service.js';
 import { AddonFile, Version } from '../version.entity.js';
 import { AddonActivity } from './activity.entity.js';
 import {
@@ -21,6 +20,8 @@ import {
   type ReviewDecisionKind,
 } from './lifecycle.enums.js';
 import { derivedStatus, lifecycleErrors, type ListedFacts } from './lifecycle.rules.js';
+import type { LifecyclePolicy } from './lifecycle.policy.js';
+import { addonState, type AddonState } from './lifecycle.state.js';
 
 type EventList = { [K in LifecycleEventType]: [K, LifecycleEvents[K]] }[LifecycleEventType][];
 
@@ -45,16 +46,6 @@ const REVIEW_ACTIONS: Record<ReviewDecisionKind, ActivityAction> = {
   comment: ActivityAction.REVIEW_COMMENTED,
 };
 
-/** An add-on's state as the lifecycle operations answer it. */
-export interface AddonState {
-  id: number;
-  status: number;
-  disabledByUser: boolean;
-  promotedCategory: number | null;
-  promotedApps: number[];
-  guidDenied: boolean;
-}
-
 /**
  * The only code that changes an add-on's status, its disabled flags, its deletion, its promotion
  * or a version's review state. Every change runs in one transaction that locks the add-on row,
@@ -68,7 +59,7 @@ export interface AddonState {
  */
 export class AddonLifecycle {
   constructor(
-    private readonly catalogue: CatalogueService,
+    private readonly policy: LifecyclePolicy,
     private readonly events: DomainEvents<LifecycleEvents>,
   ) {}
 
@@ -182,7 +173,7 @@ export class AddonLifecycle {
 
   /** Owners hide their add-on (`is_disabled_by_developer`) or show it again. Idempotent. */
   async setDisabledByDeveloper(ctx: RequestContext, identifier: string, disabled: boolean): Promise<AddonState> {
-    const addon = await this.owned(ctx, identifier, false);
+    const addon = await this.policy.owned(ctx, identifier, false);
     if (addon.status === AddonStatus.DISABLED) throw lifecycleErrors.disabledByVendor();
     if (addon.disabledByUser !== disabled) {
       await this.run(ctx, addon.id, {
@@ -194,7 +185,7 @@ export class AddonLifecycle {
         events: [[disabled ? 'addon.disabled' : 'addon.enabled', { addonId: addon.id, by: 'developer' }]],
       });
     }
-    return this.state(ctx, addon.id);
+    return addonState(ctx.em, addon.id);
   }
 
   /**
@@ -202,15 +193,15 @@ export class AddonLifecycle {
    * (uploads with it are refused) and so do its version numbers.
    */
   async deleteAddon(ctx: RequestContext, identifier: string, reason: string | null): Promise<boolean> {
-    const comments = this.comments(reason, 'reason');
-    const addon = await this.owned(ctx, identifier, true);
+    const comments = this.policy.comments(reason, 'reason');
+    const addon = await this.policy.owned(ctx, identifier, true);
     await this.run(ctx, addon.id, this.deletion(addon.id, ctx.viewer.userId, comments));
     return true;
   }
 
   /** Deletes a version (owners, or `Addons:Edit`): its number can never be uploaded again. */
   async deleteVersion(ctx: RequestContext, identifier: string, versionId: number): Promise<AddonState> {
-    const addon = await this.owned(ctx, identifier, true);
+    const addon = await this.policy.owned(ctx, identifier, true);
     const version = Number.isSafeInteger(versionId)
       ? await ctx.em.findOne(Version, { id: versionId, addon: addon.id })
       : null;
@@ -231,7 +222,7 @@ export class AddonLifecycle {
       },
       events: [['version.deleted', { addonId: addon.id, versionId: version.id }]],
     });
-    return this.state(ctx, addon.id);
+    return addonState(ctx.em, addon.id);
   }
 
   /**
@@ -245,8 +236,8 @@ export class AddonLifecycle {
     disabled: boolean,
     comment: string | null,
   ): Promise<AddonState> {
-    const comments = this.comments(comment, 'comment');
-    const addon = await this.administered(ctx, identifier);
+    const comments = this.policy.comments(comment, 'comment');
+    const addon = await this.policy.administered(ctx, identifier);
     const isDisabled = addon.status === AddonStatus.DISABLED;
     if (isDisabled !== disabled) {
       const by: DisabledBy = 'vendor';
@@ -260,7 +251,7 @@ export class AddonLifecycle {
         events: [[disabled ? 'addon.disabled' : 'addon.enabled', { addonId: addon.id, by }]],
       });
     }
-    return this.state(ctx, addon.id);
+    return addonState(ctx.em, addon.id);
   }
 
   /**
@@ -273,8 +264,8 @@ export class AddonLifecycle {
     denied: boolean,
     comment: string | null,
   ): Promise<AddonState> {
-    const comments = this.comments(comment, 'comment');
-    const addon = await this.administered(ctx, identifier);
+    const comments = this.policy.comments(comment, 'comment');
+    const addon = await this.policy.administered(ctx, identifier);
     if (!addon.guid) throw lifecycleErrors.noGuid();
     const guid = addon.guid;
     await this.run(ctx, addon.id, {
@@ -290,7 +281,7 @@ export class AddonLifecycle {
         else await tx.nativeDelete(DeniedGuid, { guid });
       },
     });
-    return this.state(ctx, addon.id);
+    return addonState(ctx.em, addon.id);
   }
 
   /**
@@ -336,11 +327,10 @@ export class AddonLifecycle {
     identifier: string,
     promotion: { category: number; apps: readonly number[] } | null,
   ): Promise<AddonState> {
-    if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
-    if (!ctx.viewer.can('Admin:Curation')) throw errors.forbidden();
+    this.policy.curator(ctx);
     const apps = [...new Set(promotion?.apps ?? [])].sort((a, b) => a - b);
     if (promotion && !apps.length) throw lifecycleErrors.noApps();
-    const addon = await this.existing(ctx, identifier);
+    const addon = await this.policy.existing(ctx, identifier);
     const category = promotion?.category ?? null;
     const same = addon.promotedCategory === category && sameNumbers(addon.promotedApps, category === null ? [] : apps);
     if (!same) {
@@ -358,33 +348,7 @@ export class AddonLifecycle {
         events: [['addon.promoted', { addonId: addon.id, category, apps: category === null ? [] : apps }]],
       });
     }
-    return this.state(ctx, addon.id);
-  }
-
-  /** The add-on's lifecycle state (for the operations' answers). */
-  async state(ctx: RequestContext, addonId: number): Promise<AddonState> {
-    const [row] = await selectRows<{
-      id: number;
-      status: number;
-      disabled_by_user: boolean;
-      promoted_category: number | null;
-      promoted_apps: number[];
-      guid_denied: boolean;
-    }>(
-      ctx.em,
-      `select a.id, a.status, a.disabled_by_user, a.promoted_category, a.promoted_apps,
-              exists (select 1 from denied_guids d where d.guid = a.guid) as guid_denied
-         from addons a where a.id = ?`,
-      [addonId],
-    );
-    return {
-      id: row.id,
-      status: row.status,
-      disabledByUser: row.disabled_by_user,
-      promotedCategory: row.promoted_category,
-      promotedApps: row.promoted_apps.map(Number),
-      guidDenied: row.guid_denied,
-    };
+    return addonState(ctx.em, addon.id);
   }
 
   // ---- The one write path ----
@@ -443,39 +407,6 @@ export class AddonLifecycle {
       [FileStatus.APPROVED, FileStatus.AWAITING_REVIEW, addonId, Channel.LISTED],
     );
     return { approved: row.approved, awaiting: row.awaiting };
-  }
-
-  // ---- Who may ----
-
-  /** A non-deleted add-on by id, slug or guid. */
-  private async existing(ctx: RequestContext, identifier: string): Promise<Addon> {
-    const addon = await this.catalogue.lookup(ctx, identifier);
-    if (!addon || addon.status === AddonStatus.DELETED) throw errors.notFound();
-    return addon;
-  }
-
-  /** Owners of the add-on (and, where `admins`, `Addons:Edit`); 401 anonymous, 403 others, 404 unknown. */
-  private async owned(ctx: RequestContext, identifier: string, admins: boolean): Promise<Addon> {
-    if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
-    const addon = await this.existing(ctx, identifier);
-    if (admins && ctx.viewer.can('Addons:Edit')) return addon;
-    const role = await ctx.em.findOne(AddonUser, { addon: addon.id, user: ctx.viewer.userId! }, { fields: ['role'] });
-    if (!role) throw errors.forbidden();
-    if (role.role !== AddonRole.OWNER) throw lifecycleErrors.notOwner();
-    return addon;
-  }
-
-  /** `Reviews:Admin`, checked before the add-on is looked up (as the original's permission classes). */
-  private async administered(ctx: RequestContext, identifier: string): Promise<Addon> {
-    if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
-    if (!ctx.viewer.can('Reviews:Admin')) throw errors.forbidden();
-    return this.existing(ctx, identifier);
-  }
-
-  private comments(text: string | null, field: string): string {
-    const problem = lengthProblem(text, 'lifecycleComment');
-    if (problem) throw errors.validation({ [field]: [problem] });
-    return (text ?? '').trim();
   }
 }
 
