@@ -18,7 +18,7 @@ import { findInvalidText, refuseInvalidText } from '../src/core/input-guards.js'
 import { isMultipart, readMultipart } from '../src/core/multipart.js';
 import { formatTimestamp } from '../src/core/dates.js';
 import { baseUrlOf } from '../src/core/http.js';
-import { ResponseCache } from '../src/core/response-cache.js';
+import { ResponseCache, type CachedAnswer } from '../src/core/response-cache.js';
 import { localize } from '../src/core/i18n/translations.js';
 import { canonicalLocale, resolveRequestLocale } from '../src/core/i18n/locales.js';
 import type { Database } from '../src/db/database.js';
@@ -26,6 +26,7 @@ import type { Services } from '../src/services.js';
 import { ReadTrackingParams, RestCacheKeys } from './cache-keys.js';
 import { toRestError, type ErrorStyle } from './errors.js';
 import { FileReply, RedirectReply, sendJson, sendJsonText } from './http.js';
+import { entityTag, matchesIfNoneMatch, PRIVATE_CACHE_HEADERS, sharedCacheHeaders } from './http-caching.js';
 import type { ApiVersion, CacheScope, HttpMethod, RestRequest, RouteDefinition, ShapeContext } from './route.js';
 
 interface CompiledRoute {
@@ -181,12 +182,14 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
         const generation = await cache.generation(em);
         return { generation, hit: cacheKey === null ? undefined : cache.get(cacheKey, generation) };
       };
+      const shared = (answer: CachedAnswer) =>
+        sendShared(req, res, scope as CacheScope, answer, config.HTTP_CACHE_MAX_AGE);
       let cached = cacheable && anonymous ? await lookup() : null;
-      if (cached?.hit) return sendJsonText(res, cached.hit.status, cached.hit.body);
+      if (cached?.hit) return shared(cached.hit);
 
       const viewer = await services.authenticator.authenticate(em, req.headers.authorization, route.schemes, ip);
       if (cacheable && !cached) cached = await lookup();
-      if (cached?.hit) return sendJsonText(res, cached.hit.status, cached.hit.body);
+      if (cached?.hit) return shared(cached.hit);
 
       if (isMultipart(req)) {
         restRequest = { ...restRequest, body: await readRouteMultipart(req, res, route.definition, viewer) };
@@ -213,11 +216,12 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
       const status = typeof rule === 'function' ? rule(result.data) : rule;
       if (body instanceof RedirectReply) return redirect(res, body);
       if (body instanceof FileReply) return sendFile(res, body, await services.downloads.open(em, body.fileId));
-      if (!cached) return sendJson(res, status, body);
-      const payload = JSON.stringify(body);
+      if (!cached) return sendJson(res, status, body, method === 'GET' ? PRIVATE_CACHE_HEADERS : {});
+      const answer = { status, body: JSON.stringify(body) ?? '', etag: '' };
+      answer.etag = entityTag(answer.body);
       const storeKey = cacheKeys.storeKey(route, requestUrl, locale, query);
-      if (storeKey !== null) cache.set(storeKey, cached.generation, status, payload);
-      return sendJsonText(res, status, payload);
+      if (storeKey !== null) cache.set(storeKey, cached.generation, answer);
+      return shared(answer);
     } catch (caught) {
       const error = toRestError(caught, style, logger);
       return sendJson(res, error.status, error.body, error.headers);
@@ -252,6 +256,17 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
       throw error;
     }
   }
+}
+
+/** A shared answer with its caching headers, or 304 when the client already holds it. */
+function sendShared(req: Request, res: Response, scope: CacheScope, answer: CachedAnswer, maxAge: number) {
+  for (const [name, value] of Object.entries(sharedCacheHeaders(scope, answer.etag, maxAge)))
+    res.setHeader(name, value);
+  if (answer.status === 200 && matchesIfNoneMatch(req.headers['if-none-match'], answer.etag)) {
+    res.status(304).end();
+    return;
+  }
+  sendJsonText(res, answer.status, answer.body);
 }
 
 function redirect(res: Response, reply: RedirectReply) {

@@ -120,6 +120,8 @@ const schema = z.object({
   MAX_CONCURRENT_UPLOADS_PER_USER: z.coerce.number().int().min(1).max(100).default(4),
   /** Memory for cached REST answers, in MiB (least recently used answers are dropped past it). */
   RESPONSE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(64),
+  /** `Cache-Control: max-age` of shared catalogue answers, in seconds (0: clients and CDNs revalidate each time). */
+  HTTP_CACHE_MAX_AGE: z.coerce.number().int().min(0).max(86_400).default(60),
   /** GraphQL documents past these limits are refused before execution (graphql-armor). */
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).max(100).default(12),
   GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).max(1000).default(15),

@@ -471,12 +471,12 @@ describe('hardening (issue 9)', () => {
     it('is bounded by bytes, least recently used first', () => {
       const cache = new ResponseCache(64 * 1024);
       const body = 'x'.repeat(1000);
-      for (let i = 0; i < 100; i++) cache.set(`k${i}`, '1', 200, body);
+      for (let i = 0; i < 100; i++) cache.set(`k${i}`, '1', { status: 200, body, etag: '"e"' });
       expect(cache.bytes).toBeLessThanOrEqual(64 * 1024);
       expect(cache.size).toBeLessThan(100);
       expect(cache.get('k99', '1')).toBeDefined();
       expect(cache.get('k0', '1')).toBeUndefined();
-      cache.set('huge', '1', 200, 'y'.repeat(10 * 1024)); // over an eighth of the budget
+      cache.set('huge', '1', { status: 200, body: 'y'.repeat(10 * 1024), etag: '"e"' }); // over an eighth of the budget
       expect(cache.get('huge', '1')).toBeUndefined();
       expect(cache.get('k99', '2')).toBeUndefined(); // another generation: dropped
     });

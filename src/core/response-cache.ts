@@ -1,9 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 
-interface Entry {
-  generation: string;
+/** A cached answer: status, JSON body and its entity tag. */
+export interface CachedAnswer {
   status: number;
   body: string;
+  etag: string;
+}
+
+interface Entry extends CachedAnswer {
+  generation: string;
   bytes: number;
 }
 
@@ -33,7 +38,7 @@ export class ResponseCache {
     return rows[0]?.generation ?? '0';
   }
 
-  get(key: string, generation: string): { status: number; body: string } | undefined {
+  get(key: string, generation: string): CachedAnswer | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     if (entry.generation !== generation) {
@@ -46,12 +51,12 @@ export class ResponseCache {
     return entry;
   }
 
-  set(key: string, generation: string, status: number, body: string): void {
+  set(key: string, generation: string, answer: CachedAnswer): void {
     const existing = this.entries.get(key);
     if (existing) this.remove(key, existing);
-    const bytes = (key.length + body.length) * 2 + ENTRY_OVERHEAD_BYTES;
+    const bytes = (key.length + answer.body.length + answer.etag.length) * 2 + ENTRY_OVERHEAD_BYTES;
     if (bytes > this.maxBytes / 8) return;
-    this.entries.set(key, { generation, status, body, bytes });
+    this.entries.set(key, { ...answer, generation, bytes });
     this.totalBytes += bytes;
     for (const [oldestKey, oldest] of this.entries) {
       if (this.totalBytes <= this.maxBytes) break;

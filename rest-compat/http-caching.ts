@@ -1,0 +1,43 @@
+import { createHash } from 'node:crypto';
+import type { CacheScope } from './route.js';
+
+/**
+ * HTTP caching for clients and CDNs: answers the service may cache for everyone carry an `ETag`
+ * (a hash of the exact bytes) and `Cache-Control: public, max-age=…`; a conditional request whose
+ * `If-None-Match` names the current tag gets `304 Not Modified` without a body.
+ *
+ * Which answers: those of cacheable routes (see `RouteDefinition.cache`) that are the same for
+ * every caller who gets them: `public` routes (every request), `anonymous` routes (requests
+ * without credentials). They vary with `Accept-Language` (the request language picks translations)
+ * and, for `anonymous` routes, with `Authorization` (a signed-in caller may see more).
+ */
+
+/** A strong entity tag of a JSON payload: 128 bits of its SHA-1, base64url. */
+export function entityTag(payload: string): string {
+  return `"${createHash('sha1').update(payload).digest('base64url').slice(0, 22)}"`;
+}
+
+/**
+ * Whether `If-None-Match` names `etag` (weak comparison, RFC 9110 §13.1.2: `W/` prefixes are
+ * ignored; `*` matches any current representation). The header is at most a few hundred bytes in
+ * practice; it is cut at 8 KiB before it is split.
+ */
+export function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  const value = header.slice(0, 8192).trim();
+  if (value === '*') return true;
+  const opaque = etag.replace(/^W\//, '');
+  return value.split(',').some((tag) => tag.trim().replace(/^W\//, '') === opaque);
+}
+
+/** The caching headers of a shared answer (`maxAge` seconds; 0: clients and CDNs revalidate each time). */
+export function sharedCacheHeaders(scope: CacheScope, etag: string, maxAge: number): Record<string, string> {
+  return {
+    ETag: etag,
+    'Cache-Control': maxAge > 0 ? `public, max-age=${maxAge}` : 'public, no-cache',
+    Vary: scope === 'anonymous' ? 'Accept-Language, Authorization' : 'Accept-Language',
+  };
+}
+
+/** GET answers that depend on who asks: never kept by shared caches. */
+export const PRIVATE_CACHE_HEADERS: Readonly<Record<string, string>> = { 'Cache-Control': 'private, no-cache' };
