@@ -8,6 +8,7 @@ import { Migration20261121111410_Collections } from './Migration20261121111410_C
 import { Migration20261121111639_Ratings } from './Migration20261121111639_Ratings.js';
 import { Migration20261121120404_Accounts } from './Migration20261121120404_Accounts.js';
 import { Migration20261125101956_Lifecycle } from './Migration20261125101956_Lifecycle.js';
+import { Migration20261125110034_SlugPattern } from './Migration20261125110034_SlugPattern.js';
 
 /** Applied in order at start. Add each new migration here (npm run migration:create prints the line). */
 export const migrationsList: MigrationObject[] = [
@@ -20,4 +21,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121111639_Ratings', class: Migration20261121111639_Ratings },
   { name: 'Migration20261121120404_Accounts', class: Migration20261121120404_Accounts },
   { name: 'Migration20261125101956_Lifecycle', class: Migration20261125101956_Lifecycle },
+  { name: 'Migration20261125110034_SlugPattern', class: Migration20261125110034_SlugPattern },
 ];
