@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Request, RequestHandler, Response } from 'express';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   execute,
   Kind,
@@ -142,6 +143,8 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
   const { logger, config } = services;
   const cache = new ResponseCache(config.RESPONSE_CACHE_MB * 1024 * 1024);
   const cacheKeys = new RestCacheKeys();
+  /** Answers being computed, per cache key: concurrent misses wait for them (no stampede). */
+  const inflight = new Map<string, Promise<CachedAnswer | undefined>>();
   const tmpDir = join(config.dataDir, 'tmp');
 
   return async (req: Request, res: Response) => {
@@ -177,51 +180,91 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
       const anonymous = !req.headers.authorization;
       const cacheable = scope === 'public' || (scope === 'anonymous' && anonymous);
       const cacheKey = cacheable ? cacheKeys.lookupKey(route, requestUrl, locale) : null;
-      // Anonymous hits are answered before anything else; credentials are checked before a public hit.
-      const lookup = async () => {
-        const generation = await cache.generation(em);
-        return { generation, hit: cacheKey === null ? undefined : cache.get(cacheKey, generation) };
-      };
       const shared = (answer: CachedAnswer) =>
         sendShared(req, res, scope as CacheScope, answer, config.HTTP_CACHE_MAX_AGE);
-      let cached = cacheable && anonymous ? await lookup() : null;
-      if (cached?.hit) return shared(cached.hit);
-
+      // Anonymous hits are answered before anything else; credentials are checked before a public hit.
+      if (cacheKey !== null && anonymous) {
+        const hit = (await cache.get(em, cacheKey)) ?? (await inflight.get(cacheKey));
+        if (hit) return shared(hit);
+      }
       const viewer = await services.authenticator.authenticate(em, req.headers.authorization, route.schemes, ip);
-      if (cacheable && !cached) cached = await lookup();
-      if (cached?.hit) return shared(cached.hit);
+      if (cacheKey !== null && !anonymous) {
+        const hit = (await cache.get(em, cacheKey)) ?? (await inflight.get(cacheKey));
+        if (hit) return shared(hit);
+      }
 
       if (isMultipart(req)) {
         restRequest = { ...restRequest, body: await readRouteMultipart(req, res, route.definition, viewer) };
       }
       refuseInvalidText(findInvalidText(restRequest.body));
       const baseUrl = requestUrl.origin;
-      const context = createRequestContext({ em, viewer, locale, request: { baseUrl, ip, api: 'rest' } });
       const variables = route.definition.variables?.(restRequest) ?? {};
+      const run = (runEm: EntityManager, cacheTags?: Map<string, string>) =>
+        execute({
+          schema,
+          document: route.document,
+          operationName: route.operationName,
+          variableValues: variables,
+          contextValue: createRequestContext({
+            em: runEm,
+            viewer,
+            locale,
+            request: { baseUrl, ip, api: 'rest' },
+            cacheTags,
+          }),
+        });
+      const shapeContext = createShapeContext(restRequest, requestUrl, services);
+      const shapeBody = (data: unknown) => (route.definition.shape ? route.definition.shape(data, shapeContext) : data);
+      const statusOf = (data: unknown) => {
+        const rule = route.definition.status ?? 200;
+        return typeof rule === 'function' ? rule(data) : rule;
+      };
 
-      const result = await execute({
-        schema,
-        document: route.document,
-        operationName: route.operationName,
-        variableValues: variables,
-        contextValue: context,
-      });
-      if (result.errors?.length) {
-        const error = toRestError(result.errors[0], style, logger);
+      if (!cacheable) {
+        const result = await run(em);
+        if (result.errors?.length) {
+          const error = toRestError(result.errors[0], style, logger);
+          return sendJson(res, error.status, error.body, error.headers);
+        }
+        const body = shapeBody(result.data);
+        if (body instanceof RedirectReply) return redirect(res, body);
+        if (body instanceof FileReply) return sendFile(res, body, await services.downloads.open(em, body.fileId));
+        return sendJson(res, statusOf(result.data), body, method === 'GET' ? PRIVATE_CACHE_HEADERS : {});
+      }
+
+      // A shared answer. The versions it is stored under never postdate what it shows: the
+      // listing tags' versions are read before anything else, each row's tag version in the
+      // statement that reads the row (the loaders). A write committing meanwhile therefore leaves
+      // the stored answer outdated at once, never stale. Concurrent misses of one key in this
+      // process wait for the first computation.
+      const compute = async (): Promise<{ answer?: CachedAnswer; failure?: unknown }> => {
+        const listing = ['global', ...(route.definition.cacheTags?.(variables) ?? [])].sort();
+        const tags = new Map<string, string>();
+        const before = await cache.tagVersions(em, listing);
+        listing.forEach((tag, i) => tags.set(tag, before[i]));
+        const result = await run(em, tags);
+        if (result.errors?.length) return { failure: result.errors[0] };
+        const answer = { status: statusOf(result.data), body: JSON.stringify(shapeBody(result.data)) ?? '', etag: '' };
+        answer.etag = entityTag(answer.body);
+        const storeKey = cacheKeys.storeKey(route, requestUrl, locale, query);
+        if (storeKey !== null) cache.set(storeKey, answer, [...tags.keys()], [...tags.values()]);
+        return { answer };
+      };
+      const pending = compute();
+      if (cacheKey !== null) {
+        const first = pending.then(
+          (o) => o.answer,
+          () => undefined,
+        );
+        inflight.set(cacheKey, first);
+        void first.finally(() => inflight.get(cacheKey) === first && inflight.delete(cacheKey));
+      }
+      const outcome = await pending;
+      if (outcome.failure !== undefined || !outcome.answer) {
+        const error = toRestError(outcome.failure, style, logger);
         return sendJson(res, error.status, error.body, error.headers);
       }
-      const shapeContext = createShapeContext(restRequest, requestUrl, services);
-      const body = route.definition.shape ? route.definition.shape(result.data, shapeContext) : result.data;
-      const rule = route.definition.status ?? 200;
-      const status = typeof rule === 'function' ? rule(result.data) : rule;
-      if (body instanceof RedirectReply) return redirect(res, body);
-      if (body instanceof FileReply) return sendFile(res, body, await services.downloads.open(em, body.fileId));
-      if (!cached) return sendJson(res, status, body, method === 'GET' ? PRIVATE_CACHE_HEADERS : {});
-      const answer = { status, body: JSON.stringify(body) ?? '', etag: '' };
-      answer.etag = entityTag(answer.body);
-      const storeKey = cacheKeys.storeKey(route, requestUrl, locale, query);
-      if (storeKey !== null) cache.set(storeKey, cached.generation, answer);
-      return shared(answer);
+      return shared(outcome.answer);
     } catch (caught) {
       const error = toRestError(caught, style, logger);
       return sendJson(res, error.status, error.body, error.headers);

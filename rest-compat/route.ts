@@ -74,6 +74,12 @@ export interface RouteDefinition<TData = any> {
    * A function decides per request (false: not cached).
    */
   cache?: CacheScope | ((request: RestRequest) => CacheScope | false);
+  /**
+   * Cache tags a cached answer depends on beyond the rows it reads (which the loaders record:
+   * `a:<addon id>`, `u:<user id>`): the listings it is one page of (`l:all`, and `l:<sort>` for
+   * its order). See the CacheTags migration.
+   */
+  cacheTags?: (variables: Record<string, unknown>) => string[];
 }
 
 export function defineRoutes(routes: RouteDefinition[]): RouteDefinition[] {

@@ -126,7 +126,7 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
   });
 
   // Subscribers of the lifecycle's events (delivered from the job queue, after commit). Cached
-  // answers need none: the catalogue generation triggers invalidate them in the writing transaction.
+  // answers need none: cache-tag triggers outdate them in the writing transaction.
   events.subscribe({
     name: 'search-index',
     on: CATALOGUE_EVENTS,

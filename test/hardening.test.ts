@@ -444,7 +444,7 @@ describe('hardening (issue 9)', () => {
     it('keys answers on what they depend on, and never caches junk parameters', async () => {
       await createAddon(t.em(), { slug: 'cached-addon' });
       const detail = '/api/v4/addons/addon/cached-addon/';
-      /** SQL statements one anonymous GET costs: a hit reads the catalogue generation only. */
+      /** SQL statements one anonymous GET costs: a hit reads its cache tags' versions only. */
       const cost = async (path: string, headers: Record<string, string> = {}) => {
         const before = statements;
         // supertest listens on a new port each time: a fixed Host keeps the origin the same.
@@ -468,17 +468,21 @@ describe('hardening (issue 9)', () => {
       expect(await cost('/api/v4/addons/search/?page_size=5&q=cached')).toBe(1);
     });
 
-    it('is bounded by bytes, least recently used first', () => {
+    it('is bounded by bytes, least recently used first', async () => {
+      const em = t.em();
       const cache = new ResponseCache(64 * 1024);
       const body = 'x'.repeat(1000);
-      for (let i = 0; i < 100; i++) cache.set(`k${i}`, '1', { status: 200, body, etag: '"e"' });
+      const tags = ['hardening:test'];
+      const versions = await cache.tagVersions(em, tags);
+      for (let i = 0; i < 100; i++) cache.set(`k${i}`, { status: 200, body, etag: '"e"' }, tags, versions);
       expect(cache.bytes).toBeLessThanOrEqual(64 * 1024);
       expect(cache.size).toBeLessThan(100);
-      expect(cache.get('k99', '1')).toBeDefined();
-      expect(cache.get('k0', '1')).toBeUndefined();
-      cache.set('huge', '1', { status: 200, body: 'y'.repeat(10 * 1024), etag: '"e"' }); // over an eighth of the budget
-      expect(cache.get('huge', '1')).toBeUndefined();
-      expect(cache.get('k99', '2')).toBeUndefined(); // another generation: dropped
+      expect(await cache.get(em, 'k99')).toBeDefined();
+      expect(await cache.get(em, 'k0')).toBeUndefined();
+      cache.set('huge', { status: 200, body: 'y'.repeat(10 * 1024), etag: '"e"' }, tags, versions); // over an eighth
+      expect(await cache.get(em, 'huge')).toBeUndefined();
+      await em.getConnection().execute(`select cache_bump(array['hardening:test'])`);
+      expect(await cache.get(em, 'k99')).toBeUndefined(); // its tag's version changed: dropped
     });
   });
 

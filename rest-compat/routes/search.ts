@@ -80,6 +80,34 @@ function filterVariables(filters: AddonSearchInput) {
 const cacheUnlessRandom = (req: RestRequest) =>
   /(^|,)\s*random\s*(,|$)/.test(req.query.get('sort') ?? '') ? false : ('public' as const);
 
+/** The sort keys each order reads (cache tags bumped when a public add-on's key changes). */
+const SORT_TAGS: Record<string, readonly string[]> = {
+  CREATED: ['l:created'],
+  DOWNLOADS: ['l:downloads'],
+  HOTNESS: ['l:hotness'],
+  RATING: ['l:rating'],
+  RELEVANCE: ['l:text', 'l:users'],
+  UPDATED: ['l:updated'],
+  USERS: ['l:users'],
+  RECOMMENDED: [],
+};
+/** Without `sort`: relevance with a query, else downloads (v3) or recommended then users (v4). */
+const DEFAULT_ORDER = ['DOWNLOADS', 'USERS'];
+
+/**
+ * What a page of search or autocomplete depends on besides the add-ons it shows: which add-ons are
+ * listed (`l:all`), the keys of its order, and with a query the texts it matches (relevance also
+ * weighs popularity).
+ */
+function listingTags(variables: Record<string, unknown>): string[] {
+  const tags = new Set(['l:all']);
+  if ((variables.filters as { q?: string | null } | null)?.q) for (const tag of SORT_TAGS.RELEVANCE) tags.add(tag);
+  for (const field of (variables.sort as string[] | null) ?? DEFAULT_ORDER) {
+    for (const tag of SORT_TAGS[field] ?? Object.values(SORT_TAGS).flat()) tags.add(tag);
+  }
+  return [...tags];
+}
+
 const featuredInvalid = () => errors.badRequest('Invalid app, category and/or type parameter(s).');
 
 export const searchRoutes = defineRoutes([
@@ -88,6 +116,7 @@ export const searchRoutes = defineRoutes([
     path: '/addons/search/',
     versions: ['v3', 'v4'],
     cache: cacheUnlessRandom,
+    cacheTags: listingTags,
     document: gql`
       query RestAddonSearch($filters: AddonSearchInput, $sort: [AddonSort!], $page: Int, $pageSize: Int) {
         searchAddons(filters: $filters, sort: $sort, page: $page, pageSize: $pageSize) {
@@ -114,6 +143,7 @@ export const searchRoutes = defineRoutes([
     path: '/addons/autocomplete/',
     versions: ['v3', 'v4'],
     cache: cacheUnlessRandom,
+    cacheTags: listingTags,
     document: gql`
       query RestAddonAutocomplete($filters: AddonSearchInput, $sort: [AddonSort!]) {
         autocompleteAddons(filters: $filters, sort: $sort) {

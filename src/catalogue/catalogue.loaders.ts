@@ -1,5 +1,5 @@
 import type { Platform as DbPlatform } from '@mikro-orm/core';
-import type { RequestContext } from '../core/context.js';
+import { cacheTagVersionSql, recordCacheTag, type RequestContext } from '../core/context.js';
 import type { Translations } from '../core/i18n/translations.js';
 import { byKeys, defineLoader } from '../core/loaders.js';
 import { selectRows } from '../db/rows.js';
@@ -66,8 +66,37 @@ async function selectRecords<Row, R>(
   return rows.map((row) => toRecord(row, db));
 }
 
+/** Rows of a loader that records the cache tag of each (its version is read in the same statement). */
+async function selectTagged<Row, R>(
+  ctx: RequestContext,
+  sql: (versionColumn: string) => string,
+  tagExpression: string,
+  keys: string,
+  tagOf: (record: R) => string,
+  toRecord: (row: Row, db: DbPlatform) => R,
+): Promise<R[]> {
+  const rows = await selectRows<Row & { cache_version: string | null }>(
+    ctx.em,
+    sql(cacheTagVersionSql(ctx, tagExpression, 'cache_version')),
+    [keys],
+  );
+  const db = ctx.em.getPlatform();
+  return rows.map((row) => {
+    const record = toRecord(row, db);
+    recordCacheTag(ctx, tagOf(record), row.cache_version);
+    return record;
+  });
+}
+
 const selectAddons = (ctx: RequestContext, where: string, keys: string) =>
-  selectRecords(ctx, `select ${ADDON_COLUMNS} from addons a where ${where}`, keys, toAddonRecord);
+  selectTagged(
+    ctx,
+    (version) => `select ${ADDON_COLUMNS}${version} from addons a where ${where}`,
+    `'a:' || a.id`,
+    keys,
+    (a: AddonRecord) => `a:${a.id}`,
+    toAddonRecord,
+  );
 
 export const addonById = defineLoader<number, AddonRecord | null>('addonById', async (ctx, ids) =>
   oneByKey(ids, await selectAddons(ctx, 'a.id = any(?::int[])', intArray(ids)), (a) => a.id),
@@ -88,8 +117,15 @@ export const addonByLowerGuid = defineLoader<string, AddonRecord | null>('addonB
 );
 
 export const versionById = defineLoader<number, VersionRecord | null>('versionById', async (ctx, ids) => {
-  const sql = `select ${VERSION_COLUMNS} from versions v where v.id = any(?::int[])`;
-  return oneByKey(ids, await selectRecords(ctx, sql, intArray(ids), toVersionRecord), (v) => v.id);
+  const versions = await selectTagged(
+    ctx,
+    (version) => `select ${VERSION_COLUMNS}${version} from versions v where v.id = any(?::int[])`,
+    `'a:' || v.addon_id`,
+    intArray(ids),
+    (v: VersionRecord) => `a:${v.addon.id}`,
+    toVersionRecord,
+  );
+  return oneByKey(ids, versions, (v) => v.id);
 });
 
 export const licenseById = defineLoader<number, LicenseRecord | null>('licenseById', async (ctx, ids) => {
@@ -123,9 +159,16 @@ export const compatByVersionId = defineLoader<number, CompatRecord[]>('compatByV
 
 /** Every author (listed or not) of each add-on, with the account's public fields, in position order. */
 export const authorsByAddonId = defineLoader<number, AuthorRecord[]>('authorsByAddonId', async (ctx, ids) => {
-  const sql = `select ${AUTHOR_COLUMNS} from addon_users au join users u on u.id = au.user_id
-                where au.addon_id = any(?::int[]) order by au.position, au.id`;
-  return groupBy(ids, await selectRecords(ctx, sql, intArray(ids), toAuthorRecord), (a) => a.addon.id);
+  const authors = await selectTagged(
+    ctx,
+    (version) => `select ${AUTHOR_COLUMNS}${version} from addon_users au join users u on u.id = au.user_id
+                   where au.addon_id = any(?::int[]) order by au.position, au.id`,
+    `'u:' || u.id`,
+    intArray(ids),
+    (a: AuthorRecord) => `u:${a.user.id}`,
+    toAuthorRecord,
+  );
+  return groupBy(ids, authors, (a) => a.addon.id);
 });
 
 export const previewsByAddonId = defineLoader<number, PreviewRecord[]>('previewsByAddonId', async (ctx, ids) => {

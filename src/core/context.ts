@@ -26,6 +26,32 @@ export interface RequestContext {
   readonly locale: string;
   readonly request: RequestInfo;
   readonly loaders: Loaders;
+  /**
+   * Set while an answer may be cached: the cache tags of what the request read (`a:<addon id>`,
+   * `u:<user id>`, see the CacheTags migration) and their versions, read by the loaders in the same
+   * statement as the rows (so a version never postdates the data it vouches for).
+   */
+  readonly cacheTags?: Map<string, string>;
+}
+
+/**
+ * Records that the answer shows a row whose tag had `version` when it was read (null: never
+ * bumped). Of several reads the oldest version is kept: an answer mixing reads from before and
+ * after a write is then outdated at once.
+ */
+export function recordCacheTag(ctx: RequestContext, tag: string, version: string | null): void {
+  const tags = ctx.cacheTags;
+  if (!tags) return;
+  const value = version ?? '0';
+  const known = tags.get(tag);
+  if (known === undefined || BigInt(value) < BigInt(known)) tags.set(tag, value);
+}
+
+/** The version column of a tag, for a loader's select list (`null` when not recording). */
+export function cacheTagVersionSql(ctx: RequestContext, tagExpression: string, alias: string): string {
+  return ctx.cacheTags
+    ? `, (select ct.version::text from cache_tags ct where ct.tag = ${tagExpression}) as ${alias}`
+    : `, null::text as ${alias}`;
 }
 
 export function createRequestContext(init: Omit<RequestContext, 'loaders'>): RequestContext {

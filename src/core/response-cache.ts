@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { executeSql, textArray } from '../db/sql.js';
 
 /** A cached answer: status, JSON body and its entity tag. */
 export interface CachedAnswer {
@@ -8,7 +9,9 @@ export interface CachedAnswer {
 }
 
 interface Entry extends CachedAnswer {
-  generation: string;
+  /** The cache tags the answer depends on, and their versions when it was computed. */
+  tags: readonly string[];
+  versions: readonly string[];
   bytes: number;
 }
 
@@ -16,14 +19,16 @@ interface Entry extends CachedAnswer {
 const ENTRY_OVERHEAD_BYTES = 200;
 
 /**
- * An in-process cache of REST answers, keyed by the catalogue generation: a number that database
- * triggers bump in the same transaction as any write to a catalogue table (see the CatalogueCache
- * migration). Each cacheable request reads the generation first (one primary-key read), so once a
- * write has committed no process can serve an answer computed before it.
+ * An in-process cache of REST answers with narrow invalidation. Each answer remembers the cache
+ * tags of what it shows (`a:<addon id>`, `u:<user id>`, `l:<listing>`, `global`) and their
+ * versions, read in the same snapshot that computed it; database triggers bump a tag's version in
+ * the transaction of any write to what it covers (see the CacheTags migration). A cached answer is
+ * served only while its tags still have those versions (one indexed read), so once a write has
+ * committed no process serves an answer it changed, and writes elsewhere leave it alone.
  *
- * Bounded by memory, not entry count: the least recently used answers go once keys and bodies
- * (counted as UTF-16, two bytes a character) pass `maxBytes`; an answer over an eighth of it is
- * never kept. Keys are built by the caller from what the answer depends on (RestCacheKeys).
+ * Bounded by memory, not entry count: the least recently used answers go once keys, bodies and
+ * tags (counted as UTF-16, two bytes a character) pass `maxBytes`; an answer over an eighth of it
+ * is never kept. Keys are built by the caller from what the answer depends on (RestCacheKeys).
  */
 export class ResponseCache {
   private readonly entries = new Map<string, Entry>();
@@ -31,17 +36,25 @@ export class ResponseCache {
 
   constructor(private readonly maxBytes = 64 * 1024 * 1024) {}
 
-  async generation(em: EntityManager): Promise<string> {
-    const rows = await em
-      .getConnection()
-      .execute<{ generation: string }[]>('select generation::text as generation from cache_generation where id = 1');
-    return rows[0]?.generation ?? '0';
+  /** Current versions of `tags`, in order ('0' for a tag never bumped). */
+  async tagVersions(em: EntityManager, tags: readonly string[]): Promise<string[]> {
+    if (!tags.length) return [];
+    const rows = await executeSql<{ tag: string; version: string }[]>(
+      em,
+      'select tag, version::text as version from cache_tags where tag = any(?::text[])',
+      [textArray(tags)],
+    );
+    const current = new Map(rows.map((r) => [r.tag, r.version]));
+    return tags.map((tag) => current.get(tag) ?? '0');
   }
 
-  get(key: string, generation: string): CachedAnswer | undefined {
+  /** The answer under `key` if none of its tags changed since it was computed (one read); else drops it. */
+  async get(em: EntityManager, key: string): Promise<CachedAnswer | undefined> {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    if (entry.generation !== generation) {
+    const versions = await this.tagVersions(em, entry.tags);
+    if (this.entries.get(key) !== entry) return undefined;
+    if (versions.some((v, i) => v !== entry.versions[i])) {
       this.remove(key, entry);
       return undefined;
     }
@@ -51,12 +64,13 @@ export class ResponseCache {
     return entry;
   }
 
-  set(key: string, generation: string, answer: CachedAnswer): void {
+  set(key: string, answer: CachedAnswer, tags: readonly string[], versions: readonly string[]): void {
     const existing = this.entries.get(key);
     if (existing) this.remove(key, existing);
-    const bytes = (key.length + answer.body.length + answer.etag.length) * 2 + ENTRY_OVERHEAD_BYTES;
+    const tagChars = tags.reduce((n, t) => n + t.length, 0) + versions.reduce((n, v) => n + v.length, 0);
+    const bytes = (key.length + answer.body.length + answer.etag.length + tagChars) * 2 + ENTRY_OVERHEAD_BYTES;
     if (bytes > this.maxBytes / 8) return;
-    this.entries.set(key, { ...answer, generation, bytes });
+    this.entries.set(key, { ...answer, tags, versions, bytes });
     this.totalBytes += bytes;
     for (const [oldestKey, oldest] of this.entries) {
       if (this.totalBytes <= this.maxBytes) break;
@@ -73,7 +87,7 @@ export class ResponseCache {
     return this.entries.size;
   }
 
-  /** Estimated bytes held (keys and bodies). */
+  /** Estimated bytes held (keys, bodies and tags). */
   get bytes(): number {
     return this.totalBytes;
   }

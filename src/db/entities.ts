@@ -1,5 +1,5 @@
 import { Group } from '../accounts/group.entity.js';
-import { CacheGeneration } from './cache-generation.entity.js';
+import { CacheTag } from './cache-tag.entity.js';
 import { User } from '../accounts/user.entity.js';
 import { ApiKey } from '../auth/api-key.entity.js';
 import { JwtNonce } from '../auth/jwt-nonce.entity.js';
@@ -34,7 +34,7 @@ export const entities = [
   AddonFile,
   Preview,
   FeaturedAddon,
-  CacheGeneration,
+  CacheTag,
   FileUpload,
   DeniedGuid,
   ReviewNote,

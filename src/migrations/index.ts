@@ -9,6 +9,7 @@ import { Migration20261121111639_Ratings } from './Migration20261121111639_Ratin
 import { Migration20261121120404_Accounts } from './Migration20261121120404_Accounts.js';
 import { Migration20261125101956_Lifecycle } from './Migration20261125101956_Lifecycle.js';
 import { Migration20261125110034_SlugPattern } from './Migration20261125110034_SlugPattern.js';
+import { Migration20261125110314_CacheTags } from './Migration20261125110314_CacheTags.js';
 
 /** Applied in order at start. Add each new migration here (npm run migration:create prints the line). */
 export const migrationsList: MigrationObject[] = [
@@ -22,4 +23,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121120404_Accounts', class: Migration20261121120404_Accounts },
   { name: 'Migration20261125101956_Lifecycle', class: Migration20261125101956_Lifecycle },
   { name: 'Migration20261125110034_SlugPattern', class: Migration20261125110034_SlugPattern },
+  { name: 'Migration20261125110314_CacheTags', class: Migration20261125110314_CacheTags },
 ];

@@ -52,7 +52,7 @@ const REVIEW_ACTIONS: Record<ReviewDecisionKind, ActivityAction> = {
  * applies the change, derives the status from the listed versions (`derivedStatus`), refreshes
  * the columns that follow from versions (`refreshAddons`: current version, compatibility), writes
  * an audit log entry and queues the domain events (search reindexing and mail subscribe to them).
- * Cached answers are invalidated in the same transaction by the catalogue generation triggers.
+ * Cached answers showing the add-on are outdated in the same transaction by the cache-tag triggers.
  *
  * Two kinds of callers: the signing pipeline, reviews and accounts pass their transaction to the
  * `…(tx, …)` transitions; GraphQL operations call the `ctx` methods, which check permissions.

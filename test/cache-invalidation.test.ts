@@ -1,0 +1,156 @@
+import { createApp } from '../src/app.js';
+import { Addon } from '../src/catalogue/addon.entity.js';
+import { User } from '../src/accounts/user.entity.js';
+import { loadConfig } from '../src/config.js';
+import { createLogger } from '../src/core/logger.js';
+import { Version } from '../src/catalogue/version.entity.js';
+import request from 'supertest';
+import { startTestApp, TEST_SECRET_KEY, type TestApp } from './helpers/app.js';
+import { createAddon } from './helpers/catalogue.js';
+import { call, caller, clearThrottles, type Caller } from './helpers/ratings.js';
+
+/**
+ * Narrow invalidation (issue 11, item 1): a write invalidates only the cached answers that show
+ * what it changed (per add-on, per user, per listing), in the writing transaction, across
+ * processes; concurrent misses of one answer compute it once.
+ */
+
+let t: TestApp;
+let statements = 0;
+let rater: Caller;
+
+beforeAll(async () => {
+  t = await startTestApp({
+    env: { JOB_WORKERS: 'false', SITE_URL: 'http://addons.test' },
+    onQuery: () => statements++,
+  });
+  rater = await caller(t);
+}, 120_000);
+afterAll(() => t?.close());
+
+/** SQL statements an anonymous GET costs (a cache hit: 1, reading its tags' versions). */
+async function cost(path: string): Promise<number> {
+  const before = statements;
+  const res = await t.http.get(path);
+  expect(res.status).toBe(200);
+  return statements - before;
+}
+
+const detail = (addon: Addon) => `/api/v4/addons/addon/${addon.id}/`;
+
+async function rate(addon: Addon, score: number) {
+  await clearThrottles(t);
+  const [version] = await t.em().find(Version, { addon: addon.id });
+  const res = await call(t, 'post', '/api/v4/ratings/rating/', rater, { addon: addon.id, version: version.id, score });
+  expect(res.status).toBe(201);
+}
+
+/** Two public add-ons with a shared unique word, A more popular than B. */
+async function pair(word: string) {
+  const author = await t.createUser({ name: `Author of ${word}` });
+  const a = await createAddon(t.em(), {
+    name: { 'en-US': `${word} Alpha` },
+    averageDailyUsers: 500,
+    authors: [{ id: author.id }],
+  });
+  const b = await createAddon(t.em(), { name: { 'en-US': `${word} Beta` }, averageDailyUsers: 100 });
+  return { a, b, author };
+}
+
+describe('a write invalidates only the answers that show what it changed', () => {
+  it('a rating of one add-on leaves the other add-ons and the other orders cached', async () => {
+    const { a, b } = await pair('quenelle');
+    const search = `/api/v4/addons/search/?q=quenelle`;
+    const byRating = `/api/v4/addons/search/?sort=rating&type=extension&page_size=50`;
+    const users = `/api/v4/addons/search/?sort=users&page_size=1`;
+    for (const path of [detail(a), detail(b), search, byRating, users]) await cost(path); // fill
+    for (const path of [detail(a), detail(b), search, byRating, users]) expect(await cost(path)).toBe(1);
+
+    await rate(b, 5);
+    expect(await cost(detail(a))).toBe(1); // another add-on: still cached
+    expect(await cost(users)).toBe(1); // an order that does not read ratings, without B on its page
+    expect(await cost(detail(b))).toBeGreaterThan(1); // B changed
+    expect((await t.http.get(detail(b))).body.ratings.count).toBe(1);
+    expect(await cost(search)).toBeGreaterThan(1); // B is on the page
+    expect(await cost(byRating)).toBeGreaterThan(1); // ordered by rating
+  });
+
+  it('a change of visibility invalidates the listings, not the other add-ons', async () => {
+    const { a, b } = await pair('rillette');
+    const search = `/api/v4/addons/search/?q=rillette`;
+    for (const path of [detail(a), search, search]) await cost(path);
+    expect(await cost(search)).toBe(1);
+    await t.em().nativeUpdate(Addon, { id: b.id }, { disabledByUser: true });
+    expect(await cost(detail(a))).toBe(1);
+    expect(await cost(search)).toBeGreaterThan(1);
+    expect((await t.http.get(search)).body.results.map((r: { id: number }) => r.id)).toEqual([a.id]);
+  });
+
+  it("an author's new name invalidates their add-ons' answers only", async () => {
+    const { a, b, author } = await pair('gougere');
+    for (const path of [detail(a), detail(b), detail(a), detail(b)]) await cost(path);
+    await t.em().nativeUpdate(User, { id: author.id }, { displayName: 'Renamed Author' });
+    expect(await cost(detail(b))).toBe(1);
+    expect(await cost(detail(a))).toBeGreaterThan(1);
+    expect((await t.http.get(detail(a))).body.authors[0].name).toBe('Renamed Author');
+    // Signing in (last_login) changes nothing shown: nothing is invalidated.
+    await t.em().nativeUpdate(User, { id: author.id }, { lastLogin: new Date() });
+    expect(await cost(detail(a))).toBe(1);
+  });
+
+  it('a new version of an add-on invalidates its detail and its version list', async () => {
+    const { a, b } = await pair('cassoulet');
+    const versions = `/api/v4/addons/addon/${a.id}/versions/`;
+    for (const path of [detail(a), versions, detail(b), detail(a), versions]) await cost(path);
+    expect(await cost(versions)).toBe(1);
+    const em = t.em();
+    em.create(Version, { addon: em.getReference(Addon, a.id), version: '9.9.9', releaseNotes: null, license: null });
+    await em.flush();
+    expect(await cost(versions)).toBeGreaterThan(1);
+    expect(await cost(detail(b))).toBe(1);
+  });
+});
+
+it('concurrent misses of one answer compute it once', async () => {
+  await pair('tartiflette');
+  const path = '/api/v4/addons/search/?q=tartiflette&sort=created';
+  await cost('/api/v4/addons/search/?q=tartiflette&sort=updated'); // the route knows its parameters
+  const before = statements;
+  await cost(path);
+  const oneMiss = statements - before;
+  const uncached = '/api/v4/addons/search/?q=tartiflette&sort=hotness';
+  const start = statements;
+  const answers = await Promise.all(Array.from({ length: 8 }, () => t.http.get(uncached)));
+  const eight = statements - start;
+  expect(answers.every((r) => r.status === 200 && r.text === answers[0].text)).toBe(true);
+  // One computation plus a version read per request, far from eight computations.
+  expect(eight).toBeLessThan(oneMiss + 8 * 2);
+  expect(eight).toBeLessThan(oneMiss * 3);
+});
+
+(process.env.DATABASE_URL ? describe : describe.skip)('two processes on one PostgreSQL database', () => {
+  it("a write through one invalidates the other's cached answer", async () => {
+    const { a } = await pair('aligot');
+    const url = (t.app.db.location as string).replace(/^postgres(ql)?:\/\//, '');
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      SECRET_KEY: TEST_SECRET_KEY,
+      DATA_DIR: t.app.services.config.dataDir,
+      SITE_URL: 'http://addons.test',
+      JOB_WORKERS: 'false',
+      DATABASE_URL: `${process.env.DATABASE_URL!.replace(/\/[^/]*$/, '')}/${url.split('/').pop()}`,
+    });
+    const other = await createApp(config, createLogger('silent', 'stderr'));
+    try {
+      const http = request(other.express);
+      const first = await http.get(detail(a));
+      expect(first.status).toBe(200);
+      await rate(a, 3); // through the first process
+      const second = await http.get(detail(a));
+      expect(second.body.ratings.count).toBe(first.body.ratings.count + 1);
+    } finally {
+      await other.close();
+    }
+  }, 60_000);
+});
