@@ -1,3 +1,5 @@
+import { SWC_OPTIONS } from './scripts/swc-options.mjs';
+
 /** Jest runs TypeScript through swc as native ESM (see ../shared/notes/stack.md). */
 export default {
   testEnvironment: 'node',
@@ -8,18 +10,6 @@ export default {
   testTimeout: 60000,
   setupFiles: ['<rootDir>/test/setup.ts'],
   transform: {
-    '^.+\\.ts$': [
-      '@swc/jest',
-      {
-        jsc: {
-          parser: { syntax: 'typescript', decorators: true },
-          transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: true },
-          target: 'es2022',
-          keepClassNames: true,
-        },
-        module: { type: 'es6' },
-        sourceMaps: 'inline',
-      },
-    ],
+    '^.+\\.ts$': ['@swc/jest', { ...SWC_OPTIONS, sourceMaps: 'inline' }],
   },
 };

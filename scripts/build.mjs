@@ -10,6 +10,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import process from 'node:process';
 import { transformFile } from '@swc/core';
+import { SWC_OPTIONS } from './swc-options.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SOURCES = ['src', 'rest-compat'];
@@ -46,13 +47,7 @@ async function newestInput(files) {
 }
 
 const OPTIONS = {
-  jsc: {
-    parser: { syntax: 'typescript', decorators: true },
-    transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: true },
-    target: 'es2022',
-    keepClassNames: true,
-  },
-  module: { type: 'es6' },
+  ...SWC_OPTIONS,
   sourceMaps: true,
   swcrc: false,
   configFile: false,
