@@ -19,7 +19,7 @@ import { findInvalidText, refuseInvalidText } from '../src/core/input-guards.js'
 import { isMultipart, readMultipart } from '../src/core/multipart.js';
 import { formatTimestamp } from '../src/core/dates.js';
 import { baseUrlOf } from '../src/core/http.js';
-import { ResponseCache, type CachedAnswer } from '../src/core/response-cache.js';
+import type { CachedAnswer } from '../src/core/response-cache.js';
 import { localize } from '../src/core/i18n/translations.js';
 import { canonicalLocale, resolveRequestLocale } from '../src/core/i18n/locales.js';
 import type { Database } from '../src/db/database.js';
@@ -141,7 +141,7 @@ const UPLOAD_FILES = 5;
 export function createRestHandler({ schema, services, db, routes }: RestEngineOptions): RequestHandler {
   const table = compileRoutes(schema, routes);
   const { logger, config } = services;
-  const cache = new ResponseCache(config.RESPONSE_CACHE_MB * 1024 * 1024);
+  const cache = services.responseCache;
   const cacheKeys = new RestCacheKeys();
   /** Answers being computed, per cache key: concurrent misses wait for them (no stampede). */
   const inflight = new Map<string, Promise<CachedAnswer | undefined>>();

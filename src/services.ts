@@ -39,6 +39,7 @@ import { CATALOGUE_EVENTS, type LifecycleEvents } from './catalogue/lifecycle/li
 import { AddonLifecycle } from './catalogue/lifecycle/lifecycle.service.js';
 import { LifecyclePolicy } from './catalogue/lifecycle/lifecycle.policy.js';
 import { DomainEvents } from './events/domain-events.js';
+import { ResponseCache } from './core/response-cache.js';
 
 /** The service singletons. Each holds the rules of one domain; all take a RequestContext or an EntityManager. */
 export interface Services {
@@ -77,6 +78,8 @@ export interface Services {
   readonly activity: ActivityService;
   /** Durable domain events (job queue); subscribers are wired below. */
   readonly events: DomainEvents<LifecycleEvents>;
+  /** Cached catalogue answers of REST and GraphQL (one memory budget, RESPONSE_CACHE_MB). */
+  readonly responseCache: ResponseCache;
 }
 
 export function createServices(config: Config, logger: Logger, keyring: Keyring, db: Database): Services {
@@ -175,6 +178,7 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
     lifecycle,
     activity: new ActivityService(catalogue),
     events,
+    responseCache: new ResponseCache(config.RESPONSE_CACHE_MB * 1024 * 1024),
   };
 }
 

@@ -205,13 +205,15 @@ describe('linear-time text checks', () => {
     }
   });
 
-  it('stays fast far beyond the limits (sanity bound: each hostile text of 1 MB in under 2 s)', () => {
+  // Linear time is shown by the pattern-call counts above; this only guards against a blow-up (a
+  // back-tracking pattern on 1 MB takes hours), with room for a loaded shared machine.
+  it('finishes far beyond the limits (sanity bound: each hostile text of 1 MB in under 20 s)', () => {
     for (const [name, text] of Object.entries(hostile(1_000_000))) {
       const started = performance.now();
       hasLinks(text);
       hasRatingLink(text);
       isEmailAddress(text);
-      expect([name, performance.now() - started < 2_000]).toEqual([name, true]);
+      expect([name, performance.now() - started < 20_000]).toEqual([name, true]);
     }
   });
 });

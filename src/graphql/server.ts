@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { expressMiddleware } from '@as-integrations/express5';
@@ -19,6 +20,7 @@ import { resolveRequestLocale } from '../core/i18n/locales.js';
 import type { Database } from '../db/database.js';
 import type { Services } from '../services.js';
 import { MUTATIONS_ALLOWED_WHEN_READ_ONLY } from '../site/site.service.js';
+import { responseCachePlugin } from './response-cache.plugin.js';
 
 export interface GraphqlEndpoint {
   handlers: RequestHandler[];
@@ -90,6 +92,38 @@ const nulGuard: RequestHandler = (req, res, next) => {
   if (problem === null) return next();
   const where = problem.path ? ` (variable ${problem.path})` : '';
   sendGraphqlError(res, withStatus(errors.badRequest(`${problem.message}${where}`), 400));
+};
+
+/**
+ * Automatic persisted queries: `extensions.persistedQuery` must be `{version: 1, sha256Hash: <64 hex>}`
+ * and name the query it comes with. Apollo would answer these as internal errors.
+ */
+const persistedQueryGuard: RequestHandler = (req, res, next) => {
+  let extensions = (req.body as { extensions?: unknown } | undefined)?.extensions;
+  let query = (req.body as { query?: unknown } | undefined)?.query;
+  if (req.method === 'GET') {
+    try {
+      extensions = typeof req.query?.extensions === 'string' ? JSON.parse(req.query.extensions) : undefined;
+    } catch {
+      return next(); // Apollo answers malformed extensions itself
+    }
+    query = req.query?.query;
+  }
+  const persisted = (extensions as { persistedQuery?: unknown } | null | undefined)?.persistedQuery;
+  if (persisted === undefined) return next();
+  const { version, sha256Hash } = (persisted ?? {}) as { version?: unknown; sha256Hash?: unknown };
+  let problem: string | null = null;
+  if (version !== 1) problem = 'Unsupported persisted query version (only version 1 is).';
+  else if (typeof sha256Hash !== 'string' || !/^[0-9a-f]{64}$/i.test(sha256Hash)) {
+    problem = 'persistedQuery.sha256Hash must be 64 hexadecimal digits.';
+  } else if (
+    typeof query === 'string' &&
+    createHash('sha256').update(query).digest('hex') !== sha256Hash.toLowerCase()
+  ) {
+    problem = 'provided sha does not match query';
+  }
+  if (problem === null) return next();
+  sendGraphqlError(res, withStatus(errors.badRequest(problem), 400));
 };
 
 /** String literals in a document hold text the database can store (variables: nulGuard). */
@@ -195,8 +229,9 @@ export async function createGraphqlEndpoint(
     // Never: error answers would carry server paths whenever NODE_ENV is not `production`.
     includeStacktraceInErrorResponses: false,
     allowBatchedHttpRequests: false,
-    // Automatic persisted queries come with the GraphQL cache (issue 11); until then, plain requests only.
-    persistedQueries: false,
+    // Automatic persisted queries (Apollo's bounded in-memory store): with GET, a query is a short
+    // URL that the response cache and a CDN can serve (responseCachePlugin).
+    persistedQueries: { ttl: 24 * 60 * 60 },
     // main.ts owns shutdown; Apollo's own signal handler would race it (a second stop() never settles).
     stopOnTerminationSignals: false,
     parseOptions: { maxTokens: config.GRAPHQL_MAX_TOKENS },
@@ -205,6 +240,7 @@ export async function createGraphqlEndpoint(
       ...(armor.plugins as unknown as ApolloServerPlugin<RequestContext>[]),
       credentialsPlugin(schema),
       readOnlyPlugin(services),
+      responseCachePlugin(schema, services.responseCache, config.HTTP_CACHE_MAX_AGE),
     ],
     formatError(formatted, error) {
       const original = unwrapResolverError(error);
@@ -248,7 +284,14 @@ export async function createGraphqlEndpoint(
     const locale = resolveRequestLocale(req.query?.lang, req.headers['accept-language']);
     const viewer = (res.locals.viewer as Viewer | undefined) ?? (await authenticate(req, em));
     const request = { baseUrl: baseUrlOf(req, config.SITE_URL), ip: req.ip ?? null };
-    return createRequestContext({ em, viewer, locale, request });
+    // Anonymous reads may be answered from the response cache: record what they show.
+    return createRequestContext({
+      em,
+      viewer,
+      locale,
+      request,
+      cacheTags: viewer.isAuthenticated ? undefined : new Map(),
+    });
   };
 
   /**
@@ -286,6 +329,7 @@ export async function createGraphqlEndpoint(
       ),
       express.json({ limit: '2mb', verify: refuseDeepJson }),
       nulGuard,
+      persistedQueryGuard,
       expressMiddleware(server, { context }),
     ],
     stop: () => server.stop(),

@@ -1,0 +1,133 @@
+import { createHash } from 'node:crypto';
+import { Addon } from '../src/catalogue/addon.entity.js';
+import { startTestApp, type TestApp } from './helpers/app.js';
+import { createAddon } from './helpers/catalogue.js';
+
+/**
+ * The GraphQL core cached like the REST layer over it (issue 11, item 3): anonymous catalogue
+ * queries are answered from the response cache under the same narrow invalidation, and automatic
+ * persisted queries sent with GET carry an ETag and `Cache-Control: public`.
+ */
+
+let t: TestApp;
+let statements = 0;
+let session: string;
+
+beforeAll(async () => {
+  t = await startTestApp({
+    env: { JOB_WORKERS: 'false', SITE_URL: 'http://addons.test', HTTP_CACHE_MAX_AGE: '30' },
+    onQuery: () => statements++,
+  });
+  session = `Bearer ${(await t.createUser({ session: true })).sessionToken}`;
+}, 120_000);
+afterAll(() => t?.close());
+
+const DETAIL = `query Detail($id: String!) {
+  addon(id: $id) { id slug name ratings { count } authors { position userSummary { username name } } currentVersion { version files { id } } }
+}`;
+const SEARCH = `query Search($q: String!, $sort: [AddonSort!]) {
+  searchAddons(filters: { q: $q }, sort: $sort) { count items { addon { id name } } }
+}`;
+
+/** Statements one anonymous POST costs, and its data. */
+async function post(query: string, variables: Record<string, unknown>, auth?: string) {
+  const before = statements;
+  let req = t.http.post('/graphql').set('Content-Type', 'application/json');
+  if (auth) req = req.set('Authorization', auth);
+  const res = await req.send({ query, variables });
+  expect(res.status).toBe(200);
+  expect(res.body.errors).toBeUndefined();
+  return { cost: statements - before, data: res.body.data, res };
+}
+
+it('anonymous catalogue queries are served from the cache until what they show changes', async () => {
+  const addon = await createAddon(t.em(), { name: { 'en-US': 'Cached Capybara' } });
+  const vars = { id: String(addon.id) };
+  const first = await post(DETAIL, vars);
+  expect(first.cost).toBeGreaterThan(1);
+  const second = await post(DETAIL, vars);
+  expect(second.cost).toBe(1); // the versions of its cache tags
+  expect(second.data).toEqual(first.data);
+  await t.em().nativeUpdate(Addon, { id: addon.id }, { name: { 'en-US': 'Renamed Capybara' } });
+  const third = await post(DETAIL, vars);
+  expect(third.cost).toBeGreaterThan(1);
+  expect(third.data.addon.name).toEqual({ 'en-US': 'Renamed Capybara' });
+  // Signed-in callers may see more: never from the cache.
+  expect((await post(DETAIL, vars, session)).cost).toBeGreaterThan(1);
+  expect((await post(DETAIL, vars, session)).cost).toBeGreaterThan(1);
+});
+
+it('search pages keep their answer when an add-on they do not show changes', async () => {
+  const shown = await createAddon(t.em(), { name: { 'en-US': 'Wombat Shown' } });
+  const other = await createAddon(t.em(), { name: { 'en-US': 'Unrelated Thing' } });
+  const vars = { q: 'wombat', sort: ['USERS'] };
+  await post(SEARCH, vars);
+  expect((await post(SEARCH, vars)).cost).toBe(1);
+  await t.em().nativeUpdate(Addon, { id: other.id }, { bayesianRating: 4.5 });
+  expect((await post(SEARCH, vars)).cost).toBe(1);
+  await t.em().nativeUpdate(Addon, { id: shown.id }, { bayesianRating: 4.5 });
+  expect((await post(SEARCH, vars)).cost).toBeGreaterThan(1);
+  // Random orders are never cached.
+  const random = { q: 'wombat', sort: ['RANDOM'] };
+  const res = await t.http.post('/graphql').send({ query: SEARCH, variables: random });
+  expect(res.body.errors?.[0]?.message ?? '').not.toBe(''); // random needs promoted and no q: refused
+});
+
+it('queries reaching data the cache tags do not cover are executed every time', async () => {
+  const author = await t.createUser({ name: 'Some Author' });
+  const addon = await createAddon(t.em(), { authors: [{ id: author.id }] });
+  // An account's statistics depend on other add-ons: the `User` type is not covered.
+  const query = `query($id: String!) { addon(id: $id) { id authors { user { numAddonsListed } } } }`;
+  await post(query, { id: String(addon.id) });
+  expect((await post(query, { id: String(addon.id) })).cost).toBeGreaterThan(1);
+});
+
+it('automatic persisted queries over GET are shared answers with an ETag', async () => {
+  const addon = await createAddon(t.em(), { name: { 'en-US': 'Persisted Pangolin' } });
+  const hash = createHash('sha256').update(DETAIL).digest('hex');
+  const extensions = JSON.stringify({ persistedQuery: { version: 1, sha256Hash: hash } });
+  const variables = JSON.stringify({ id: String(addon.id) });
+  const url = `/graphql?extensions=${encodeURIComponent(extensions)}&variables=${encodeURIComponent(variables)}`;
+  const get = () => t.http.get(url).set('apollo-require-preflight', 'true');
+
+  const unknown = await get();
+  expect(unknown.body.errors[0].extensions.code).toBe('PERSISTED_QUERY_NOT_FOUND');
+  const registered = await t.http
+    .post('/graphql')
+    .send({ query: DETAIL, variables: JSON.parse(variables), extensions: JSON.parse(extensions) });
+  expect(registered.body.data.addon.name).toEqual({ 'en-US': 'Persisted Pangolin' });
+
+  const first = await get();
+  expect(first.status).toBe(200);
+  expect(first.body.data.addon.id).toBe(addon.id);
+  expect(first.headers['cache-control']).toBe('public, max-age=30');
+  expect(first.headers.etag).toMatch(/^"[\w-]{22}"$/);
+  const before = statements;
+  const second = await get();
+  expect(statements - before).toBe(1);
+  expect(second.headers.etag).toBe(first.headers.etag);
+  expect(second.body).toEqual(first.body);
+});
+
+it('malformed persisted-query extensions are 400 BAD_REQUEST', async () => {
+  const send = (persistedQuery: unknown, query?: string) =>
+    t.http.post('/graphql').send({ query, extensions: { persistedQuery } });
+  const cases: [unknown, string | undefined, string][] = [
+    [{ version: 1, sha256Hash: 'a'.repeat(64) }, '{ categories { id } }', 'provided sha does not match query'],
+    [{ version: 2, sha256Hash: 'a'.repeat(64) }, undefined, 'Unsupported persisted query version (only version 1 is).'],
+    [{ version: 1, sha256Hash: 'x' }, undefined, 'persistedQuery.sha256Hash must be 64 hexadecimal digits.'],
+    [null, undefined, 'Unsupported persisted query version (only version 1 is).'],
+  ];
+  for (const [persisted, query, message] of cases) {
+    const res = await send(persisted, query);
+    expect([res.status, res.body.errors[0]]).toEqual([400, { message, extensions: { code: 'BAD_REQUEST' } }]);
+  }
+});
+
+it('mutations are never cached', async () => {
+  const res = await t.http
+    .post('/graphql')
+    .send({ query: 'mutation { logout }' })
+    .set('Content-Type', 'application/json');
+  expect(res.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+});
