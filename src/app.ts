@@ -22,7 +22,7 @@ import { Keyring } from './core/secrets.js';
 import { openDatabase, type Database, type DatabaseTarget } from './db/database.js';
 import { createGraphqlEndpoint } from './graphql/server.js';
 import { refuseDeepJson } from './core/input-guards.js';
-import { publicDownload, validationReport } from './signing/signing.http.js';
+import { mediaFromStorage, publicDownload, validationReport } from './signing/signing.http.js';
 import { buildAppSchema } from './graphql/schema.js';
 import { createServices, type Services } from './services.js';
 
@@ -95,11 +95,14 @@ export async function createApp(config: Config, logger: Logger, options: CreateA
 
     const corsHandler = cors({ maxAge: 86400 });
     app.use('/graphql', corsHandler, ...graphql.handlers);
-    // Media of the default local storage (icons, previews). Unknown files are a JSON 404.
-    app.use(
-      '/user-media',
-      express.static(join(config.dataDir, 'media'), { maxAge: '1h', index: false, dotfiles: 'ignore' }),
-    );
+    // Media (icons, previews, pictures): from DATA_DIR, or streamed from the object store. Unknown files are a JSON 404.
+    if (config.STORAGE === 's3') app.get('/user-media/*key', mediaFromStorage(services));
+    else {
+      app.use(
+        '/user-media',
+        express.static(join(config.dataDir, 'media'), { maxAge: '1h', index: false, dotfiles: 'ignore' }),
+      );
+    }
     app.get('/downloads/file/:id{/:name}', publicDownload(services, db));
     app.get('/developers/upload/:uuid', validationReport(services, db));
     app.use(

@@ -152,6 +152,17 @@ const schema = z.object({
   ALLOW_SELF_REVIEWS: bool.default(false),
   /** Domain of `reviewreply+<uuid>@<domain>` addresses; default: SITE_URL's host name. */
   INBOUND_EMAIL_DOMAIN: z.string().min(1).optional(),
+  /** Where files and media live: `local` (DATA_DIR) or `s3` (an S3-compatible object store, shared by every process). */
+  STORAGE: z.enum(['local', 's3']).default('local'),
+  S3_ENDPOINT: urlWithProtocol(['http:', 'https:']).optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_BUCKET: z.string().min(3).max(63).optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** Path-style addressing (`endpoint/bucket/key`), as MinIO needs; default true when S3_ENDPOINT is set. */
+  S3_FORCE_PATH_STYLE: bool.optional(),
+  /** Public base URL of the bucket's `media/` objects (a CDN); without it the service serves them at /user-media/. */
+  S3_PUBLIC_URL: urlWithProtocol(['http:', 'https:']).optional(),
 });
 
 export type Config = z.infer<typeof schema> & {
@@ -177,6 +188,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     .refine((c) => c.SEARCH_ENGINE !== 'meilisearch' || c.MEILI_URL, {
       path: ['MEILI_URL'],
       message: 'is required when SEARCH_ENGINE=meilisearch',
+    })
+    .refine((c) => c.STORAGE !== 's3' || c.S3_BUCKET, {
+      path: ['S3_BUCKET'],
+      message: 'is required when STORAGE=s3',
     })
     .refine((c) => !c.SIGNING_CA_CERT_FILE === !c.SIGNING_CA_KEY_FILE, {
       path: ['SIGNING_CA_KEY_FILE'],

@@ -7,6 +7,7 @@ import { PostgresSearchEngine } from './search/postgres.engine.js';
 import type { SearchEngine } from './search/search.port.js';
 import { SearchService } from './search/search.service.js';
 import { LocalStorage } from './storage/local.storage.js';
+import { S3Storage } from './storage/s3.storage.js';
 import type { Storage } from './storage/storage.port.js';
 import type { Logger } from './core/logger.js';
 import { OutgoingLinks } from './core/links.js';
@@ -90,7 +91,7 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
   const events = new DomainEvents<LifecycleEvents>(jobs);
   const lifecycle = new AddonLifecycle(new LifecyclePolicy(catalogue), events);
   const categories = new CategoriesService();
-  const storage = new LocalStorage(join(config.dataDir, 'media'));
+  const storage = createStorage(config, 'media');
   const ratings = new RatingsService(catalogue, jobs);
   const accounts = new AccountsService(apiKeys, storage, sessions, {
     superCreateEnabled: config.SUPER_CREATE_ENABLED,
@@ -103,7 +104,7 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
     catalogue,
     config.SEARCH_MAX_RESULT_WINDOW,
   );
-  const files = new LocalStorage(join(config.dataDir, 'files'));
+  const files = createStorage(config, 'files');
   const reviewFlags = new ReviewFlagsService(catalogue);
   const signingTools = new LazySigningTools(config, keyring.box('signing-ca'), logger);
   const siteUrl = (config.SITE_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
@@ -180,6 +181,23 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
     events,
     responseCache: new ResponseCache(config.RESPONSE_CACHE_MB * 1024 * 1024),
   };
+}
+
+/** `DATA_DIR/<area>` by default; the `<area>/` prefix of the S3 bucket when STORAGE=s3. */
+export function createStorage(config: Config, area: 'media' | 'files'): Storage {
+  if (config.STORAGE === 's3') {
+    return new S3Storage({
+      endpoint: config.S3_ENDPOINT,
+      region: config.S3_REGION,
+      bucket: config.S3_BUCKET!,
+      prefix: area,
+      accessKeyId: config.S3_ACCESS_KEY_ID,
+      secretAccessKey: config.S3_SECRET_ACCESS_KEY,
+      forcePathStyle: config.S3_FORCE_PATH_STYLE ?? Boolean(config.S3_ENDPOINT),
+      publicUrl: area === 'media' ? config.S3_PUBLIC_URL : undefined,
+    });
+  }
+  return new LocalStorage(join(config.dataDir, area));
 }
 
 /** PostgreSQL full-text by default; Meilisearch when SEARCH_ENGINE=meilisearch. */

@@ -25,6 +25,34 @@ export function publicDownload(services: Services, db: Database): RequestHandler
   };
 }
 
+const MEDIA_TYPES: Record<string, string> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+};
+
+/** `/user-media/<key>` when media live in an object store (STORAGE=s3): streamed through the service. */
+export function mediaFromStorage(services: Services): RequestHandler {
+  return async (req, res) => {
+    const parts = (req.params as { key?: string | string[] }).key;
+    const key = Array.isArray(parts) ? parts.join('/') : String(parts ?? '');
+    let media: Awaited<ReturnType<Services['storage']['open']>> = null;
+    try {
+      media = await services.storage.open(key);
+    } catch (error) {
+      if (!(error instanceof Error && error.message.startsWith('Unsafe storage key'))) throw error;
+    }
+    if (!media) return sendJson(res, 404, { detail: 'Not found.' });
+    res.status(200);
+    res.setHeader('Content-Type', MEDIA_TYPES[key.split('.').pop()?.toLowerCase() ?? ''] ?? 'application/octet-stream');
+    res.setHeader('Content-Length', String(media.size));
+    res.setHeader('Cache-Control', 'public, max-age=3600');
+    stream(res, media.stream);
+  };
+}
+
 /**
  * `/developers/upload/<uuid>`: the upload's validation results as a page (the status object's
  * `validation_url`). The 128-bit upload id, given only to the uploader, is the capability.

@@ -1,0 +1,133 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  NoSuchKey,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
+import { assertSafeKey, type Storage } from './storage.port.js';
+
+export interface S3StorageOptions {
+  /** S3-compatible endpoint (MinIO, Ceph, R2…); omit for AWS itself. */
+  endpoint?: string;
+  region: string;
+  bucket: string;
+  /** Keys of this storage live under `<prefix>/` in the bucket (`media`, `files`). */
+  prefix: string;
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  /** Path-style URLs (`endpoint/bucket/key`), as MinIO and most self-hosted stores need. */
+  forcePathStyle?: boolean;
+  /** Base URL the objects are publicly readable at; without it `url()` points at the service (`/user-media/`). */
+  publicUrl?: string;
+}
+
+/**
+ * Storage in an S3-compatible object store, so several web and worker processes on different
+ * machines share uploads, signed files and media. Tools that read files (the validator, the zip
+ * reader) get a temporary local copy that `release` removes.
+ */
+export class S3Storage implements Storage {
+  private readonly client: S3Client;
+
+  constructor(private readonly options: S3StorageOptions) {
+    this.client = new S3Client({
+      endpoint: options.endpoint,
+      region: options.region,
+      forcePathStyle: options.forcePathStyle,
+      // Checksums only where S3 requires them: the SDK's default (a CRC trailer in aws-chunked
+      // bodies) is not understood by every S3-compatible store, which then stores the framing too.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+      credentials:
+        options.accessKeyId && options.secretAccessKey
+          ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }
+          : undefined,
+    });
+  }
+
+  private key(key: string): string {
+    assertSafeKey(key);
+    return `${this.options.prefix}/${key}`;
+  }
+
+  async put(key: string, data: Buffer): Promise<void> {
+    await this.client.send(new PutObjectCommand({ Bucket: this.options.bucket, Key: this.key(key), Body: data }));
+  }
+
+  /** Uploads a local file under `key`, then removes the local file (as LocalStorage moves it). */
+  async putFile(key: string, path: string): Promise<void> {
+    const { size } = await stat(path);
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.options.bucket,
+        Key: this.key(key),
+        Body: createReadStream(path),
+        ContentLength: size,
+      }),
+    );
+    await rm(path, { force: true });
+  }
+
+  async get(key: string): Promise<Buffer | null> {
+    const object = await this.object(key);
+    if (!object) return null;
+    const chunks: Buffer[] = [];
+    for await (const chunk of object.stream) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  }
+
+  async open(key: string): Promise<{ stream: Readable; size: number } | null> {
+    return this.object(key);
+  }
+
+  async localFile(key: string): Promise<{ path: string; release(): Promise<void> } | null> {
+    const object = await this.object(key);
+    if (!object) return null;
+    const dir = await mkdtemp(join(tmpdir(), 'addons-s3-'));
+    const path = join(dir, key.split('/').pop() || 'file');
+    const release = () => rm(dir, { recursive: true, force: true });
+    try {
+      await pipeline(object.stream, createWriteStream(path));
+    } catch (error) {
+      await release();
+      throw error;
+    }
+    return { path, release };
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.options.bucket, Key: this.key(key) }));
+  }
+
+  url(baseUrl: string, key: string): string {
+    assertSafeKey(key);
+    const base = this.options.publicUrl?.replace(/\/+$/, '');
+    return base ? `${base}/${this.key(key)}` : `${baseUrl}/user-media/${key}`;
+  }
+
+  private async object(key: string): Promise<{ stream: Readable; size: number } | null> {
+    try {
+      const response = await this.client.send(
+        new GetObjectCommand({ Bucket: this.options.bucket, Key: this.key(key) }),
+      );
+      const body = response.Body as Readable | undefined;
+      if (!body) return null;
+      return {
+        stream: body instanceof Readable ? body : Readable.from(body),
+        size: Number(response.ContentLength ?? 0),
+      };
+    } catch (error) {
+      if (error instanceof NoSuchKey) return null;
+      if (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404) return null;
+      throw error;
+    }
+  }
+}

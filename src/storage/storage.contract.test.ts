@@ -1,0 +1,99 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startTestS3, type TestS3 } from '../../test/helpers/s3.js';
+import { LocalStorage } from './local.storage.js';
+import { S3Storage } from './s3.storage.js';
+import type { Storage } from './storage.port.js';
+
+/** One contract for every storage adapter: the local directory (default) and S3 (s3rver here). */
+const adapters: [string, () => Promise<{ storage: Storage; close(): Promise<void> }>][] = [
+  [
+    'LocalStorage',
+    async () => {
+      const root = mkdtempSync(join(tmpdir(), 'addons-storage-'));
+      return { storage: new LocalStorage(root), close: async () => rmSync(root, { recursive: true, force: true }) };
+    },
+  ],
+  [
+    'S3Storage',
+    async () => {
+      const s3: TestS3 = await startTestS3();
+      const storage = new S3Storage({
+        endpoint: s3.endpoint,
+        region: 'us-east-1',
+        bucket: s3.bucket,
+        prefix: 'files',
+        accessKeyId: 'S3RVER',
+        secretAccessKey: 'S3RVER',
+        forcePathStyle: true,
+      });
+      return { storage, close: () => s3.close() };
+    },
+  ],
+];
+
+describe.each(adapters)('%s', (_name, make) => {
+  let storage: Storage;
+  let close: () => Promise<void>;
+  let scratch: string;
+
+  beforeAll(async () => {
+    ({ storage, close } = await make());
+    scratch = mkdtempSync(join(tmpdir(), 'addons-scratch-'));
+  });
+  afterAll(async () => {
+    await close();
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it('puts, gets, opens and deletes bytes', async () => {
+    const bytes = Buffer.from('\x00binary\xffbytes');
+    await storage.put('icons/1/1-64.png', bytes);
+    expect(await storage.get('icons/1/1-64.png')).toEqual(bytes);
+    const opened = await storage.open('icons/1/1-64.png');
+    expect(opened?.size).toBe(bytes.length);
+    const chunks: Buffer[] = [];
+    for await (const chunk of opened!.stream) chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks)).toEqual(bytes);
+    await storage.delete('icons/1/1-64.png');
+    expect(await storage.get('icons/1/1-64.png')).toBeNull();
+    expect(await storage.open('icons/1/1-64.png')).toBeNull();
+    await storage.delete('icons/1/1-64.png'); // deleting what is gone is fine
+  });
+
+  it('moves a local file in, and hands out local copies that release cleans up', async () => {
+    const source = join(scratch, 'upload.xpi');
+    const bytes = Buffer.alloc(300_000, 7);
+    writeFileSync(source, bytes);
+    await storage.putFile('uploads/ab/abc.xpi', source);
+    expect(existsSync(source)).toBe(false);
+    const local = await storage.localFile('uploads/ab/abc.xpi');
+    expect(readFileSync(local!.path)).toEqual(bytes);
+    await local!.release();
+    expect(await storage.localFile('uploads/ab/missing.xpi')).toBeNull();
+    expect((await storage.get('uploads/ab/abc.xpi'))?.length).toBe(bytes.length);
+  });
+
+  it('refuses unsafe keys', async () => {
+    for (const key of ['../etc/passwd', 'a/../../b', '/abs', 'a//b', 'A/b']) {
+      await expect(storage.put(key, Buffer.from('x'))).rejects.toThrow('Unsafe storage key');
+    }
+  });
+
+  it('gives media URLs under the service unless a public base is configured', () => {
+    expect(storage.url('http://addons.test', 'previews/1/2.png')).toBe(
+      'http://addons.test/user-media/previews/1/2.png',
+    );
+  });
+});
+
+it('S3Storage points media URLs at S3_PUBLIC_URL when given', () => {
+  const storage = new S3Storage({
+    region: 'us-east-1',
+    bucket: 'b',
+    prefix: 'media',
+    publicUrl: 'https://cdn.example/',
+  });
+  expect(storage.url('http://addons.test', 'icons/1.png')).toBe('https://cdn.example/media/icons/1.png');
+});
