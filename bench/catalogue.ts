@@ -4,7 +4,8 @@
  * the slugs, terms and prefixes the scenarios use, picked from the data itself.
  */
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { catalogueRoutes } from '../rest-compat/routes/catalogue.js';
 import { ROOT, withClient, type Scenario } from './lib.js';
 
 /** One key for the CLI that signs the bench session and for the servers that check it. */
@@ -40,9 +41,10 @@ export async function prepareDatabase(adminUrl: string, addons: number, seed: nu
 }
 
 /** A signed-in user on the bench database: its requests bypass the anonymous answer cache. */
-export async function benchSession(url: string): Promise<string> {
+export async function benchSession(url: string): Promise<{ id: number; token: string }> {
   const output = await runCli(url, ['users:create', '--email', `bench-${Date.now()}@example.com`, '--session']);
-  return JSON.parse(output).sessionToken as string;
+  const created = JSON.parse(output) as { id: number; sessionToken: string };
+  return { id: created.id, token: created.sessionToken };
 }
 
 /** Runs `npm run cli -- <args>` against a database (progress on our stderr); resolves with its stdout. */
@@ -71,6 +73,8 @@ export interface Workload {
   rareTerms: string[];
   commonTerms: string[];
   prefixes: string[];
+  /** 1,000 distinct words of names, for a rotating long tail of searches (as users really search). */
+  nameWords: string[];
 }
 
 /** Public slugs, rare terms (5–100 matches), common terms (15–40% of the catalogue), name prefixes. */
@@ -122,8 +126,15 @@ export async function pickWorkload(url: string): Promise<Workload> {
           .slice(0, 2 + (i % 5)),
       )
       .filter((p) => p.trim().length >= 2);
+    const nameWords = (
+      await client.query(
+        `select word from ts_stat($$select to_tsvector('simple', addons_translations_text(name)) from addons
+                                   tablesample system (5) repeatable (11) where ${where}$$)
+          where length(word) > 3 and word ~ '^[a-z]+$' order by md5(word) limit 1000`,
+      )
+    ).rows.map((r) => r.word as string);
     if (!commonTerms.length || !rareTerms.length) throw new Error(`could not pick terms (catalogue of ${total})`);
-    return { slugs, popularSlugs, rareTerms, commonTerms, prefixes };
+    return { slugs, popularSlugs, rareTerms, commonTerms, prefixes, nameWords };
   });
 }
 
@@ -136,6 +147,29 @@ const SORTS = ['users', 'downloads', 'created', 'updated', 'rating', 'hotness'];
  * (`miss-…`: a cache buster on every request, so engine, loaders, GraphQL and shaping all run)
  * at 1 connection (a miss's own latency) and at 10 (misses only, the worst case).
  */
+/** The REST v4 detail's GraphQL document, registered once as an automatic persisted query. */
+const detailDocument = catalogueRoutes.find((r) => r.path === '/addons/addon/<addon>/')!.document;
+export const PERSISTED_DETAIL = {
+  document: detailDocument,
+  extensions: JSON.stringify({
+    persistedQuery: { version: 1, sha256Hash: createHash('sha256').update(detailDocument).digest('hex') },
+  }),
+};
+
+/** Registers the persisted detail query on a running server. */
+export async function registerPersistedQueries(base: string): Promise<void> {
+  const res = await fetch(`${base}/graphql`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      query: PERSISTED_DETAIL.document,
+      variables: { id: '1' },
+      extensions: JSON.parse(PERSISTED_DETAIL.extensions),
+    }),
+  });
+  if (res.status !== 200) throw new Error(`persisted query registration answered ${res.status}`);
+}
+
 export function catalogueScenarios(w: Workload, sessionToken: string): Scenario[] {
   const get = (name: string, path: string | string[]): Scenario => ({ name, method: 'GET', path });
   const signedIn = (name: string, path: string | string[]): Scenario => ({
@@ -152,9 +186,20 @@ export function catalogueScenarios(w: Workload, sessionToken: string): Scenario[
   const common = w.commonTerms.map((t) => `${search}?q=${encodeURIComponent(t)}`);
   const autocomplete = w.prefixes.map((p) => `/api/v4/addons/autocomplete/?q=${encodeURIComponent(p)}`);
   const detail = (slugs: string[]) => slugs.map((s) => `/api/v4/addons/addon/${encodeURIComponent(s)}/`);
+  const longTail = w.nameWords.map((word) => `${search}?q=${encodeURIComponent(word)}`);
+  // The REST detail's own document as a persisted query (APQ over GET): what a front-end would send.
+  const graphqlDetail = (slugs: string[]) =>
+    slugs.map(
+      (s) =>
+        `/graphql?extensions=${encodeURIComponent(PERSISTED_DETAIL.extensions)}` +
+        `&variables=${encodeURIComponent(JSON.stringify({ id: s }))}`,
+    );
+  const preflight = { 'apollo-require-preflight': 'true' };
   return [
     get('healthz', '/healthz'),
     get('detail-v4', detail(w.popularSlugs)),
+    { ...get('graphql-detail', graphqlDetail(w.popularSlugs)), headers: preflight },
+    get('search-longtail', longTail),
     get('search-rare', rare),
     get('search-common', common),
     get(
@@ -166,6 +211,11 @@ export function catalogueScenarios(w: Workload, sessionToken: string): Scenario[
     get('autocomplete', autocomplete),
     signedIn('signed-in-search-rare', rare),
     signedIn('cold-detail-v4', detail(w.slugs)),
+    // Signed-in GraphQL is never answered from the cache: the uncached GraphQL detail.
+    {
+      ...signedIn('cold-graphql-detail', graphqlDetail(w.slugs)),
+      headers: { ...preflight, Authorization: `Bearer ${sessionToken}` },
+    },
     ...[1, 10].flatMap((c) => [
       miss('detail-v4', detail(w.slugs), c),
       miss('search-rare', rare, c),

@@ -5,8 +5,11 @@
  *   through POST /graphql (embedded database, or DATABASE_URL's).
  * - catalogue (needs DATABASE_URL, a PostgreSQL server where scratch databases may be created): for
  *   each size in BENCH_ADDONS (default 50000,500000), a seeded catalogue (kept between runs) and
- *   /healthz, v4 detail, search (rare term, common term, no q with each sort) and autocomplete,
- *   anonymous (answers cached under the catalogue generation) and signed in (`cold-…`, uncached).
+ *   /healthz, v4 detail and the same detail as a GraphQL persisted query, search (rare term,
+ *   common term, a rotating long tail of 1,000 name words, no q with each sort) and autocomplete,
+ *   anonymous (cached answers) and signed in (`cold-…`, uncached); then every scenario again while
+ *   a background client edits ratings and listings (BENCH_WRITES_PER_SEC, default 2: `…+writes`).
+ *   Each table gives ratios to /healthz measured in the same conditions, and the server's RSS.
  * - hostile: /healthz p99 alone, then while a few connections keep sending the largest allowed
  *   texts (shaped like the inputs that made the old link patterns back-track) to rating create and
  *   edit, biography, collection description and listing description; the p99 ratio (target <= 2x)
@@ -24,7 +27,15 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BENCH_SECRET_KEY, benchSession, catalogueScenarios, pickWorkload, prepareDatabase } from './catalogue.js';
+import {
+  BENCH_SECRET_KEY,
+  benchSession,
+  catalogueScenarios,
+  pickWorkload,
+  prepareDatabase,
+  registerPersistedQueries,
+} from './catalogue.js';
+import { backgroundWriter, prepareWriter, writesPerSecond, type BackgroundWriter } from './writer.js';
 import {
   fmt,
   printTable,
@@ -76,8 +87,16 @@ const abort = (why: string) => {
 process.once('SIGINT', () => abort('interrupted'));
 process.once('SIGTERM', () => abort('terminated'));
 
-/** Runs scenarios against one server, always stopping it. */
-async function suite(name: string, env: Record<string, string>, scenarios: Scenario[]): Promise<ScenarioResult[]> {
+/**
+ * Runs scenarios against one server, always stopping it. With `background`, every scenario runs a
+ * second time while its writer writes (results named `<scenario>+writes`).
+ */
+async function suite(
+  name: string,
+  env: Record<string, string>,
+  scenarios: Scenario[],
+  background?: (base: string) => Promise<{ writer: BackgroundWriter; rate: number }>,
+): Promise<ScenarioResult[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'addons-bench-'));
   try {
     current = await startServer({ DATA_DIR: dataDir, ...env });
@@ -85,6 +104,17 @@ async function suite(name: string, env: Record<string, string>, scenarios: Scena
     for (const scenario of scenarios) {
       process.stdout.write(`  ${name}: ${scenario.name} ...\n`);
       results.push(await runScenario(current.base, scenario, current.child.pid, SETTINGS));
+    }
+    if (background) {
+      const { writer, rate } = await background(current.base);
+      for (const scenario of scenarios) {
+        process.stdout.write(`  ${name}: ${scenario.name} with ${rate} writes/s ...\n`);
+        writer.start();
+        const result = await runScenario(current.base, scenario, current.child.pid, SETTINGS);
+        const { writes, failures } = await writer.stop();
+        if (failures.length) throw new Error(`background writes failed: ${failures.slice(0, 3).join('; ')}`);
+        results.push({ ...result, name: `${scenario.name}+writes`, request: `${result.request} (${writes} writes)` });
+      }
     }
     return results;
   } catch (error) {
@@ -99,7 +129,8 @@ async function suite(name: string, env: Record<string, string>, scenarios: Scena
 
 async function main() {
   if (!(DURATION > 0)) throw new Error('BENCH_DURATION must be a positive number of seconds');
-  const budget = (60 + SIZES.length * 20 * (DURATION + 10) + 1800) * 1000;
+  // Per size: about 30 scenarios, each alone and with the background writer.
+  const budget = (60 + SIZES.length * 70 * (DURATION + 10) + 1800) * 1000;
   setTimeout(() => abort(`time budget of ${budget / 1000} s exceeded`), budget).unref();
   const runs: SuiteResult[] = [];
 
@@ -125,13 +156,31 @@ async function main() {
       for (const size of SIZES) {
         const url = await prepareDatabase(ADMIN_URL, size, 1);
         const workload = await pickWorkload(url);
-        const token = await benchSession(url);
+        const reader = await benchSession(url);
+        const writerAccount = await benchSession(url);
+        const rate = writesPerSecond();
+        const scenarios = catalogueScenarios(workload, reader.token);
+        // Each scenario twice in the same server: alone, then with the background writer.
         const results = await suite(
           `catalogue ${size}`,
           { DATABASE_URL: url, SECRET_KEY: BENCH_SECRET_KEY },
-          catalogueScenarios(workload, token),
+          scenarios,
+          async (base) => {
+            await registerPersistedQueries(base);
+            const targets = await prepareWriter(url, base, writerAccount);
+            return { writer: backgroundWriter(base, writerAccount, targets, rate), rate };
+          },
         );
-        printTable(`catalogue, ${size} add-ons (PostgreSQL full-text search)`, results, 'healthz');
+        printTable(
+          `catalogue, ${size} add-ons, no writes (PostgreSQL full-text search)`,
+          results.filter((r) => !r.name.endsWith('+writes')),
+          'healthz',
+        );
+        printTable(
+          `catalogue, ${size} add-ons, ${rate} writes/s in the background`,
+          results.filter((r) => r.name.endsWith('+writes')),
+          'healthz+writes',
+        );
         runs.push({ suite: `catalogue-${size}`, database: 'postgres', results });
       }
     }
