@@ -100,13 +100,14 @@ async function suite(
   const dataDir = mkdtempSync(join(tmpdir(), 'addons-bench-'));
   try {
     current = await startServer({ DATA_DIR: dataDir, ...env });
+    const prepared = background ? await background(current.base) : null;
     const results: ScenarioResult[] = [];
     for (const scenario of scenarios) {
       process.stdout.write(`  ${name}: ${scenario.name} ...\n`);
       results.push(await runScenario(current.base, scenario, current.child.pid, SETTINGS));
     }
-    if (background) {
-      const { writer, rate } = await background(current.base);
+    if (prepared) {
+      const { writer, rate } = prepared;
       for (const scenario of scenarios) {
         process.stdout.write(`  ${name}: ${scenario.name} with ${rate} writes/s ...\n`);
         writer.start();

@@ -98,6 +98,24 @@ describe('a write invalidates only the answers that show what it changed', () =>
     expect(await cost(detail(a))).toBe(1);
   });
 
+  it('a summary edit outdates searches with a query but not autocomplete; a name change outdates both', async () => {
+    const { a } = await pair('raclette');
+    const other = await createAddon(t.em(), { name: { 'en-US': 'Unrelated Zebu' } });
+    const search = '/api/v4/addons/search/?q=raclette';
+    const autocomplete = '/api/v4/addons/autocomplete/?q=raclette';
+    for (const path of [search, autocomplete, search, autocomplete]) await cost(path);
+    // Another add-on's summary now mentions the word: searches may find it, autocomplete cannot.
+    await t.em().nativeUpdate(Addon, { id: other.id }, { summary: { 'en-US': 'Pairs well with raclette' } });
+    expect(await cost(autocomplete)).toBe(1);
+    expect(await cost(search)).toBeGreaterThan(1);
+    expect((await t.http.get(search)).body.results.map((r: { id: number }) => r.id)).toContain(other.id);
+    await t.em().nativeUpdate(Addon, { id: a.id }, { name: { 'en-US': 'raclette Gamma' } });
+    expect(await cost(autocomplete)).toBeGreaterThan(1);
+    expect((await t.http.get(autocomplete)).body.results.map((r: { name: unknown }) => r.name)).toContainEqual({
+      'en-US': 'raclette Gamma',
+    });
+  });
+
   it('a new version of an add-on invalidates its detail and its version list', async () => {
     const { a, b } = await pair('cassoulet');
     const versions = `/api/v4/addons/addon/${a.id}/versions/`;

@@ -97,11 +97,13 @@ const DEFAULT_ORDER = ['DOWNLOADS', 'USERS'];
 /**
  * What a page of search or autocomplete depends on besides the add-ons it shows: which add-ons are
  * listed (`l:all`), the keys of its order, and with a query the texts it matches (relevance also
- * weighs popularity).
+ * weighs popularity): names, summaries and descriptions for search, names for autocomplete.
  */
-function listingTags(variables: Record<string, unknown>): string[] {
+function listingTags(variables: Record<string, unknown>, names = false): string[] {
   const tags = new Set(['l:all']);
-  if ((variables.filters as { q?: string | null } | null)?.q) for (const tag of SORT_TAGS.RELEVANCE) tags.add(tag);
+  if ((variables.filters as { q?: string | null } | null)?.q) {
+    for (const tag of names ? ['l:names', 'l:users'] : SORT_TAGS.RELEVANCE) tags.add(tag);
+  }
   for (const field of (variables.sort as string[] | null) ?? DEFAULT_ORDER) {
     for (const tag of SORT_TAGS[field] ?? Object.values(SORT_TAGS).flat()) tags.add(tag);
   }
@@ -143,7 +145,7 @@ export const searchRoutes = defineRoutes([
     path: '/addons/autocomplete/',
     versions: ['v3', 'v4'],
     cache: cacheUnlessRandom,
-    cacheTags: listingTags,
+    cacheTags: (variables) => listingTags(variables, true),
     document: gql`
       query RestAddonAutocomplete($filters: AddonSearchInput, $sort: [AddonSort!]) {
         autocompleteAddons(filters: $filters, sort: $sort) {

@@ -104,7 +104,7 @@ export function cacheableOperation(
             filters?: { q?: string | null };
             sort?: string[];
           };
-          if (!listingTags(args, tags)) covered = false;
+          if (!listingTags(args, tags, node.name.value === 'autocompleteAddons')) covered = false;
         }
       },
     }),
@@ -112,9 +112,14 @@ export function cacheableOperation(
   return covered ? [...tags] : null;
 }
 
-function listingTags(args: { filters?: { q?: string | null }; sort?: string[] | null }, tags: Set<string>): boolean {
+function listingTags(
+  args: { filters?: { q?: string | null }; sort?: string[] | null },
+  tags: Set<string>,
+  names: boolean,
+): boolean {
   tags.add('l:all');
-  if (args.filters?.q) for (const tag of SORT_TAGS.relevance) tags.add(tag);
+  // Autocomplete matches names only; search names, summaries and descriptions.
+  if (args.filters?.q) for (const tag of names ? ['l:names', 'l:users'] : SORT_TAGS.relevance) tags.add(tag);
   for (const field of args.sort ?? ['downloads', 'users']) {
     const sortTags = SORT_TAGS[field];
     if (!sortTags) return false; // random
