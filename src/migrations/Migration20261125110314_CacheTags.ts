@@ -9,7 +9,8 @@ import { Migration } from '@mikro-orm/migrations';
  * - `u:<user id>`: the public fields of an account (names, picture, deletion);
  * - `l:all`: which add-ons are in listings (a public add-on appears, disappears or changes a
  *   filtered column: type, slug, guid, categories, tags, compatibility, platforms, promotion,
- *   colors, authors, featured entries); `l:text` (names, summaries, descriptions: relevance),
+ *   colors, authors, featured entries); `l:text` (names, summaries, descriptions: search with a
+ *   query), `l:names` (names only: autocomplete),
  *   `l:users`, `l:downloads`, `l:hotness`, `l:rating`, `l:created`, `l:updated` (sort keys),
  *   changed only for public add-ons;
  * - `global`: licences and categories.
@@ -63,6 +64,7 @@ export class Migration20261125110314_CacheTags extends Migration {
                   else array_remove(array[
                     case when n.name is distinct from o.name or n.summary is distinct from o.summary
                       or n.description is distinct from o.description then 'l:text' end,
+                    case when n.name is distinct from o.name then 'l:names' end,
                     case when n.average_daily_users <> o.average_daily_users then 'l:users' end,
                     case when n.weekly_downloads <> o.weekly_downloads then 'l:downloads' end,
                     case when n.hotness <> o.hotness then 'l:hotness' end,
