@@ -27,7 +27,7 @@ import type { Services } from '../src/services.js';
 import { ReadTrackingParams, RestCacheKeys } from './cache-keys.js';
 import { toRestError, type ErrorStyle } from './errors.js';
 import { FileReply, RedirectReply, sendJson, sendJsonText } from './http.js';
-import { entityTag, matchesIfNoneMatch, PRIVATE_CACHE_HEADERS, sharedCacheHeaders } from './http-caching.js';
+import { entityTag, matchesIfNoneMatch, PRIVATE_CACHE_HEADERS, sharedCacheHeaders } from '../src/core/http-caching.js';
 import type { ApiVersion, CacheScope, HttpMethod, RestRequest, RouteDefinition, ShapeContext } from './route.js';
 
 interface CompiledRoute {
@@ -149,6 +149,7 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
 
   return async (req: Request, res: Response) => {
     let style: ErrorStyle = 'drf';
+    let claim: Claim | undefined;
     try {
       const requestUrl = new URL(req.originalUrl, baseUrlOf(req, config.SITE_URL));
       const path = requestUrl.pathname.replace(/\/{2,}/g, '/');
@@ -183,15 +184,17 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
       const shared = (answer: CachedAnswer) =>
         sendShared(req, res, scope as CacheScope, answer, config.HTTP_CACHE_MAX_AGE);
       // Anonymous hits are answered before anything else; credentials are checked before a public hit.
-      if (cacheKey !== null && anonymous) {
-        const hit = (await cache.get(em, cacheKey)) ?? (await inflight.get(cacheKey));
-        if (hit) return shared(hit);
-      }
+      const lookup = async () => {
+        const found = await lookupShared(em, cacheKey!);
+        if ('answer' in found) return found.answer;
+        claim = found.claim;
+        return undefined;
+      };
+      const early = cacheKey !== null && anonymous ? await lookup() : undefined;
+      if (early) return shared(early);
       const viewer = await services.authenticator.authenticate(em, req.headers.authorization, route.schemes, ip);
-      if (cacheKey !== null && !anonymous) {
-        const hit = (await cache.get(em, cacheKey)) ?? (await inflight.get(cacheKey));
-        if (hit) return shared(hit);
-      }
+      const late = cacheKey !== null && !anonymous ? await lookup() : undefined;
+      if (late) return shared(late);
 
       if (isMultipart(req)) {
         restRequest = { ...restRequest, body: await readRouteMultipart(req, res, route.definition, viewer) };
@@ -199,19 +202,13 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
       refuseInvalidText(findInvalidText(restRequest.body));
       const baseUrl = requestUrl.origin;
       const variables = route.definition.variables?.(restRequest) ?? {};
-      const run = (runEm: EntityManager, cacheTags?: Map<string, string>) =>
+      const run = (cacheTags?: Map<string, string>) =>
         execute({
           schema,
           document: route.document,
           operationName: route.operationName,
           variableValues: variables,
-          contextValue: createRequestContext({
-            em: runEm,
-            viewer,
-            locale,
-            request: { baseUrl, ip, api: 'rest' },
-            cacheTags,
-          }),
+          contextValue: createRequestContext({ em, viewer, locale, request: { baseUrl, ip, api: 'rest' }, cacheTags }),
         });
       const shapeContext = createShapeContext(restRequest, requestUrl, services);
       const shapeBody = (data: unknown) => (route.definition.shape ? route.definition.shape(data, shapeContext) : data);
@@ -220,8 +217,10 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
         return typeof rule === 'function' ? rule(data) : rule;
       };
 
-      if (!cacheable) {
-        const result = await run(em);
+      // Tags of a shared answer: null when this one is not cached after all (a route's own rule).
+      const routeTags = cacheable ? (route.definition.cacheTags?.(variables) ?? []) : null;
+      if (routeTags === null) {
+        const result = await run();
         if (result.errors?.length) {
           const error = toRestError(result.errors[0], style, logger);
           return sendJson(res, error.status, error.body, error.headers);
@@ -235,41 +234,53 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
       // A shared answer. The versions it is stored under never postdate what it shows: the
       // listing tags' versions are read before anything else, each row's tag version in the
       // statement that reads the row (the loaders). A write committing meanwhile therefore leaves
-      // the stored answer outdated at once, never stale. Concurrent misses of one key in this
-      // process wait for the first computation.
-      const compute = async (): Promise<{ answer?: CachedAnswer; failure?: unknown }> => {
-        const listing = ['global', ...(route.definition.cacheTags?.(variables) ?? [])].sort();
-        const tags = new Map<string, string>();
-        const before = await cache.tagVersions(em, listing);
-        listing.forEach((tag, i) => tags.set(tag, before[i]));
-        const result = await run(em, tags);
-        if (result.errors?.length) return { failure: result.errors[0] };
-        const answer = { status: statusOf(result.data), body: JSON.stringify(shapeBody(result.data)) ?? '', etag: '' };
-        answer.etag = entityTag(answer.body);
-        const storeKey = cacheKeys.storeKey(route, requestUrl, locale, query);
-        if (storeKey !== null) cache.set(storeKey, answer, [...tags.keys()], [...tags.values()]);
-        return { answer };
-      };
-      const pending = compute();
-      if (cacheKey !== null) {
-        const first = pending.then(
-          (o) => o.answer,
-          () => undefined,
-        );
-        inflight.set(cacheKey, first);
-        void first.finally(() => inflight.get(cacheKey) === first && inflight.delete(cacheKey));
-      }
-      const outcome = await pending;
-      if (outcome.failure !== undefined || !outcome.answer) {
-        const error = toRestError(outcome.failure, style, logger);
+      // the stored answer outdated at once, never stale.
+      const recorded = await cache.recorder(em, ['global', ...routeTags]);
+      const result = await run(recorded);
+      if (result.errors?.length) {
+        const error = toRestError(result.errors[0], style, logger);
         return sendJson(res, error.status, error.body, error.headers);
       }
-      return shared(outcome.answer);
+      const body = JSON.stringify(shapeBody(result.data)) ?? '';
+      const answer = { status: statusOf(result.data), body, etag: entityTag(body) };
+      const storeKey = cacheKeys.storeKey(route, requestUrl, locale, query);
+      if (storeKey !== null) cache.store(storeKey, answer, recorded);
+      claim?.settle(answer);
+      return shared(answer);
     } catch (caught) {
       const error = toRestError(caught, style, logger);
       return sendJson(res, error.status, error.body, error.headers);
+    } finally {
+      // Whatever happened, requests waiting for this computation go on (computing it themselves).
+      claim?.settle(undefined);
     }
   };
+
+  /**
+   * A cached answer, the one being computed for the same key (concurrent misses wait for the first
+   * computation instead of repeating it), or a claim: this request computes the answer and settles
+   * the claim with it. No await separates the check of `inflight` from the claim.
+   */
+  async function lookupShared(em: EntityManager, key: string): Promise<{ answer: CachedAnswer } | { claim?: Claim }> {
+    const hit = await cache.get(em, key);
+    if (hit) return { answer: hit };
+    const pending = inflight.get(key);
+    if (pending) {
+      const answer = await pending;
+      return answer ? { answer } : {};
+    }
+    let settle: (answer: CachedAnswer | undefined) => void = () => {};
+    const promise = new Promise<CachedAnswer | undefined>((resolve) => (settle = resolve));
+    inflight.set(key, promise);
+    return {
+      claim: {
+        settle(answer) {
+          settle(answer);
+          if (inflight.get(key) === promise) inflight.delete(key);
+        },
+      },
+    };
+  }
 
   /**
    * A multipart body, read after authentication. Upload routes take files from signed-in callers
@@ -302,8 +313,13 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
 }
 
 /** A shared answer with its caching headers, or 304 when the client already holds it. */
+/** A request's promise to compute a shared answer others wait for. */
+interface Claim {
+  settle(answer: CachedAnswer | undefined): void;
+}
+
 function sendShared(req: Request, res: Response, scope: CacheScope, answer: CachedAnswer, maxAge: number) {
-  for (const [name, value] of Object.entries(sharedCacheHeaders(scope, answer.etag, maxAge)))
+  for (const [name, value] of Object.entries(sharedCacheHeaders(answer.etag, maxAge, scope === 'anonymous')))
     res.setHeader(name, value);
   if (answer.status === 200 && matchesIfNoneMatch(req.headers['if-none-match'], answer.etag)) {
     res.status(304).end();

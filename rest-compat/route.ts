@@ -77,9 +77,9 @@ export interface RouteDefinition<TData = any> {
   /**
    * Cache tags a cached answer depends on beyond the rows it reads (which the loaders record:
    * `a:<addon id>`, `u:<user id>`): the listings it is one page of (`l:all`, and `l:<sort>` for
-   * its order). See the CacheTags migration.
+   * its order). See the CacheTags migration. Null: this answer is not cached.
    */
-  cacheTags?: (variables: Record<string, unknown>) => string[];
+  cacheTags?: (variables: Record<string, unknown>) => string[] | null;
 }
 
 export function defineRoutes(routes: RouteDefinition[]): RouteDefinition[] {

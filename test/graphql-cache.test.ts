@@ -122,6 +122,15 @@ it('malformed persisted-query extensions are 400 BAD_REQUEST', async () => {
     const res = await send(persisted, query);
     expect([res.status, res.body.errors[0]]).toEqual([400, { message, extensions: { code: 'BAD_REQUEST' } }]);
   }
+  // Over GET, extensions nested past the JSON depth limit are refused before they are parsed.
+  const deep = `${'{"a":'.repeat(100)}1${'}'.repeat(100)}`;
+  const res = await t.http
+    .get(`/graphql?query=${encodeURIComponent('{ categories { id } }')}&extensions=${encodeURIComponent(deep)}`)
+    .set('apollo-require-preflight', 'true');
+  expect([res.status, res.body.errors[0]]).toEqual([
+    400,
+    { message: 'Extensions nest deeper than 64 levels.', extensions: { code: 'BAD_REQUEST' } },
+  ]);
 });
 
 it('mutations are never cached', async () => {

@@ -1,5 +1,5 @@
 import { Addon } from '../src/catalogue/addon.entity.js';
-import { entityTag, matchesIfNoneMatch } from '../rest-compat/http-caching.js';
+import { entityTag, matchesIfNoneMatch } from '../src/core/http-caching.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { createAddon } from './helpers/catalogue.js';
 

@@ -9,6 +9,7 @@ import {
 import { errors } from '../../src/core/errors.js';
 import type { Page } from '../../src/core/pagination.js';
 import { parseSearchParams, type ParsedSearch } from '../params/search.js';
+import { searchCacheTags } from '../../src/search/search.cache-tags.js';
 import { FEATURED_LIMIT } from '../../src/search/search.service.js';
 import type { AddonSearchInput } from '../../src/search/search.types.js';
 import { paginated, pageVariables } from '../pagination.js';
@@ -80,35 +81,13 @@ function filterVariables(filters: AddonSearchInput) {
 const cacheUnlessRandom = (req: RestRequest) =>
   /(^|,)\s*random\s*(,|$)/.test(req.query.get('sort') ?? '') ? false : ('public' as const);
 
-/** The sort keys each order reads (cache tags bumped when a public add-on's key changes). */
-const SORT_TAGS: Record<string, readonly string[]> = {
-  CREATED: ['l:created'],
-  DOWNLOADS: ['l:downloads'],
-  HOTNESS: ['l:hotness'],
-  RATING: ['l:rating'],
-  RELEVANCE: ['l:text', 'l:users'],
-  UPDATED: ['l:updated'],
-  USERS: ['l:users'],
-  RECOMMENDED: [],
-};
-/** Without `sort`: relevance with a query, else downloads (v3) or recommended then users (v4). */
-const DEFAULT_ORDER = ['DOWNLOADS', 'USERS'];
-
-/**
- * What a page of search or autocomplete depends on besides the add-ons it shows: which add-ons are
- * listed (`l:all`), the keys of its order, and with a query the texts it matches (relevance also
- * weighs popularity): names, summaries and descriptions for search, names for autocomplete.
- */
-function listingTags(variables: Record<string, unknown>, names = false): string[] {
-  const tags = new Set(['l:all']);
-  if ((variables.filters as { q?: string | null } | null)?.q) {
-    for (const tag of names ? ['l:names', 'l:users'] : SORT_TAGS.RELEVANCE) tags.add(tag);
-  }
-  for (const field of (variables.sort as string[] | null) ?? DEFAULT_ORDER) {
-    for (const tag of SORT_TAGS[field] ?? Object.values(SORT_TAGS).flat()) tags.add(tag);
-  }
-  return [...tags];
-}
+/** The listings a page of search (or autocomplete) is, for its cache tags. */
+const listingTags = (autocomplete: boolean) => (variables: Record<string, unknown>) =>
+  searchCacheTags(
+    (variables.filters as { q?: string | null } | null)?.q,
+    variables.sort as string[] | null,
+    autocomplete,
+  );
 
 const featuredInvalid = () => errors.badRequest('Invalid app, category and/or type parameter(s).');
 
@@ -118,7 +97,7 @@ export const searchRoutes = defineRoutes([
     path: '/addons/search/',
     versions: ['v3', 'v4'],
     cache: cacheUnlessRandom,
-    cacheTags: listingTags,
+    cacheTags: listingTags(false),
     document: gql`
       query RestAddonSearch($filters: AddonSearchInput, $sort: [AddonSort!], $page: Int, $pageSize: Int) {
         searchAddons(filters: $filters, sort: $sort, page: $page, pageSize: $pageSize) {
@@ -145,7 +124,7 @@ export const searchRoutes = defineRoutes([
     path: '/addons/autocomplete/',
     versions: ['v3', 'v4'],
     cache: cacheUnlessRandom,
-    cacheTags: (variables) => listingTags(variables, true),
+    cacheTags: listingTags(true),
     document: gql`
       query RestAddonAutocomplete($filters: AddonSearchInput, $sort: [AddonSort!]) {
         autocompleteAddons(filters: $filters, sort: $sort) {

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { CacheScope } from './route.js';
 
 /**
  * HTTP caching for clients and CDNs: answers the service may cache for everyone carry an `ETag`
@@ -30,12 +29,16 @@ export function matchesIfNoneMatch(header: string | undefined, etag: string): bo
   return value.split(',').some((tag) => tag.trim().replace(/^W\//, '') === opaque);
 }
 
-/** The caching headers of a shared answer (`maxAge` seconds; 0: clients and CDNs revalidate each time). */
-export function sharedCacheHeaders(scope: CacheScope, etag: string, maxAge: number): Record<string, string> {
+/**
+ * The caching headers of a shared answer (`maxAge` seconds; 0: clients and CDNs revalidate each
+ * time). `varyOnCredentials`: a signed-in caller may get another answer (`anonymous` REST routes,
+ * GraphQL).
+ */
+export function sharedCacheHeaders(etag: string, maxAge: number, varyOnCredentials: boolean): Record<string, string> {
   return {
     ETag: etag,
     'Cache-Control': maxAge > 0 ? `public, max-age=${maxAge}` : 'public, no-cache',
-    Vary: scope === 'anonymous' ? 'Accept-Language, Authorization' : 'Accept-Language',
+    Vary: varyOnCredentials ? 'Accept-Language, Authorization' : 'Accept-Language',
   };
 }
 

@@ -48,6 +48,21 @@ export class ResponseCache {
     return tags.map((tag) => current.get(tag) ?? '0');
   }
 
+  /**
+   * Starts recording what an answer depends on: `tags` (listing tags, `global`) with their versions
+   * now, read before the answer is computed; the loaders add each row's tag (RequestContext.cacheTags).
+   */
+  async recorder(em: EntityManager, tags: readonly string[]): Promise<Map<string, string>> {
+    const sorted = [...tags].sort();
+    const versions = await this.tagVersions(em, sorted);
+    return new Map(sorted.map((tag, i) => [tag, versions[i]]));
+  }
+
+  /** Stores an answer under the tags and versions a recorder collected. */
+  store(key: string, answer: CachedAnswer, recorded: Map<string, string>): void {
+    this.set(key, answer, [...recorded.keys()], [...recorded.values()]);
+  }
+
   /** The answer under `key` if none of its tags changed since it was computed (one read); else drops it. */
   async get(em: EntityManager, key: string): Promise<CachedAnswer | undefined> {
     const entry = this.entries.get(key);

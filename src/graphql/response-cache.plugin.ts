@@ -13,7 +13,9 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import type { RequestContext } from '../core/context.js';
+import { entityTag, sharedCacheHeaders } from '../core/http-caching.js';
 import type { ResponseCache } from '../core/response-cache.js';
+import { searchCacheTags } from '../search/search.cache-tags.js';
 
 /**
  * The REST answer cache for GraphQL: anonymous queries that read only the public catalogue are
@@ -59,18 +61,6 @@ const COVERED_TYPES = new Set([
   'VersionPage',
 ]);
 
-/** The sort keys of each order (as the REST search routes declare them). */
-const SORT_TAGS: Record<string, readonly string[]> = {
-  created: ['l:created'],
-  downloads: ['l:downloads'],
-  hotness: ['l:hotness'],
-  rating: ['l:rating'],
-  relevance: ['l:text', 'l:users'],
-  updated: ['l:updated'],
-  users: ['l:users'],
-  recommended: [],
-};
-
 /**
  * The listing tags the operation depends on, or null when it cannot be cached (a field outside the
  * covered types, a random order, a mutation).
@@ -102,9 +92,11 @@ export function cacheableOperation(
         if (field && parent?.name === 'Query' && SEARCH_FIELDS.has(node.name.value)) {
           const args = getArgumentValues(field, node, coerced.coerced) as {
             filters?: { q?: string | null };
-            sort?: string[];
+            sort?: string[] | null;
           };
-          if (!listingTags(args, tags, node.name.value === 'autocompleteAddons')) covered = false;
+          const listing = searchCacheTags(args.filters?.q, args.sort, node.name.value === 'autocompleteAddons');
+          if (listing) for (const tag of listing) tags.add(tag);
+          else covered = false; // random orders
         }
       },
     }),
@@ -112,44 +104,25 @@ export function cacheableOperation(
   return covered ? [...tags] : null;
 }
 
-function listingTags(
-  args: { filters?: { q?: string | null }; sort?: string[] | null },
-  tags: Set<string>,
-  names: boolean,
-): boolean {
-  tags.add('l:all');
-  // Autocomplete matches names only; search names, summaries and descriptions.
-  if (args.filters?.q) for (const tag of names ? ['l:names', 'l:users'] : SORT_TAGS.relevance) tags.add(tag);
-  for (const field of args.sort ?? ['downloads', 'users']) {
-    const sortTags = SORT_TAGS[field];
-    if (!sortTags) return false; // random
-    for (const tag of sortTags) tags.add(tag);
-  }
-  return true;
-}
-
-interface Pending {
-  key: string;
-}
-
-/** `Cache-Control` max-age for shared GraphQL answers sent to GET requests. */
+/** Shared GraphQL answers; GET requests (persisted queries) also get HTTP caching headers. */
 export function responseCachePlugin(
   schema: GraphQLSchema,
   cache: ResponseCache,
   maxAge: number,
 ): ApolloServerPlugin<RequestContext> {
-  const pending = new WeakMap<RequestContext, Pending>();
-  const httpHeaders = (etag: string) => ({
-    ETag: etag,
-    'Cache-Control': maxAge > 0 ? `public, max-age=${maxAge}` : 'public, no-cache',
-    Vary: 'Accept-Language, Authorization',
-  });
+  /** Cache keys of the requests computing an answer to store. */
+  const pending = new WeakMap<RequestContext, string>();
+  const setHeaders = (headers: HeaderMap, etag: string) => {
+    for (const [name, value] of Object.entries(sharedCacheHeaders(etag, maxAge, true))) {
+      headers.set(name.toLowerCase(), value);
+    }
+  };
   return {
     async requestDidStart() {
       return {
         async responseForOperation({ request, document, operation, contextValue }) {
           // No operation: Apollo answers the unknown operation name itself.
-          if (!operation || contextValue.viewer.isAuthenticated || !contextValue.cacheTags) return null;
+          if (!operation || !contextValue.cacheTags) return null;
           const variables = request.variables ?? {};
           const tags = cacheableOperation(schema, document, operation, variables);
           if (!tags) return null;
@@ -166,30 +139,26 @@ export function responseCachePlugin(
           const hit = await cache.get(contextValue.em, key);
           if (hit) {
             const headers = new HeaderMap();
-            if (request.http?.method === 'GET') {
-              for (const [name, value] of Object.entries(httpHeaders(hit.etag))) headers.set(name.toLowerCase(), value);
-            }
+            if (request.http?.method === 'GET') setHeaders(headers, hit.etag);
             return { http: { status: 200, headers }, body: { kind: 'single', singleResult: JSON.parse(hit.body) } };
           }
-          // A miss: the listing tags' versions are read before anything else (see ResponseCache).
-          const sorted = tags.sort();
-          const versions = await cache.tagVersions(contextValue.em, sorted);
-          sorted.forEach((tag, i) => contextValue.cacheTags!.set(tag, versions[i]));
-          pending.set(contextValue, { key });
+          // A miss: record what the answer shows, the listing tags' versions first (see ResponseCache).
+          for (const [tag, version] of await cache.recorder(contextValue.em, tags)) {
+            contextValue.cacheTags.set(tag, version);
+          }
+          pending.set(contextValue, key);
           return null;
         },
         async willSendResponse({ response, contextValue, request }) {
-          const entry = pending.get(contextValue);
-          if (!entry || response.body.kind !== 'single' || response.body.singleResult.errors?.length) return;
-          const body = JSON.stringify(response.body.singleResult);
-          const etag = `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
-          const tags = contextValue.cacheTags!;
-          cache.set(entry.key, { status: 200, body, etag }, [...tags.keys()], [...tags.values()]);
-          if (request.http?.method === 'GET') {
-            for (const [name, value] of Object.entries(httpHeaders(etag))) {
-              response.http.headers.set(name.toLowerCase(), value);
-            }
+          const key = pending.get(contextValue);
+          const recorded = contextValue.cacheTags;
+          if (!key || !recorded || response.body.kind !== 'single' || response.body.singleResult.errors?.length) {
+            return;
           }
+          const body = JSON.stringify(response.body.singleResult);
+          const etag = entityTag(body);
+          cache.store(key, { status: 200, body, etag }, recorded);
+          if (request.http?.method === 'GET') setHeaders(response.http.headers, etag);
         },
       };
     },

@@ -102,8 +102,16 @@ const persistedQueryGuard: RequestHandler = (req, res, next) => {
   let extensions = (req.body as { extensions?: unknown } | undefined)?.extensions;
   let query = (req.body as { query?: unknown } | undefined)?.query;
   if (req.method === 'GET') {
+    const text = req.query?.extensions;
+    // The same depth rule as bodies and `variables` (nulGuard), before the text is parsed.
+    if (typeof text === 'string' && jsonNestsDeeperThan(Buffer.from(text), MAX_JSON_DEPTH)) {
+      return sendGraphqlError(
+        res,
+        withStatus(errors.badRequest(`Extensions nest deeper than ${MAX_JSON_DEPTH} levels.`), 400),
+      );
+    }
     try {
-      extensions = typeof req.query?.extensions === 'string' ? JSON.parse(req.query.extensions) : undefined;
+      extensions = typeof text === 'string' ? JSON.parse(text) : undefined;
     } catch {
       return next(); // Apollo answers malformed extensions itself
     }
@@ -284,14 +292,10 @@ export async function createGraphqlEndpoint(
     const locale = resolveRequestLocale(req.query?.lang, req.headers['accept-language']);
     const viewer = (res.locals.viewer as Viewer | undefined) ?? (await authenticate(req, em));
     const request = { baseUrl: baseUrlOf(req, config.SITE_URL), ip: req.ip ?? null };
-    // Anonymous reads may be answered from the response cache: record what they show.
-    return createRequestContext({
-      em,
-      viewer,
-      locale,
-      request,
-      cacheTags: viewer.isAuthenticated ? undefined : new Map(),
-    });
+    // Anonymous reads may be answered from the response cache: record what they show. (Apollo
+    // hands plugins and resolvers a shallow copy of the context: the map is shared, not replaced.)
+    const cacheTags = viewer.isAuthenticated ? undefined : new Map<string, string>();
+    return createRequestContext({ em, viewer, locale, request, cacheTags });
   };
 
   /**
