@@ -26,8 +26,8 @@ import type { Database } from '../src/db/database.js';
 import type { Services } from '../src/services.js';
 import { ReadTrackingParams, RestCacheKeys } from './cache-keys.js';
 import { toRestError, type ErrorStyle } from './errors.js';
-import { FileReply, RedirectReply, sendJson, sendJsonText } from './http.js';
-import { entityTag, matchesIfNoneMatch, PRIVATE_CACHE_HEADERS, sharedCacheHeaders } from '../src/core/http-caching.js';
+import { FileReply, RedirectReply, sendJson } from './http.js';
+import { entityTag, PRIVATE_CACHE_HEADERS, sendSharedAnswer } from '../src/core/http-caching.js';
 import type { ApiVersion, CacheScope, HttpMethod, RestRequest, RouteDefinition, ShapeContext } from './route.js';
 
 interface CompiledRoute {
@@ -182,7 +182,7 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
       const cacheable = scope === 'public' || (scope === 'anonymous' && anonymous);
       const cacheKey = cacheable ? cacheKeys.lookupKey(route, requestUrl, locale) : null;
       const shared = (answer: CachedAnswer) =>
-        sendShared(req, res, scope as CacheScope, answer, config.HTTP_CACHE_MAX_AGE);
+        sendSharedAnswer(req, res, answer, config.HTTP_CACHE_MAX_AGE, scope === 'anonymous');
       // Anonymous hits are answered before anything else; credentials are checked before a public hit.
       const lookup = async () => {
         const found = await lookupShared(em, cacheKey!);
@@ -312,20 +312,9 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
   }
 }
 
-/** A shared answer with its caching headers, or 304 when the client already holds it. */
 /** A request's promise to compute a shared answer others wait for. */
 interface Claim {
   settle(answer: CachedAnswer | undefined): void;
-}
-
-function sendShared(req: Request, res: Response, scope: CacheScope, answer: CachedAnswer, maxAge: number) {
-  for (const [name, value] of Object.entries(sharedCacheHeaders(answer.etag, maxAge, scope === 'anonymous')))
-    res.setHeader(name, value);
-  if (answer.status === 200 && matchesIfNoneMatch(req.headers['if-none-match'], answer.etag)) {
-    res.status(304).end();
-    return;
-  }
-  sendJsonText(res, answer.status, answer.body);
 }
 
 function redirect(res: Response, reply: RedirectReply) {

@@ -106,7 +106,24 @@ it('automatic persisted queries over GET are shared answers with an ETag', async
   const second = await get();
   expect(statements - before).toBe(1);
   expect(second.headers.etag).toBe(first.headers.etag);
+  expect(second.headers.vary).toBe('Accept-Language, Authorization');
+  expect(second.headers['content-type']).toBe('application/json');
   expect(second.body).toEqual(first.body);
+  // A client (or CDN) holding the answer revalidates it for nothing.
+  const revalidated = await get().set('If-None-Match', first.headers.etag);
+  expect([revalidated.status, revalidated.text]).toEqual([304, '']);
+  // Another language is another answer; credentials are never answered from the cache.
+  let cost = statements;
+  await get().set('Accept-Language', 'fr');
+  expect(statements - cost).toBeGreaterThan(1);
+  cost = statements;
+  const signedIn = await get().set('Authorization', session);
+  expect(statements - cost).toBeGreaterThan(1);
+  expect(signedIn.headers['cache-control']).toBe('no-store');
+  // Apollo's CSRF rule holds for cached answers too.
+  const simple = await t.http.get(url);
+  expect(simple.status).toBe(400);
+  expect(simple.body.errors[0].message).toMatch(/Cross-Site Request Forgery/);
 });
 
 it('malformed persisted-query extensions are 400 BAD_REQUEST', async () => {

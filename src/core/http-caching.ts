@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Request, Response } from 'express';
 
 /**
  * HTTP caching for clients and CDNs: answers the service may cache for everyone carry an `ETag`
@@ -44,3 +45,31 @@ export function sharedCacheHeaders(etag: string, maxAge: number, varyOnCredentia
 
 /** GET answers that depend on who asks: never kept by shared caches. */
 export const PRIVATE_CACHE_HEADERS: Readonly<Record<string, string>> = { 'Cache-Control': 'private, no-cache' };
+
+/** A shared answer as the cache keeps it: the status and the exact JSON bytes with their tag. */
+export interface SharedAnswer {
+  status: number;
+  body: string;
+  etag: string;
+}
+
+/** Sends a shared answer with its caching headers, or `304` when the client already holds it. */
+export function sendSharedAnswer(
+  req: Request,
+  res: Response,
+  answer: SharedAnswer,
+  maxAge: number,
+  varyOnCredentials: boolean,
+): void {
+  for (const [name, value] of Object.entries(sharedCacheHeaders(answer.etag, maxAge, varyOnCredentials))) {
+    res.setHeader(name, value);
+  }
+  if (answer.status === 200 && matchesIfNoneMatch(req.headers['if-none-match'], answer.etag)) {
+    res.status(304).end();
+    return;
+  }
+  res.status(answer.status);
+  res.setHeader('Content-Type', 'application/json');
+  res.setHeader('Content-Length', Buffer.byteLength(answer.body));
+  res.end(answer.body);
+}

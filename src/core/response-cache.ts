@@ -1,12 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { executeSql, textArray } from '../db/sql.js';
+import type { SharedAnswer } from './http-caching.js';
 
-/** A cached answer: status, JSON body and its entity tag. */
-export interface CachedAnswer {
-  status: number;
-  body: string;
-  etag: string;
-}
+/** A cached answer: status, JSON body and its entity tag (sent by src/core/http-caching.ts). */
+export type CachedAnswer = SharedAnswer;
 
 interface Entry extends CachedAnswer {
   /** The cache tags the answer depends on, and their versions when it was computed. */

@@ -13,7 +13,11 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import type { RequestContext } from '../core/context.js';
-import { entityTag, sharedCacheHeaders } from '../core/http-caching.js';
+import type { RequestHandler } from 'express';
+import { entityTag, sendSharedAnswer, sharedCacheHeaders } from '../core/http-caching.js';
+import { baseUrlOf } from '../core/http.js';
+import { resolveRequestLocale } from '../core/i18n/locales.js';
+import type { Database } from '../db/database.js';
 import type { ResponseCache } from '../core/response-cache.js';
 import { searchCacheTags } from '../search/search.cache-tags.js';
 
@@ -126,16 +130,15 @@ export function responseCachePlugin(
           const variables = request.variables ?? {};
           const tags = cacheableOperation(schema, document, operation, variables);
           if (!tags) return null;
-          const key = [
-            'graphql',
+          const key = graphqlCacheKey(
             contextValue.request.baseUrl,
             contextValue.locale,
-            request.operationName ?? '',
+            request.operationName,
             createHash('sha256')
               .update(request.query ?? '')
               .digest('base64url'),
-            stableJson(variables),
-          ].join(' ');
+            variables,
+          );
           const hit = await cache.get(contextValue.em, key);
           if (hit) {
             const headers = new HeaderMap();
@@ -162,6 +165,68 @@ export function responseCachePlugin(
         },
       };
     },
+  };
+}
+
+/** The cache key of an anonymous answer; `documentHash` is the document's SHA-256 in base64url. */
+function graphqlCacheKey(
+  baseUrl: string,
+  locale: string,
+  operationName: string | null | undefined,
+  documentHash: string,
+  variables: Record<string, unknown>,
+): string {
+  return ['graphql', baseUrl, locale, operationName ?? '', documentHash, stableJson(variables)].join(' ');
+}
+
+/**
+ * Persisted queries sent with GET and answered from the cache before Apollo runs: a hit costs what
+ * a REST hit costs (the cache tags' versions), not Apollo's request pipeline. The key is the one
+ * the plugin stores under, computed from the request as Apollo would read it: the persisted hash
+ * names the document (persistedQueryGuard already refused a hash that does not match a query sent
+ * with it). Anything else (credentials, a request Apollo's CSRF rule refuses, a miss, unreadable
+ * JSON) goes on to Apollo, which answers, and stores, as before.
+ */
+export function persistedAnswers(options: {
+  cache: ResponseCache;
+  db: Database;
+  siteUrl: string | undefined;
+  maxAge: number;
+}): RequestHandler {
+  const { cache, db, siteUrl, maxAge } = options;
+  return (req, res, next) => {
+    if (req.method !== 'GET' || req.headers.authorization) return next();
+    if (!req.headers['apollo-require-preflight'] && !req.headers['x-apollo-operation-name']) return next();
+    const { extensions, variables, operationName } = req.query as Record<string, unknown>;
+    if (typeof extensions !== 'string' || (variables !== undefined && typeof variables !== 'string')) return next();
+    if (operationName !== undefined && typeof operationName !== 'string') return next();
+    let hash: unknown;
+    let values: unknown = {};
+    try {
+      hash = (JSON.parse(extensions) as { persistedQuery?: { sha256Hash?: unknown } }).persistedQuery?.sha256Hash;
+      if (variables !== undefined) values = JSON.parse(variables);
+    } catch {
+      return next();
+    }
+    if (
+      typeof hash !== 'string' ||
+      !/^[0-9a-f]{64}$/.test(hash) ||
+      !values ||
+      typeof values !== 'object' ||
+      Array.isArray(values)
+    )
+      return next();
+    const key = graphqlCacheKey(
+      baseUrlOf(req, siteUrl),
+      resolveRequestLocale(req.query.lang, req.headers['accept-language']),
+      operationName,
+      Buffer.from(hash, 'hex').toString('base64url'),
+      values as Record<string, unknown>,
+    );
+    cache.get(db.fork(), key).then(
+      (hit) => (hit ? sendSharedAnswer(req, res, hit, maxAge, true) : next()),
+      (error: unknown) => next(error),
+    );
   };
 }
 

@@ -20,7 +20,7 @@ import { resolveRequestLocale } from '../core/i18n/locales.js';
 import type { Database } from '../db/database.js';
 import type { Services } from '../services.js';
 import { MUTATIONS_ALLOWED_WHEN_READ_ONLY } from '../site/site.service.js';
-import { responseCachePlugin } from './response-cache.plugin.js';
+import { persistedAnswers, responseCachePlugin } from './response-cache.plugin.js';
 
 export interface GraphqlEndpoint {
   handlers: RequestHandler[];
@@ -334,6 +334,12 @@ export async function createGraphqlEndpoint(
       express.json({ limit: '2mb', verify: refuseDeepJson }),
       nulGuard,
       persistedQueryGuard,
+      persistedAnswers({
+        cache: services.responseCache,
+        db,
+        siteUrl: config.SITE_URL,
+        maxAge: config.HTTP_CACHE_MAX_AGE,
+      }),
       expressMiddleware(server, { context }),
     ],
     stop: () => server.stop(),
