@@ -114,10 +114,15 @@ export async function stopServer(child: ChildProcess): Promise<void> {
   if (status !== 0) console.error(`bench: warning: server exited with ${status} on SIGTERM`);
 }
 
+/** Resident memory of the server: the process and its children (the web processes of WEB_PROCESSES > 1). */
 function rssMB(pid: number | undefined): number | null {
   try {
-    const kb = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kb ? Math.round(Number(kb) / 102.4) / 10 : null;
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+    let kb = 0;
+    for (const p of [String(pid), ...children]) {
+      kb += Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0);
+    }
+    return kb ? Math.round(kb / 102.4) / 10 : null;
   } catch {
     return null;
   }

@@ -161,16 +161,17 @@ async function main() {
         const writerAccount = await benchSession(url);
         const rate = writesPerSecond();
         const scenarios = catalogueScenarios(workload, reader.token);
+        const background = async (base: string) => {
+          await registerPersistedQueries(base);
+          const targets = await prepareWriter(url, base, writerAccount);
+          return { writer: backgroundWriter(base, writerAccount, targets, rate), rate };
+        };
         // Each scenario twice in the same server: alone, then with the background writer.
         const results = await suite(
           `catalogue ${size}`,
           { DATABASE_URL: url, SECRET_KEY: BENCH_SECRET_KEY },
           scenarios,
-          async (base) => {
-            await registerPersistedQueries(base);
-            const targets = await prepareWriter(url, base, writerAccount);
-            return { writer: backgroundWriter(base, writerAccount, targets, rate), rate };
-          },
+          background,
         );
         printTable(
           `catalogue, ${size} add-ons, no writes (PostgreSQL full-text search)`,
@@ -183,6 +184,25 @@ async function main() {
           'healthz+writes',
         );
         runs.push({ suite: `catalogue-${size}`, database: 'postgres', results });
+
+        // The same detail with two web processes on the machine's cores (WEB_PROCESSES=2), same writes.
+        const pick = scenarios.filter((s) => ['healthz', 'detail-v4', 'miss-detail-v4'].includes(s.name));
+        const two = await suite(
+          `catalogue ${size}, 2 web processes`,
+          { DATABASE_URL: url, SECRET_KEY: BENCH_SECRET_KEY, WEB_PROCESSES: '2' },
+          pick,
+          background,
+        );
+        printTable(
+          `catalogue, ${size} add-ons, 2 web processes, ${rate} writes/s in the background`,
+          two.filter((r) => r.name.endsWith('+writes')),
+          'healthz+writes',
+        );
+        for (const name of ['detail-v4+writes', 'miss-detail-v4+writes']) {
+          const [one, both] = [results, two].map((list) => list.find((r) => r.name === name)!);
+          console.log(`${name}: 2 web processes ${fmt(both.reqPerSec / one.reqPerSec)}x the req/s of one`);
+        }
+        runs.push({ suite: `catalogue-${size}-2-processes`, database: 'postgres', results: two });
       }
     }
   }

@@ -60,4 +60,13 @@ describe('loadConfig', () => {
     expect(loadConfig({}).ALLOW_SELF_REVIEWS).toBe(false);
     expect(loadConfig({ ALLOW_SELF_REVIEWS: 'true' }).ALLOW_SELF_REVIEWS).toBe(true);
   });
+
+  it('runs several web processes only on a PostgreSQL server', () => {
+    expect(loadConfig({}).WEB_PROCESSES).toBe(1);
+    expect(() => loadConfig({ WEB_PROCESSES: '2' })).toThrow(
+      /WEB_PROCESSES: above 1 needs DATABASE_URL \(the embedded database belongs to one process\)/,
+    );
+    expect(loadConfig({ WEB_PROCESSES: '2', DATABASE_URL: 'postgres://db/addons' }).WEB_PROCESSES).toBe(2);
+    expect(() => loadConfig({ WEB_PROCESSES: '0' })).toThrow(ConfigError);
+  });
 });

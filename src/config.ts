@@ -114,6 +114,11 @@ const schema = z.object({
   VENDOR_EMAIL_DOMAINS: list.default([]),
   /** Run background jobs (validation, signing, indexing) in this process. */
   JOB_WORKERS: bool.default(true),
+  /**
+   * Web processes sharing the port (node:cluster), one per core is the usual choice. Needs
+   * DATABASE_URL: the embedded database belongs to one process. Jobs run in the first one only.
+   */
+  WEB_PROCESSES: z.coerce.number().int().min(1).max(64).default(1),
   /** Largest accepted upload, in MiB (the package's decompressed limits are checked separately). */
   MAX_UPLOAD_MB: z.coerce.number().int().min(1).max(1024).default(200),
   /** Uploads one account may stream at once (REST and GraphQL multipart); one more is a 429. */
@@ -192,6 +197,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     .refine((c) => c.STORAGE !== 's3' || c.S3_BUCKET, {
       path: ['S3_BUCKET'],
       message: 'is required when STORAGE=s3',
+    })
+    .refine((c) => c.WEB_PROCESSES === 1 || c.DATABASE_URL, {
+      path: ['WEB_PROCESSES'],
+      message: 'above 1 needs DATABASE_URL (the embedded database belongs to one process)',
     })
     .refine((c) => !c.SIGNING_CA_CERT_FILE === !c.SIGNING_CA_KEY_FILE, {
       path: ['SIGNING_CA_KEY_FILE'],

@@ -1,4 +1,6 @@
 import 'reflect-metadata';
+import cluster from 'node:cluster';
+import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
@@ -16,6 +18,8 @@ async function main() {
     throw error;
   }
   const logger = createLogger(config.LOG_LEVEL);
+  if (config.WEB_PROCESSES > 1 && cluster.isPrimary) return supervise(config.WEB_PROCESSES, logger);
+  const first = (process.env.WEB_PROCESS_INDEX ?? '0') === '0';
   const app = await createApp(config, logger);
   const server = await app.listen(config.PORT, config.HOST);
   const { port } = server.address() as AddressInfo;
@@ -24,8 +28,12 @@ async function main() {
   // The linter worker and the signing CA start now rather than with the first upload.
   if (config.JOB_WORKERS) app.services.signingTools.warmUp();
   // The two addresses a person starting the service needs, also in plain text.
-  process.stderr.write(`\nGraphQL:  ${base}/graphql\nREST:     ${base}/api/v4/  (and ${base}/api/v3/)\n`);
-  process.stderr.write(`Database: ${app.db.kind} (${app.db.location})\n\n`);
+  if (first) {
+    process.stderr.write(`\nGraphQL:  ${base}/graphql\nREST:     ${base}/api/v4/  (and ${base}/api/v3/)\n`);
+    process.stderr.write(`Database: ${app.db.kind} (${app.db.location})\n`);
+    if (config.WEB_PROCESSES > 1) process.stderr.write(`Web processes: ${config.WEB_PROCESSES}\n`);
+    process.stderr.write('\n');
+  }
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -51,6 +59,48 @@ async function main() {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+/**
+ * WEB_PROCESSES > 1: this process only supervises. The first web process starts alone (it applies
+ * migrations and runs the jobs), the others once it listens; they share the port (node:cluster
+ * hands out connections). One that dies is replaced; one that dies before it ever listened stops
+ * the service (a configuration or database problem a restart would only repeat). SIGTERM/SIGINT
+ * stop every process gracefully.
+ */
+async function supervise(count: number, logger: ReturnType<typeof createLogger>) {
+  let stopping = false;
+  const start = (index: number) => {
+    // The first process keeps the configured JOB_WORKERS; the others serve requests only.
+    const worker = cluster.fork({ WEB_PROCESS_INDEX: String(index), ...(index > 0 ? { JOB_WORKERS: 'false' } : {}) });
+    let listened = false;
+    worker.once('listening', () => (listened = true));
+    worker.once('exit', (code, signal) => {
+      if (stopping) return;
+      if (!listened) {
+        logger.error({ index, code, signal }, 'web process failed to start; stopping');
+        void stop('startup failure', 1);
+        return;
+      }
+      logger.error({ index, code, signal }, 'web process exited; starting another');
+      setTimeout(() => !stopping && start(index), 1_000).unref();
+    });
+    return worker;
+  };
+  const stop = async (reason: string, exitCode = 0) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ reason }, 'stopping web processes');
+    const workers = Object.values(cluster.workers ?? {}).filter((w) => w && !w.isDead());
+    for (const worker of workers) worker!.process.kill('SIGTERM');
+    await Promise.all(workers.map((w) => once(w!, 'exit')));
+    process.exit(exitCode);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+  const first = start(0);
+  await once(first, 'listening');
+  for (let index = 1; index < count && !stopping; index++) start(index);
 }
 
 main().catch((error) => {

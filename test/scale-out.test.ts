@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signJwt } from '../src/auth/jwt.js';
@@ -29,7 +29,7 @@ const now = () => Math.floor(Date.now() / 1000);
   let worker: string;
   let env: Record<string, string>;
 
-  async function start(jobWorkers: boolean): Promise<string> {
+  async function start(jobWorkers: boolean, extra: Record<string, string> = {}): Promise<string> {
     const port = await freePort();
     const dataDir = mkdtempSync(join(tmpdir(), 'addons-scale-'));
     dirs.push(dataDir);
@@ -39,6 +39,7 @@ const now = () => Math.floor(Date.now() / 1000);
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       JOB_WORKERS: String(jobWorkers),
+      ...extra,
     });
     let output = '';
     child.stderr?.on('data', (d) => (output += d));
@@ -127,4 +128,21 @@ const now = () => Math.floor(Date.now() / 1000);
     expect(downloads[0].equals(downloads[1])).toBe(true);
     expect(`sha256:${createHash('sha256').update(downloads[0]).digest('hex')}`).toBe(signed.files[0].hash);
   }, 150_000);
+
+  it('WEB_PROCESSES=2 serves one port from two processes and stops them together', async () => {
+    const base = await start(false, { WEB_PROCESSES: '2' });
+    const supervisor = children[children.length - 1];
+    const pid = supervisor.pid!;
+    const webProcesses = () =>
+      readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    const pids = await waitFor('two web processes', async () => (webProcesses().length === 2 ? webProcesses() : null));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => fetch(`${base}/api/v4/addons/search/?q=scale`).then((r) => r.status)),
+    );
+    expect(answers.every((status) => status === 200)).toBe(true);
+    const exited = new Promise((resolve) => supervisor.once('exit', (code) => resolve(code)));
+    supervisor.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    for (const child of pids) expect(() => process.kill(child, 0)).toThrow();
+  }, 120_000);
 });

@@ -1,7 +1,7 @@
 import { AddonStatus, AddonType } from '../catalogue/catalogue.enums.js';
 import { publicAddonSql } from '../catalogue/public.js';
 import { byKeys, defineLoader } from '../core/loaders.js';
-import { selectRows, toDateOrNull, type DbTimestamp } from '../db/rows.js';
+import { lookupRows, toDateOrNull, type DbTimestamp } from '../db/rows.js';
 import { intArray } from '../db/sql.js';
 import type { UserPrivateFields } from './accounts.records.js';
 
@@ -39,7 +39,7 @@ interface PrivateFieldsRow {
 export const privateFieldsByUserId = defineLoader<number, UserPrivateFields | null>(
   'privateFieldsByUserId',
   async (ctx, ids) => {
-    const rows = await selectRows<PrivateFieldsRow>(
+    const rows = await lookupRows<PrivateFieldsRow>(
       ctx.em,
       `select id, email, deleted, last_login, last_login_ip, read_dev_agreement from users where id = any(?::int[])`,
       [intArray(ids)],
@@ -95,7 +95,7 @@ const THEME_TYPES = `(${AddonType.PERSONA}, ${AddonType.STATICTHEME})`;
 export const accountStatsByUserId = defineLoader<number, AccountStats | null>(
   'accountStatsByUserId',
   async (ctx, ids) => {
-    const rows = await selectRows<AccountStatsRow>(
+    const rows = await lookupRows<AccountStatsRow>(
       ctx.em,
       `select u.id, u.deleted, u.picture_type, u.picture_hash,
             count(a.id)::int as num_addons_listed,

@@ -314,6 +314,16 @@ export interface LicenseRow {
   url: string | null;
 }
 
+/** A version's licence in the version's statement (`l` left-joined): prefixed, null without one. */
+export const LICENSE_JOINED_COLUMNS = 'l.id as l_id, l.builtin as l_builtin, l.name as l_name, l.url as l_url';
+
+export interface JoinedLicenseRow {
+  l_id: number | null;
+  l_builtin: number | null;
+  l_name: Translations | null;
+  l_url: string | null;
+}
+
 export function toLicenseRecord(row: LicenseRow): LicenseRecord {
   return { id: row.id, builtin: row.builtin, name: row.name, url: row.url };
 }

@@ -5,14 +5,14 @@ import {
   type UserRecord,
 } from '../accounts/accounts.records.js';
 import { byKeys, defineLoader } from '../core/loaders.js';
-import { selectRows } from '../db/rows.js';
+import { lookupRows } from '../db/rows.js';
 import { intArray } from '../db/sql.js';
 
 /** Collection authors (public account fields). */
 export const collectionAuthorById = defineLoader<number, UserRecord | null>(
   'collectionAuthorById',
   async (ctx, ids) => {
-    const rows = await selectRows<JoinedUserRow>(
+    const rows = await lookupRows<JoinedUserRow>(
       ctx.em,
       `select ${JOINED_USER_COLUMNS} from users u where u.id = any(?::int[])`,
       [intArray(ids)],
@@ -28,7 +28,7 @@ export const collectionAuthorById = defineLoader<number, UserRecord | null>(
 
 /** Number of add-ons in each collection, whatever their status. */
 export const addonCountByCollectionId = defineLoader<number, number>('addonCountByCollectionId', async (ctx, ids) => {
-  const rows = await selectRows<{ collection_id: number; count: number }>(
+  const rows = await lookupRows<{ collection_id: number; count: number }>(
     ctx.em,
     `select collection_id, count(*)::int as count from collection_addons
       where collection_id = any(?::int[]) group by collection_id`,

@@ -10,10 +10,13 @@ import {
   type Options,
 } from '@mikro-orm/postgresql';
 import { isMultiStatement } from './statements.js';
+import { enablePreparedReads } from './prepared.js';
 import type { Logger } from '../core/logger.js';
 import { entities } from './entities.js';
 import { acquireDirectoryLock, type DirectoryLock } from './lock.js';
 import { migrationsList } from '../migrations/index.js';
+
+type DoneFn = (error: Error | undefined, connection: unknown) => void;
 
 export type DatabaseKind = 'postgres' | 'embedded';
 
@@ -103,8 +106,16 @@ export async function openDatabase(target: DatabaseTarget, options: OpenDatabase
       ...base,
       driver: PostgreSqlDriver,
       clientUrl: target.url,
-      pool: { min: 0, max: target.poolMax ?? 10 },
+      pool: {
+        min: 0,
+        max: target.poolMax ?? 10,
+        // Only prepared statements take the setting, and only loaders' key lookups are prepared
+        // (src/db/prepared.ts): one plan fits every key, so the server does not plan each execution.
+        afterCreate: (connection: { query(sql: string, done: (error?: Error) => void): void }, done: DoneFn) =>
+          connection.query('set plan_cache_mode = force_generic_plan', (error) => done(error, connection)),
+      },
     });
+    enablePreparedReads(orm);
   } else {
     // Loaded only in embedded mode: a PostgreSQL deployment never pays for the WASM database.
     const [{ PGlite }, { pg_trgm }, { PGliteDriver }] = await Promise.all([

@@ -1,5 +1,5 @@
 import { byKeys, defineLoader } from '../core/loaders.js';
-import { selectRows } from '../db/rows.js';
+import { lookupRows } from '../db/rows.js';
 import { intArray } from '../db/sql.js';
 import {
   RATING_COLUMNS,
@@ -14,7 +14,7 @@ import {
 
 /** The reply to each rating, deleted or not (the service decides what shows). */
 export const replyByRatingId = defineLoader<number, RatingRecord | null>('replyByRatingId', async (ctx, ids) => {
-  const rows = await selectRows<RatingRow>(
+  const rows = await lookupRows<RatingRow>(
     ctx.em,
     `select ${RATING_COLUMNS} from ${RATING_FROM} where r.reply_to_id = any(?::int[])`,
     [intArray(ids)],
@@ -33,7 +33,7 @@ export const viewerFlagsByRatingId = defineLoader<number, RatingFlagRecord[]>(
   async (ctx, ids) => {
     const userId = ctx.viewer.userId;
     if (userId === null) return ids.map(() => []);
-    const rows = await selectRows<RatingFlagRow>(
+    const rows = await lookupRows<RatingFlagRow>(
       ctx.em,
       'select rating_id, flag, note from rating_flags where user_id = ? and rating_id = any(?::int[]) order by id',
       [userId, intArray(ids)],
