@@ -116,6 +116,43 @@ describe('a write invalidates only the answers that show what it changed', () =>
     });
   });
 
+  it('a text edit outdates the searches for words it adds or removes, not the others', async () => {
+    await pair('tartiflette');
+    const other = await createAddon(t.em(), { name: { 'en-US': 'Unrelated Okapi' } });
+    const renamed = await createAddon(t.em(), { name: { 'en-US': 'Another Okapi' } });
+    const search = (q: string) => `/api/v4/addons/search/?q=${encodeURIComponent(q)}`;
+    const ids = async (q: string) => (await t.http.get(search(q))).body.results.map((r: { id: number }) => r.id);
+    const plain = search('tartiflette');
+    const typo = search('tartifletet'); // a transposition: found through typo variants
+    const unrelated = search('bouillabaisse');
+    const punctuated = search('tarti-flette'); // not plain: depends on every text
+    const stopWords = search('the'); // no lexemes: only exact names match
+    const all = [plain, typo, unrelated, punctuated, stopWords];
+    for (const path of [...all, ...all]) await cost(path);
+    for (const path of all) expect(await cost(path)).toBe(1);
+
+    // Another add-on's summary gains a word starting "zu": the plain searches keep their answers.
+    await t.em().nativeUpdate(Addon, { id: other.id }, { summary: { 'en-US': 'Zucchini season' } });
+    for (const path of [plain, typo, unrelated, stopWords]) expect(await cost(path)).toBe(1);
+    expect(await cost(punctuated)).toBeGreaterThan(1);
+
+    // Now it mentions tartiflette: the searches that can match that word see it at once.
+    await t.em().nativeUpdate(Addon, { id: other.id }, { summary: { 'en-US': 'Zucchini tartiflette' } });
+    expect(await cost(unrelated)).toBe(1);
+    expect(await cost(plain)).toBeGreaterThan(1);
+    expect(await ids('tartiflette')).toContain(other.id);
+    expect(await cost(typo)).toBeGreaterThan(1);
+    expect(await ids('tartifletet')).toContain(other.id);
+    // And when the word goes away again.
+    await t.em().nativeUpdate(Addon, { id: other.id }, { summary: { 'en-US': 'Zucchini season' } });
+    expect(await ids('tartiflette')).not.toContain(other.id);
+
+    // A name of stop words has no lexemes; the exact-name match still follows the rename.
+    expect(await ids('the')).not.toContain(renamed.id);
+    await t.em().nativeUpdate(Addon, { id: renamed.id }, { name: { 'en-US': 'The' } });
+    expect(await ids('the')).toContain(renamed.id);
+  });
+
   it('a new version of an add-on invalidates its detail and its version list', async () => {
     const { a, b } = await pair('cassoulet');
     const versions = `/api/v4/addons/addon/${a.id}/versions/`;

@@ -10,6 +10,7 @@ import { Migration20261121120404_Accounts } from './Migration20261121120404_Acco
 import { Migration20261125101956_Lifecycle } from './Migration20261125101956_Lifecycle.js';
 import { Migration20261125110034_SlugPattern } from './Migration20261125110034_SlugPattern.js';
 import { Migration20261125110314_CacheTags } from './Migration20261125110314_CacheTags.js';
+import { Migration20261125140000_CacheTagsText } from './Migration20261125140000_CacheTagsText.js';
 
 /** Applied in order at start. Add each new migration here (npm run migration:create prints the line). */
 export const migrationsList: MigrationObject[] = [
@@ -24,4 +25,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261125101956_Lifecycle', class: Migration20261125101956_Lifecycle },
   { name: 'Migration20261125110034_SlugPattern', class: Migration20261125110034_SlugPattern },
   { name: 'Migration20261125110314_CacheTags', class: Migration20261125110314_CacheTags },
+  { name: 'Migration20261125140000_CacheTagsText', class: Migration20261125140000_CacheTagsText },
 ];

@@ -1,8 +1,9 @@
 /**
  * The cache tags a page of search or autocomplete depends on besides the add-ons it shows (see the
  * CacheTags migration): which add-ons are listed (`l:all`), the keys of its order, and with a query
- * the texts it matches (relevance also weighs popularity): names, summaries and descriptions for
- * search, names only for autocomplete. Null for orders that are never cached (random).
+ * the texts it matches (relevance also weighs popularity): the text tags of its words, or every
+ * text (`l:text`) for a query that is not plain, for search; names only for autocomplete. Null for
+ * orders that are never cached (random).
  */
 const SORT_TAGS: Record<string, readonly string[]> = {
   created: ['l:created'],
@@ -24,11 +25,32 @@ export function searchCacheTags(
   autocomplete: boolean,
 ): string[] | null {
   const tags = new Set(['l:all']);
-  if (q) for (const tag of autocomplete ? ['l:names', 'l:users'] : SORT_TAGS.relevance) tags.add(tag);
+  const text = q && !autocomplete ? textTags(q) : null;
+  if (q) for (const tag of autocomplete ? ['l:names', 'l:users'] : (text ?? SORT_TAGS.relevance)) tags.add(tag);
+  if (text) tags.add('l:users');
   for (const field of sort ?? DEFAULT_ORDER) {
-    const sortTags = SORT_TAGS[field.toLowerCase()];
+    const sortTags = field.toLowerCase() === 'relevance' && text ? text : SORT_TAGS[field.toLowerCase()];
     if (!sortTags) return null;
     for (const tag of sortTags) tags.add(tag);
   }
   return [...tags];
+}
+
+/** Queries this long or longer keep `l:text` (their words' tags would be most of them anyway). */
+const MAX_TEXT_TAG_QUERY = 100;
+const PLAIN_QUERY = /^[a-z0-9]{2,}(?: [a-z0-9]{2,})*$/;
+
+/**
+ * The text tags of a search query (see the CacheTagsText migration): `x:` and the first two
+ * characters of each word, when every word is plain (ASCII letters and digits, at least two
+ * characters), so that every lexeme the query can match (the words' stems, their typo variants)
+ * starts with one of them. Null for any other query (punctuation makes tokens, such as paths or
+ * hyphenated words, whose lexemes start elsewhere; case folding outside ASCII is the server's):
+ * it depends on `l:text`, bumped by every text change.
+ */
+function textTags(q: string): string[] | null {
+  if (q.length > MAX_TEXT_TAG_QUERY) return null;
+  const words = q.trim().replace(/\s+/g, ' ').replace(/[A-Z]/g, (c) => c.toLowerCase());
+  if (!PLAIN_QUERY.test(words)) return null;
+  return [...new Set(words.split(' ').map((word) => `x:${word.slice(0, 2)}`))];
 }
