@@ -2,7 +2,7 @@
  * Benchmark plumbing: start the service on loopback, run autocannon scenarios (warm-up, then a
  * measured run, recording every response time so that p95 is exact), print tables with ratios.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
@@ -41,7 +41,14 @@ export interface ScenarioResult {
 }
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SERVER_ARGS = ['--no-warnings', '--import', '@swc-node/register/esm-register', 'src/main.ts'];
+/** The built service, as `npm start` runs it (built once by `buildServer`). */
+const SERVER_ARGS = ['dist/src/main.js'];
+
+/** Builds `dist/` when the sources changed (what `npm start` does first). */
+export function buildServer(): void {
+  const built = spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: ROOT, stdio: 'inherit' });
+  if (built.status !== 0) throw new Error('build failed');
+}
 const STARTUP_TIMEOUT_MS = 180_000;
 
 // autocannon is CommonJS without bundled types: only what is used here.
@@ -79,7 +86,7 @@ export interface RunningServer {
   output: string[];
 }
 
-/** Starts the service (from source) with `env` and waits until GET /healthz answers 200. */
+/** Starts the built service with `env` and waits until GET /healthz answers 200. */
 export async function startServer(env: Record<string, string | undefined>): Promise<RunningServer> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;

@@ -37,6 +37,7 @@ import {
 } from './catalogue.js';
 import { backgroundWriter, prepareWriter, writesPerSecond, type BackgroundWriter } from './writer.js';
 import {
+  buildServer,
   fmt,
   printTable,
   runScenario,
@@ -130,6 +131,7 @@ async function suite(
 
 async function main() {
   if (!(DURATION > 0)) throw new Error('BENCH_DURATION must be a positive number of seconds');
+  buildServer();
   // Per size: about 30 scenarios, each alone and with the background writer.
   const budget = (60 + SIZES.length * 70 * (DURATION + 10) + 1800) * 1000;
   setTimeout(() => abort(`time budget of ${budget / 1000} s exceeded`), budget).unref();
@@ -161,9 +163,10 @@ async function main() {
         const writerAccount = await benchSession(url);
         const rate = writesPerSecond();
         const scenarios = catalogueScenarios(workload, reader.token);
+        let targets: Awaited<ReturnType<typeof prepareWriter>> | undefined;
         const background = async (base: string) => {
           await registerPersistedQueries(base);
-          const targets = await prepareWriter(url, base, writerAccount);
+          targets ??= await prepareWriter(url, base, writerAccount);
           return { writer: backgroundWriter(base, writerAccount, targets, rate), rate };
         };
         // Each scenario twice in the same server: alone, then with the background writer.

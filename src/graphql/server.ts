@@ -20,6 +20,7 @@ import { resolveRequestLocale } from '../core/i18n/locales.js';
 import type { Database } from '../db/database.js';
 import type { Services } from '../services.js';
 import { MUTATIONS_ALLOWED_WHEN_READ_ONLY } from '../site/site.service.js';
+import { jitGateway } from './jit.js';
 import { persistedAnswers, responseCachePlugin } from './response-cache.plugin.js';
 
 export interface GraphqlEndpoint {
@@ -231,7 +232,8 @@ export async function createGraphqlEndpoint(
   const { logger, config } = services;
   const armor = new ApolloArmor(armorConfig(config)).protect();
   const server = new ApolloServer<RequestContext>({
-    schema,
+    // The schema, executed by graphql-jit (see jit.ts).
+    gateway: jitGateway(schema),
     introspection: config.GRAPHQL_INTROSPECTION,
     csrfPrevention: true,
     // Never: error answers would carry server paths whenever NODE_ENV is not `production`.

@@ -50,7 +50,10 @@ const PLAIN_QUERY = /^[a-z0-9]{2,}(?: [a-z0-9]{2,})*$/;
  */
 function textTags(q: string): string[] | null {
   if (q.length > MAX_TEXT_TAG_QUERY) return null;
-  const words = q.trim().replace(/\s+/g, ' ').replace(/[A-Z]/g, (c) => c.toLowerCase());
+  const words = q
+    .trim()
+    .replace(/\s+/g, ' ')
+    .replace(/[A-Z]/g, (c) => c.toLowerCase());
   if (!PLAIN_QUERY.test(words)) return null;
   return [...new Set(words.split(' ').map((word) => `x:${word.slice(0, 2)}`))];
 }

@@ -1,0 +1,130 @@
+import type { GatewayInterface } from '@apollo/server-gateway-interface';
+import { compileQuery, isCompiledQuery, type CompilerOptions } from 'graphql-jit';
+import {
+  execute,
+  getVariableValues,
+  GraphQLError,
+  Kind,
+  valueFromASTUntyped,
+  type DocumentNode,
+  type ExecutionResult,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
+
+/**
+ * GraphQL execution by graphql-jit: an operation is compiled once into a function that coerces the
+ * variables, calls the resolvers and serialises the values, instead of `execute` walking the
+ * document at every request. Used by the REST routes (compiled at boot) and by /graphql (Apollo's
+ * executor; Apollo keeps parsed documents, so a repeated query compiles once).
+ */
+
+export type CompiledOperation = (
+  context: unknown,
+  variables: Record<string, unknown>,
+) => PromiseOrValue<ExecutionResult>;
+type PromiseOrValue<T> = T | Promise<T>;
+
+/** Errors keep no stack (the error mappers read codes and messages, never stacks). */
+const OPTIONS: Partial<CompilerOptions> = { disablingCapturingStackErrors: true };
+
+/** The operation compiled, or the errors that stopped it (an unknown operation name, say). */
+export function compileOperation(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+): CompiledOperation | ExecutionResult {
+  const compiled = compileQuery(schema, document, operationName ?? undefined, OPTIONS);
+  if (!isCompiledQuery(compiled)) return compiled as ExecutionResult;
+  const operation = document.definitions.find(
+    (d): d is OperationDefinitionNode =>
+      d.kind === Kind.OPERATION_DEFINITION && (!operationName || d.name?.value === operationName),
+  );
+  // graphql-jit 0.8 refuses an omitted non-null variable that has a default: defaults are filled in first.
+  const defaults = (operation?.variableDefinitions ?? [])
+    .filter((d) => d.defaultValue)
+    .map((d) => [d.variable.name.value, valueFromASTUntyped(d.defaultValue!)] as const);
+  return (context, variables) => {
+    let values = variables;
+    for (const [name, value] of defaults) if (values[name] === undefined) values = { ...values, [name]: value };
+    const result = compiled.query(undefined, context, values);
+    return isPromise(result) ? result.then(withExtensions) : withExtensions(result);
+  };
+}
+
+const isPromise = <T>(value: PromiseOrValue<T>): value is Promise<T> =>
+  typeof (value as Promise<T>)?.then === 'function';
+
+/**
+ * graphql-jit leaves `extensions` undefined on errors whose original error has none (graphql's
+ * own errors always have an object there, and Apollo's error formatting reads it).
+ */
+function withExtensions(result: ExecutionResult): ExecutionResult {
+  if (!result.errors?.some((error) => !error.extensions)) return result;
+  const errors = result.errors.map((error) => {
+    if (error.extensions) return error;
+    const copy = new GraphQLError(error.message, { path: error.path, originalError: error.originalError ?? undefined });
+    (copy as { locations?: unknown }).locations = error.locations;
+    return copy;
+  });
+  return { ...result, errors };
+}
+
+/**
+ * Apollo's executor through its gateway interface (the one way Apollo Server takes another
+ * executor): parsing, validation, plugins and error formatting stay Apollo's.
+ */
+export function jitGateway(schema: GraphQLSchema): GatewayInterface {
+  const compiled = new WeakMap<DocumentNode, Map<string, CompiledOperation | ExecutionResult>>();
+  let announce: ((schemaContext: { apiSchema: GraphQLSchema; coreSupergraphSdl: string }) => void) | undefined;
+  return {
+    onSchemaLoadOrUpdate(callback) {
+      announce = callback;
+      return () => (announce = undefined);
+    },
+    async load() {
+      announce?.({ apiSchema: schema, coreSupergraphSdl: '' });
+      return {
+        async executor(requestContext) {
+          const { document, operationName, request, context } = requestContext;
+          // No such operation: graphql's own answer ("Unknown operation named …") to the name asked
+          // for (`operationName` here is the resolved operation's, null when none resolved).
+          if (!requestContext.operation) {
+            const asked = request.operationName;
+            return execute({
+              schema,
+              document,
+              operationName: asked,
+              variableValues: request.variables,
+              contextValue: context,
+            });
+          }
+          let byName = compiled.get(document);
+          if (!byName) compiled.set(document, (byName = new Map()));
+          const key = operationName ?? '';
+          let operation = byName.get(key);
+          if (!operation) byName.set(key, (operation = compileOperation(schema, document, operationName)));
+          if (typeof operation !== 'function') return operation;
+          // Variables are checked as Apollo's own executor checks them (graphql's coercion, its
+          // messages and the scalars' own, BAD_USER_INPUT with a 400) before the compiled code runs.
+          const definitions = requestContext.operation.variableDefinitions ?? [];
+          const coerced = getVariableValues(schema, definitions, request.variables ?? {}, { maxErrors: 50 });
+          if (coerced.errors) {
+            return {
+              errors: coerced.errors.map(
+                (error) =>
+                  new GraphQLError(error.message, {
+                    nodes: error.nodes,
+                    originalError: error.originalError,
+                    extensions: { ...error.extensions, code: 'BAD_USER_INPUT', http: { status: 400 } },
+                  }),
+              ),
+            };
+          }
+          return operation(context, request.variables ?? {});
+        },
+      };
+    },
+    async stop() {},
+  };
+}
