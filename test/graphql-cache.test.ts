@@ -126,6 +126,36 @@ it('automatic persisted queries over GET are shared answers with an ETag', async
   expect(simple.body.errors[0].message).toMatch(/Cross-Site Request Forgery/);
 });
 
+it('two persisted queries with the same variables are two answers', async () => {
+  const addon = await createAddon(t.em(), { name: { 'en-US': 'Twin Tapir' } });
+  const registration = await createAddon(t.em(), { name: { 'en-US': 'Registration Rhea' } });
+  const queries = [
+    'query One($id: String!) { addon(id: $id) { id name } }',
+    'query Two($id: String!) { addon(id: $id) { id slug } }',
+  ];
+  const extensions = queries.map((query) => ({
+    persistedQuery: { version: 1, sha256Hash: createHash('sha256').update(query).digest('hex') },
+  }));
+  // Registered (with other variables), then asked for by hash alone.
+  for (const [i, query] of queries.entries()) {
+    await t.http
+      .post('/graphql')
+      .send({ query, variables: { id: String(registration.id) }, extensions: extensions[i] });
+  }
+  const get = (i: number) =>
+    t.http
+      .get(
+        `/graphql?extensions=${encodeURIComponent(JSON.stringify(extensions[i]))}` +
+          `&variables=${encodeURIComponent(JSON.stringify({ id: String(addon.id) }))}`,
+      )
+      .set('apollo-require-preflight', 'true');
+  for (const round of [1, 2]) {
+    const [one, two] = [await get(0), await get(1)];
+    expect([round, one.body.data.addon]).toEqual([round, { id: addon.id, name: { 'en-US': 'Twin Tapir' } }]);
+    expect([round, two.body.data.addon]).toEqual([round, { id: addon.id, slug: addon.slug }]);
+  }
+});
+
 it('malformed persisted-query extensions are 400 BAD_REQUEST', async () => {
   const send = (persistedQuery: unknown, query?: string) =>
     t.http.post('/graphql').send({ query, extensions: { persistedQuery } });

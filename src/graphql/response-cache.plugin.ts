@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { HeaderMap, type ApolloServerPlugin } from '@apollo/server';
 import {
   getArgumentValues,
@@ -124,9 +123,9 @@ export function responseCachePlugin(
   return {
     async requestDidStart() {
       return {
-        async responseForOperation({ request, document, operation, contextValue }) {
+        async responseForOperation({ request, document, operation, contextValue, queryHash }) {
           // No operation: Apollo answers the unknown operation name itself.
-          if (!operation || !contextValue.cacheTags) return null;
+          if (!operation || !contextValue.cacheTags || !queryHash) return null;
           const variables = request.variables ?? {};
           const tags = cacheableOperation(schema, document, operation, variables);
           if (!tags) return null;
@@ -134,9 +133,8 @@ export function responseCachePlugin(
             contextValue.request.baseUrl,
             contextValue.locale,
             request.operationName,
-            createHash('sha256')
-              .update(request.query ?? '')
-              .digest('base64url'),
+            // Apollo's SHA-256 of the document: also set for a persisted query sent without its text.
+            Buffer.from(queryHash, 'hex').toString('base64url'),
             variables,
           );
           const hit = await cache.get(contextValue.em, key);
