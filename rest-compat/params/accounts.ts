@@ -1,19 +1,12 @@
 import { AppError, ErrorCode, errors } from '../../src/core/errors.js';
 import type { AccountInput, SuperCreateInput } from '../../src/accounts/accounts.service.js';
 import type { NotificationChange } from '../../src/accounts/notifications.service.js';
+import { drfBoolean, jsonObject } from './fields.js';
 
 /**
  * JSON (or multipart) bodies of the v3/v4 account endpoints as GraphQL input. Absent keys stay
  * absent; values are coerced the way the original's serializer fields accept them.
  */
-type Body = Readonly<Record<string, unknown>>;
-
-const TRUE_VALUES = new Set<unknown>(['t', 'y', 'yes', 'true', 'on', '1', 1, true]);
-const FALSE_VALUES = new Set<unknown>(['f', 'n', 'no', 'false', 'off', '0', 0, false]);
-
-function jsonObject(body: unknown): Body {
-  return body && typeof body === 'object' && !Array.isArray(body) ? (body as Body) : {};
-}
 
 function text(field: string, value: unknown): string | null {
   if (value === null || typeof value === 'string') return value;
@@ -43,10 +36,9 @@ export function notificationChangesFromBody(body: unknown): NotificationChange[]
   const changes: NotificationChange[] = [];
   for (const [name, value] of Object.entries(jsonObject(body))) {
     if (value === null || value === undefined) continue;
-    const key = typeof value === 'string' ? value.toLowerCase() : value;
-    if (TRUE_VALUES.has(key)) changes.push({ name, enabled: true });
-    else if (FALSE_VALUES.has(key)) changes.push({ name, enabled: false });
-    else throw errors.field('enabled', 'Must be a valid boolean.');
+    const enabled = drfBoolean(value);
+    if (enabled === undefined || enabled === null) throw errors.field('enabled', 'Must be a valid boolean.');
+    changes.push({ name, enabled });
   }
   return changes;
 }

@@ -1,25 +1,15 @@
 import { errors } from '../../src/core/errors.js';
+import { drfBoolean, jsonObject } from './fields.js';
 
 /**
  * JSON bodies of the v3/v4 collection endpoints as GraphQL input. A key that is absent stays
  * absent (the service tells "not given" from null); values are coerced the way the original's
  * serializer fields accept them, with their messages for what they refuse.
  */
-type Body = Readonly<Record<string, unknown>>;
-
-const TRUE_VALUES = new Set<unknown>(['t', 'y', 'yes', 'true', 'on', '1', 1, true]);
-const FALSE_VALUES = new Set<unknown>(['f', 'n', 'no', 'false', 'off', '0', 0, false]);
-
-export function jsonObject(body: unknown): Body {
-  return body && typeof body === 'object' && !Array.isArray(body) ? (body as Body) : {};
-}
-
 function boolean(field: string, value: unknown): boolean | null {
-  if (value === null) return null;
-  const key = typeof value === 'string' ? value.toLowerCase() : value;
-  if (TRUE_VALUES.has(key)) return true;
-  if (FALSE_VALUES.has(key)) return false;
-  throw errors.field(field, 'Must be a valid boolean.');
+  const parsed = drfBoolean(value);
+  if (parsed === undefined) throw errors.field(field, 'Must be a valid boolean.');
+  return parsed;
 }
 
 function text(field: string, value: unknown): string | null {

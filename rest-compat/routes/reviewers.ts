@@ -1,4 +1,5 @@
 import { errors } from '../../src/core/errors.js';
+import { reviewerFlagsFromBody } from '../params/reviewers.js';
 import { defineRoutes, gql, type RestRequest } from '../route.js';
 
 /**
@@ -33,7 +34,45 @@ function adminAction(action: string, operation: string, mutation: string, argume
   };
 }
 
+interface ReviewerFlagsData {
+  updateAddonReviewerFlags: {
+    autoApprovalDisabled: boolean;
+    autoApprovalDisabledUntilNextApproval: boolean;
+    autoApprovalDelayedUntil: string | null;
+    needsAdminCodeReview: boolean;
+    needsAdminContentReview: boolean;
+    needsAdminThemeReview: boolean;
+  };
+}
+
 export const reviewerRoutes = defineRoutes([
+  {
+    // The add-on's reviewer flags (Reviews:Admin): 200 with all of them after the change.
+    method: 'PATCH',
+    path: '/reviewers/addon/<addon_id>/flags/',
+    versions: v4,
+    document: gql`
+      mutation RestReviewerFlags($addon: String!, $flags: AddonReviewerFlagsInput!) {
+        updateAddonReviewerFlags(addon: $addon, flags: $flags) {
+          autoApprovalDisabled
+          autoApprovalDisabledUntilNextApproval
+          autoApprovalDelayedUntil
+          needsAdminCodeReview
+          needsAdminContentReview
+          needsAdminThemeReview
+        }
+      }
+    `,
+    variables: (req) => ({ addon: addonId(req), flags: reviewerFlagsFromBody(req.body) }),
+    shape: ({ updateAddonReviewerFlags: f }: ReviewerFlagsData, ctx) => ({
+      auto_approval_disabled: f.autoApprovalDisabled,
+      auto_approval_disabled_until_next_approval: f.autoApprovalDisabledUntilNextApproval,
+      auto_approval_delayed_until: ctx.timestamp(f.autoApprovalDelayedUntil),
+      needs_admin_code_review: f.needsAdminCodeReview,
+      needs_admin_content_review: f.needsAdminContentReview,
+      needs_admin_theme_review: f.needsAdminThemeReview,
+    }),
+  },
   adminAction('disable', 'RestReviewerDisableAddon', 'setAddonDisabledByVendor', 'disabled', true),
   adminAction('enable', 'RestReviewerEnableAddon', 'setAddonDisabledByVendor', 'disabled', false),
   adminAction('deny_resubmission', 'RestReviewerDenyResubmission', 'setAddonResubmissionDenied', 'denied', true),
