@@ -27,6 +27,7 @@ import { DirectoryMailer, type Mailer } from './reviews/mailer.js';
 import { ReviewFlagsService } from './reviews/review-flags.service.js';
 import { ReviewsService } from './reviews/reviews.service.js';
 import { ReviewMailService } from './reviews/review-mail.service.js';
+import { ReviewerSubscriptionsService } from './reviews/subscriptions.service.js';
 import { DownloadsService } from './signing/downloads.service.js';
 import { UploadProcessor } from './signing/processing.js';
 import { LazySigningTools } from './signing/tools.js';
@@ -68,6 +69,7 @@ export interface Services {
   readonly downloads: DownloadsService;
   readonly reviews: ReviewsService;
   readonly reviewMail: ReviewMailService;
+  readonly reviewerSubscriptions: ReviewerSubscriptionsService;
   readonly mailer: Mailer;
   readonly collections: CollectionsService;
   readonly ratings: RatingsService;
@@ -136,6 +138,18 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
     on: CATALOGUE_EVENTS,
     handle: (event) => search.indexAddons([(event.data as { addonId: number }).addonId]),
   });
+  const reviewerSubscriptions = new ReviewerSubscriptionsService(catalogue, mailer, {
+    siteUrl,
+    serviceName: config.VENDOR_NAME,
+  });
+  events.subscribe({
+    name: 'reviewer-subscriptions',
+    on: ['version.validated'],
+    handle: async (event) => {
+      const { versionId } = event.data as LifecycleEvents['version.validated'];
+      if (versionId !== null) await reviewerSubscriptions.notifyNewVersion(db.fork(), versionId);
+    },
+  });
   events.subscribe({
     name: 'review-mail',
     on: ['review.decided'],
@@ -171,6 +185,7 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
       validationKey: config.INBOUND_EMAIL_VALIDATION_KEY ?? '',
       allowedIps: config.INBOUND_EMAIL_ALLOWED_IPS,
     }),
+    reviewerSubscriptions,
     mailer,
     collections: new CollectionsService(catalogue, collectionsOptions(config)),
     ratings,

@@ -15,24 +15,45 @@ function addonId(req: RestRequest): string {
   return id;
 }
 
-/** `POST addon/<addon_id>/<action>/`: one lifecycle mutation with one boolean argument, answered 202. */
-function adminAction(action: string, operation: string, mutation: string, argument: string, value: boolean) {
+/** `POST addon/<addon_id>/<action>/`: one mutation on the add-on, answered with an empty 202. */
+function addonAction(action: string, document: string) {
   return {
     method: 'POST' as const,
     path: `/reviewers/addon/<addon_id>/${action}/`,
     versions: v4,
-    document: gql`
+    document,
+    variables: (req: RestRequest) => ({ addon: addonId(req) }),
+    status: 202,
+    shape: () => undefined,
+  };
+}
+
+/** A lifecycle mutation with one boolean argument. */
+const adminAction = (action: string, operation: string, mutation: string, argument: string, value: boolean) =>
+  addonAction(
+    action,
+    gql`
       mutation ${operation}($addon: String!) {
         ${mutation}(addon: $addon, ${argument}: ${String(value)}) {
           id
         }
       }
     `,
-    variables: (req: RestRequest) => ({ addon: addonId(req) }),
-    status: 202,
-    shape: () => undefined,
-  };
-}
+  );
+
+/**
+ * `(un)subscribe[_listed|_unlisted]`: the caller's subscription to new versions of a channel (the
+ * plain form is the listed channel, deprecated).
+ */
+const subscription = (action: string, operation: string, channel: 'LISTED' | 'UNLISTED', subscribed: boolean) =>
+  addonAction(
+    action,
+    gql`
+      mutation ${operation}($addon: String!) {
+        setReviewerSubscription(addon: $addon, channel: ${channel}, subscribed: ${String(subscribed)})
+      }
+    `,
+  );
 
 interface ReviewerFlagsData {
   updateAddonReviewerFlags: {
@@ -46,6 +67,12 @@ interface ReviewerFlagsData {
 }
 
 export const reviewerRoutes = defineRoutes([
+  subscription('subscribe', 'RestReviewerSubscribe', 'LISTED', true),
+  subscription('subscribe_listed', 'RestReviewerSubscribeListed', 'LISTED', true),
+  subscription('subscribe_unlisted', 'RestReviewerSubscribeUnlisted', 'UNLISTED', true),
+  subscription('unsubscribe', 'RestReviewerUnsubscribe', 'LISTED', false),
+  subscription('unsubscribe_listed', 'RestReviewerUnsubscribeListed', 'LISTED', false),
+  subscription('unsubscribe_unlisted', 'RestReviewerUnsubscribeUnlisted', 'UNLISTED', false),
   {
     // The add-on's reviewer flags (Reviews:Admin): 200 with all of them after the change.
     method: 'PATCH',

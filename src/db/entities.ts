@@ -11,6 +11,7 @@ import { License } from '../catalogue/license.entity.js';
 import { FeaturedAddon, Preview } from '../catalogue/preview.entity.js';
 import { AddonFile, Version, VersionCompat } from '../catalogue/version.entity.js';
 import { AddonReviewerFlags, ReviewNote, ReviewReplyToken } from '../reviews/review.entity.js';
+import { ReviewerSubscription } from '../reviews/subscription.entity.js';
 import { DeniedGuid, FileUpload } from '../signing/upload.entity.js';
 import { Collection, CollectionAddon } from '../collections/collection.entity.js';
 import { Rating, RatingFlag, RatingThrottle } from '../ratings/rating.entity.js';
@@ -40,6 +41,7 @@ export const entities = [
   ReviewNote,
   ReviewReplyToken,
   AddonReviewerFlags,
+  ReviewerSubscription,
   Collection,
   CollectionAddon,
   Rating,

@@ -17,6 +17,7 @@ import {
   ReviewNotePageType,
   ReviewNoteType,
   ReviewQueuePageType,
+  ReviewerSubscriptionType,
 } from './reviews.types.js';
 
 @ArgsType()
@@ -110,6 +111,24 @@ export class ReviewsResolver {
       to: to ?? null,
       textBody: textBody ?? null,
     });
+  }
+
+  @Mutation(() => Boolean, {
+    description:
+      "Subscribes (or unsubscribes) the caller to mail about the add-on's new versions on a channel: listed for any reviewer, unlisted for unlisted reviewers. Returns `subscribed`.",
+  })
+  setReviewerSubscription(
+    @Arg('addon', { description: 'Id, slug or guid.' }) addon: string,
+    @Arg('channel', () => Channel) channel: Channel,
+    @Arg('subscribed') subscribed: boolean,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return this.services.reviewerSubscriptions.set(ctx, addon, channel, subscribed);
+  }
+
+  @Query(() => [ReviewerSubscriptionType], { description: "The caller's reviewer subscriptions, newest first." })
+  reviewerSubscriptions(@Ctx() ctx: RequestContext) {
+    return this.services.reviewerSubscriptions.mine(ctx);
   }
 
   @Query(() => AddonReviewerFlagsType, { description: 'Reviewer flags of an add-on (reviewers).' })

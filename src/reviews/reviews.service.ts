@@ -332,7 +332,7 @@ export class ReviewsService {
   }
 }
 
-function addonName(addon: Addon): string {
+export function addonName(addon: Addon): string {
   const name = addon.name ?? {};
   return name[addon.defaultLocale] ?? Object.values(name)[0] ?? addon.slug;
 }

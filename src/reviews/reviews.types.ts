@@ -1,4 +1,5 @@
 import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Channel } from '../catalogue/catalogue.enums.js';
 import { AddonObjectType, VersionType } from '../catalogue/catalogue.types.js';
 import { PageOf } from '../graphql/pagination.js';
 
@@ -113,4 +114,18 @@ export class AddonReviewerFlagsInput {
 
   @Field(() => Boolean, { nullable: true })
   needsAdminThemeReview?: boolean | null;
+}
+
+@ObjectType('ReviewerSubscription', {
+  description: "A reviewer's subscription to an add-on's new versions on a channel.",
+})
+export class ReviewerSubscriptionType {
+  @Field(() => Int)
+  addonId!: number;
+
+  @Field(() => Channel)
+  channel!: Channel;
+
+  @Field()
+  created!: Date;
 }
