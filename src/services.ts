@@ -28,6 +28,7 @@ import { ReviewFlagsService } from './reviews/review-flags.service.js';
 import { ReviewsService } from './reviews/reviews.service.js';
 import { ReviewMailService } from './reviews/review-mail.service.js';
 import { ReviewerSubscriptionsService } from './reviews/subscriptions.service.js';
+import { DraftCommentsService } from './reviews/draft-comments.service.js';
 import { DownloadsService } from './signing/downloads.service.js';
 import { UploadProcessor } from './signing/processing.js';
 import { LazySigningTools } from './signing/tools.js';
@@ -70,6 +71,7 @@ export interface Services {
   readonly reviews: ReviewsService;
   readonly reviewMail: ReviewMailService;
   readonly reviewerSubscriptions: ReviewerSubscriptionsService;
+  readonly draftComments: DraftCommentsService;
   readonly mailer: Mailer;
   readonly collections: CollectionsService;
   readonly ratings: RatingsService;
@@ -124,12 +126,21 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
     },
     { dir: join(config.dataDir, 'tmp'), maxBytes: config.MAX_UPLOAD_MB * 1024 * 1024 },
   );
-  const reviews = new ReviewsService(catalogue, jobs, reviewFlags, lifecycle, mailer, {
-    serviceName: config.VENDOR_NAME,
-    replyDomain: config.INBOUND_EMAIL_DOMAIN ?? siteHost,
-    siteUrl,
-    allowSelfReviews: config.ALLOW_SELF_REVIEWS,
-  });
+  const draftComments = new DraftCommentsService(catalogue);
+  const reviews = new ReviewsService(
+    catalogue,
+    jobs,
+    reviewFlags,
+    lifecycle,
+    mailer,
+    {
+      serviceName: config.VENDOR_NAME,
+      replyDomain: config.INBOUND_EMAIL_DOMAIN ?? siteHost,
+      siteUrl,
+      allowSelfReviews: config.ALLOW_SELF_REVIEWS,
+    },
+    draftComments,
+  );
 
   // Subscribers of the lifecycle's events (delivered from the job queue, after commit). Cached
   // answers need none: cache-tag triggers outdate them in the writing transaction.
@@ -186,6 +197,7 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
       allowedIps: config.INBOUND_EMAIL_ALLOWED_IPS,
     }),
     reviewerSubscriptions,
+    draftComments,
     mailer,
     collections: new CollectionsService(catalogue, collectionsOptions(config)),
     ratings,

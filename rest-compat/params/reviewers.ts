@@ -61,3 +61,47 @@ function dateTime(value: unknown): Date | null | undefined {
   }
   return date;
 }
+
+/** A draft comment's JSON body: absent keys stay absent; DRF's messages for wrong types. */
+export function draftCommentFromBody(body: unknown): Record<string, unknown> {
+  const data = jsonObject(body);
+  const input: Record<string, unknown> = {};
+  const refused: Record<string, string[]> = {};
+  for (const [field, name] of [
+    ['comment', 'comment'],
+    ['filename', 'filename'],
+  ] as const) {
+    if (!(field in data)) continue;
+    const value = data[field];
+    if (value === null || typeof value === 'string') input[name] = value;
+    else if (typeof value === 'number' || typeof value === 'boolean') input[name] = String(value);
+    else refused[field] = ['Not a valid string.'];
+  }
+  if ('lineno' in data) {
+    const value = integer(data.lineno);
+    if (value === undefined) refused.lineno = ['A valid integer is required.'];
+    else input.lineno = value;
+  }
+  if ('canned_response' in data) {
+    const value = data.canned_response;
+    const id =
+      typeof value === 'number' || (typeof value === 'string' && /^\d{1,9}$/.test(value)) ? integer(value) : undefined;
+    if (value === null) input.cannedResponse = null;
+    else if (id === undefined || id === null) {
+      refused.canned_response = [
+        `Incorrect type. Expected pk value, received ${typeof value === 'string' ? 'str' : typeof value}.`,
+      ];
+    } else input.cannedResponse = id;
+  }
+  if (Object.keys(refused).length) throw errors.validation(refused);
+  return input;
+}
+
+/** An IntegerField's value (GraphQL's Int range), null, or undefined when it is none. */
+function integer(value: unknown): number | null | undefined {
+  if (value === null) return null;
+  const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : null;
+  if (text === null || !/^-?\d{1,10}$/.test(text)) return undefined;
+  const n = Number(text);
+  return Math.abs(n) <= 2 ** 31 - 1 ? n : undefined;
+}

@@ -1,5 +1,7 @@
 import { errors } from '../../src/core/errors.js';
-import { reviewerFlagsFromBody } from '../params/reviewers.js';
+import type { Page } from '../../src/core/pagination.js';
+import { paginated, pageVariables } from '../pagination.js';
+import { draftCommentFromBody, reviewerFlagsFromBody } from '../params/reviewers.js';
 import { defineRoutes, gql, type RestRequest } from '../route.js';
 
 /**
@@ -55,6 +57,118 @@ const subscription = (action: string, operation: string, channel: 'LISTED' | 'UN
     `,
   );
 
+const cannedFields = gql`
+  fragment RestCannedResponseFields on CannedResponse {
+    id
+    title
+    response
+    category
+  }
+`;
+
+const draftFields = gql`
+  fragment RestDraftCommentFields on DraftComment {
+    id
+    comment
+    filename
+    lineno
+    versionId
+    user {
+      id
+      name
+      username
+      url
+    }
+    cannedResponse {
+      ...RestCannedResponseFields
+    }
+  }
+  ${cannedFields}
+`;
+
+interface DraftData {
+  id: number;
+  comment: string;
+  filename: string | null;
+  lineno: number | null;
+  versionId: number;
+  user: { id: number; name: string; username: string; url: string };
+  cannedResponse: unknown;
+}
+
+const shapeDraft = (d: DraftData) => ({
+  id: d.id,
+  comment: d.comment,
+  filename: d.filename,
+  lineno: d.lineno,
+  version_id: d.versionId,
+  user: d.user,
+  canned_response: d.cannedResponse,
+});
+
+const drafts = '/reviewers/addon/<addon_id>/versions/<version_id>/draft_comments/';
+
+/** The add-on, version and (for one comment) comment of a draft comment path; anything not an id is a 404. */
+function draftVariables(req: RestRequest) {
+  const id = (value: string | undefined) => {
+    if (value === undefined) return undefined;
+    if (!/^\d{1,9}$/.test(value)) throw errors.notFound();
+    return Number(value);
+  };
+  return { addon: addonId(req), versionId: id(req.params.version_id), id: id(req.params.comment_id) };
+}
+
+/** One draft comment: detail, edit (with or without the trailing slash, as the contract lists it), delete. */
+const draftComment = [`${drafts}<comment_id>/`, `${drafts}<comment_id>`].flatMap((path) => [
+  {
+    method: 'PATCH' as const,
+    path,
+    versions: v4,
+    document: gql`
+      mutation RestUpdateDraftComment($addon: String!, $versionId: Int!, $id: Int!, $input: DraftCommentInput!) {
+        updateDraftComment(addon: $addon, versionId: $versionId, id: $id, input: $input) {
+          ...RestDraftCommentFields
+        }
+      }
+      ${draftFields}
+    `,
+    variables: (req: RestRequest) => ({ ...draftVariables(req), input: draftCommentFromBody(req.body) }),
+    shape: (data: { updateDraftComment: DraftData }) => shapeDraft(data.updateDraftComment),
+  },
+  ...(path.endsWith('/')
+    ? [
+        {
+          method: 'GET' as const,
+          path,
+          versions: v4,
+          document: gql`
+            query RestDraftComment($addon: String!, $versionId: Int!, $id: Int!) {
+              draftComment(addon: $addon, versionId: $versionId, id: $id) {
+                ...RestDraftCommentFields
+              }
+            }
+            ${draftFields}
+          `,
+          variables: draftVariables,
+          shape: (data: { draftComment: DraftData }) => shapeDraft(data.draftComment),
+        },
+        {
+          method: 'DELETE' as const,
+          path,
+          versions: v4,
+          document: gql`
+            mutation RestDeleteDraftComment($addon: String!, $versionId: Int!, $id: Int!) {
+              deleteDraftComment(addon: $addon, versionId: $versionId, id: $id)
+            }
+          `,
+          variables: draftVariables,
+          status: 204,
+          shape: () => undefined,
+        },
+      ]
+    : []),
+]);
+
 interface ReviewerFlagsData {
   updateAddonReviewerFlags: {
     autoApprovalDisabled: boolean;
@@ -67,6 +181,58 @@ interface ReviewerFlagsData {
 }
 
 export const reviewerRoutes = defineRoutes([
+  {
+    method: 'GET',
+    path: '/reviewers/canned-responses/',
+    versions: v4,
+    document: gql`
+      query RestCannedResponses {
+        cannedResponses {
+          ...RestCannedResponseFields
+        }
+      }
+      ${cannedFields}
+    `,
+    shape: (data: { cannedResponses: unknown[] }) => data.cannedResponses,
+  },
+  {
+    method: 'GET',
+    path: drafts,
+    versions: v4,
+    document: gql`
+      query RestDraftComments($addon: String!, $versionId: Int!, $page: Int, $pageSize: Int) {
+        draftComments(addon: $addon, versionId: $versionId, page: $page, pageSize: $pageSize) {
+          count
+          page
+          pageSize
+          pageCount
+          items {
+            ...RestDraftCommentFields
+          }
+        }
+      }
+      ${draftFields}
+    `,
+    variables: (req) => ({ ...draftVariables(req), ...pageVariables(req) }),
+    shape: (data: { draftComments: Page<DraftData> }, ctx) => paginated(data.draftComments, ctx, shapeDraft),
+  },
+  {
+    method: 'POST',
+    path: drafts,
+    versions: v4,
+    document: gql`
+      mutation RestCreateDraftComment($addon: String!, $versionId: Int!, $input: DraftCommentInput!) {
+        createDraftComment(addon: $addon, versionId: $versionId, input: $input) {
+          ...RestDraftCommentFields
+        }
+      }
+      ${draftFields}
+    `,
+    variables: (req) => ({ ...draftVariables(req), input: draftCommentFromBody(req.body) }),
+    status: 201,
+    shape: (data: { createDraftComment: DraftData }) => shapeDraft(data.createDraftComment),
+  },
+  ...draftComment,
   subscription('subscribe', 'RestReviewerSubscribe', 'LISTED', true),
   subscription('subscribe_listed', 'RestReviewerSubscribeListed', 'LISTED', true),
   subscription('subscribe_unlisted', 'RestReviewerSubscribeUnlisted', 'UNLISTED', true),

@@ -12,6 +12,7 @@ import { FeaturedAddon, Preview } from '../catalogue/preview.entity.js';
 import { AddonFile, Version, VersionCompat } from '../catalogue/version.entity.js';
 import { AddonReviewerFlags, ReviewNote, ReviewReplyToken } from '../reviews/review.entity.js';
 import { ReviewerSubscription } from '../reviews/subscription.entity.js';
+import { CannedResponse, DraftComment } from '../reviews/draft-comment.entity.js';
 import { DeniedGuid, FileUpload } from '../signing/upload.entity.js';
 import { Collection, CollectionAddon } from '../collections/collection.entity.js';
 import { Rating, RatingFlag, RatingThrottle } from '../ratings/rating.entity.js';
@@ -42,6 +43,8 @@ export const entities = [
   ReviewReplyToken,
   AddonReviewerFlags,
   ReviewerSubscription,
+  CannedResponse,
+  DraftComment,
   Collection,
   CollectionAddon,
   Rating,

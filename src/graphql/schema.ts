@@ -13,6 +13,7 @@ import { FileResolver, LicenseResolver, PreviewResolver, VersionResolver } from 
 import type { Services } from '../services.js';
 import { SigningResolver } from '../signing/signing.resolver.js';
 import { ReviewsResolver } from '../reviews/reviews.resolver.js';
+import { DraftCommentsResolver } from '../reviews/draft-comments.resolver.js';
 import { CollectionAddonsResolver, CollectionsResolver } from '../collections/collections.resolver.js';
 import { RatingPageResolver, RatingsResolver } from '../ratings/ratings.resolver.js';
 
@@ -34,6 +35,7 @@ export const resolvers: NonEmptyArray<Function> = [
   LifecycleResolver,
   SigningResolver,
   ReviewsResolver,
+  DraftCommentsResolver,
   CollectionsResolver,
   CollectionAddonsResolver,
   RatingsResolver,

@@ -12,6 +12,7 @@ import { Migration20261125110034_SlugPattern } from './Migration20261125110034_S
 import { Migration20261125110314_CacheTags } from './Migration20261125110314_CacheTags.js';
 import { Migration20261125140000_CacheTagsText } from './Migration20261125140000_CacheTagsText.js';
 import { Migration20261125143801_ReviewerSubscriptions } from './Migration20261125143801_ReviewerSubscriptions.js';
+import { Migration20261125144235_DraftComments } from './Migration20261125144235_DraftComments.js';
 
 /** Applied in order at start. Add each new migration here (npm run migration:create prints the line). */
 export const migrationsList: MigrationObject[] = [
@@ -28,4 +29,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261125110314_CacheTags', class: Migration20261125110314_CacheTags },
   { name: 'Migration20261125140000_CacheTagsText', class: Migration20261125140000_CacheTagsText },
   { name: 'Migration20261125143801_ReviewerSubscriptions', class: Migration20261125143801_ReviewerSubscriptions },
+  { name: 'Migration20261125144235_DraftComments', class: Migration20261125144235_DraftComments },
 ];

@@ -15,6 +15,8 @@ import { pageRequest, toPage, type Page } from '../core/pagination.js';
 import { TEXT_LIMITS, lengthProblem, truncateText } from '../core/text-limits.js';
 import type { JobQueue } from '../jobs/queue.port.js';
 import type { ServiceJobs } from '../jobs/service-jobs.js';
+import type { DraftCommentsService } from './draft-comments.service.js';
+import { DraftComment } from './draft-comment.entity.js';
 import type { Mailer } from './mailer.js';
 import { ReviewAction, reviewActionLabel } from './review.enums.js';
 import { ReviewNote, ReviewReplyToken } from './review.entity.js';
@@ -71,6 +73,7 @@ export class ReviewsService {
     private readonly lifecycle: AddonLifecycle,
     private readonly mailer: Mailer,
     private readonly settings: ReviewSettings,
+    private readonly drafts: DraftCommentsService,
   ) {}
 
   /** Versions waiting for a human, oldest first: listed ones for listed reviewers, unlisted ones for unlisted reviewers. */
@@ -105,12 +108,15 @@ export class ReviewsService {
     this.assertReviewer(ctx.viewer, version.channel);
     if (version.addon.status === AddonStatus.DELETED) throw errors.notFound();
     await this.assertMayDecide(ctx, version, decision);
-    const text = this.checkComments(comments, decision !== 'approve');
+    // The decider's draft comments on the version become the decision's comments (after theirs).
+    const drafted = await ctx.em.count(DraftComment, { version, user: ctx.viewer.userId! });
+    const own = this.checkComments(comments, decision !== 'approve' && drafted === 0);
     const reviewer = await ctx.em.findOneOrFail(User, ctx.viewer.userId!);
     if ((decision === 'approve' || decision === 'reject') && !this.awaitingReview(version)) {
       throw errors.badRequest('This version is not awaiting review.');
     }
     return ctx.em.transactional(async (tx) => {
+      const text = [own, await this.drafts.take(tx, version.id, reviewer.id)].filter(Boolean).join('\n\n');
       const note = tx.create(ReviewNote, {
         addon: version.addon,
         version,

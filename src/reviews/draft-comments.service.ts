@@ -1,0 +1,217 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AddonStatus, Channel } from '../catalogue/catalogue.enums.js';
+import { canViewDeleted, isListedReviewer, isUnlistedReviewer } from '../catalogue/catalogue.permissions.js';
+import type { CatalogueService } from '../catalogue/catalogue.service.js';
+import { Version } from '../catalogue/version.entity.js';
+import type { RequestContext } from '../core/context.js';
+import { errors } from '../core/errors.js';
+import { pageRequest, toPage, type Page } from '../core/pagination.js';
+import { TEXT_LIMITS, lengthProblem } from '../core/text-limits.js';
+import { User } from '../accounts/user.entity.js';
+import { CannedResponse, DraftComment } from './draft-comment.entity.js';
+
+/** A draft comment's fields; absent ones keep their value on update. */
+export interface DraftCommentInput {
+  comment?: string | null;
+  filename?: string | null;
+  lineno?: number | null;
+  cannedResponse?: number | null;
+}
+
+export interface CannedResponseInput {
+  title: string;
+  response: string;
+  category?: string | null;
+}
+
+const FILENAME_MAX = 1000;
+const TITLE_MAX = 255;
+const CATEGORY_MAX = 100;
+const COMMENT_MAX = TEXT_LIMITS.reviewComments;
+
+export const draftMessages = {
+  commentAndCanned: "You can't submit a comment if `canned_response` is defined.",
+  empty: "You can't submit an empty comment.",
+  linenoWithoutFile: "You can't submit a line number without associating it to a filename.",
+  unknownCanned: (id: number) => `Invalid pk "${id}" - object does not exist.`,
+};
+
+/**
+ * Canned responses and draft comments (compat notes §4.5). Draft comments belong to a version
+ * and a reviewer: each sees and changes only their own (another's is a 404). Who may write them
+ * is who may browse the version: reviewers of its channel, and its add-on's authors. A decision
+ * on the version (ReviewsService.decide) takes the decider's drafts as its comments.
+ */
+export class DraftCommentsService {
+  constructor(private readonly catalogue: CatalogueService) {}
+
+  async cannedResponses(ctx: RequestContext): Promise<CannedResponse[]> {
+    if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
+    if (!isListedReviewer(ctx.viewer) && !isUnlistedReviewer(ctx.viewer)) throw errors.forbidden();
+    return ctx.em.find(CannedResponse, {}, { orderBy: { category: 'asc', title: 'asc', id: 'asc' } });
+  }
+
+  /** Creates (`id` null) or replaces a canned response (Reviews:Admin). */
+  async saveCannedResponse(ctx: RequestContext, id: number | null, input: CannedResponseInput) {
+    this.assertAdmin(ctx);
+    const fields: Record<string, string[]> = {};
+    const title = input.title.trim();
+    const response = input.response.trim();
+    const category = (input.category ?? 'Other').trim() || 'Other';
+    const check = (field: string, value: string, max: number) => {
+      const problem = value ? lengthProblem(value, max) : 'This field may not be blank.';
+      if (problem) fields[field] = [problem];
+    };
+    check('title', title, TITLE_MAX);
+    check('response', response, COMMENT_MAX);
+    check('category', category, CATEGORY_MAX);
+    if (Object.keys(fields).length) throw errors.validation(fields);
+    const canned =
+      id === null ? ctx.em.create(CannedResponse, { title, response, category }) : await this.canned(ctx, id);
+    Object.assign(canned, { title, response, category });
+    await ctx.em.flush();
+    return canned;
+  }
+
+  async deleteCannedResponse(ctx: RequestContext, id: number): Promise<boolean> {
+    this.assertAdmin(ctx);
+    ctx.em.remove(await this.canned(ctx, id));
+    await ctx.em.flush();
+    return true;
+  }
+
+  async list(
+    ctx: RequestContext,
+    addon: string,
+    versionId: number,
+    page?: number | null,
+    pageSize?: number | null,
+  ): Promise<Page<DraftComment>> {
+    const version = await this.version(ctx, addon, versionId);
+    const request = pageRequest(page, pageSize);
+    const [items, count] = await ctx.em.findAndCount(
+      DraftComment,
+      { version, user: ctx.viewer.userId! },
+      { orderBy: { id: 'asc' }, limit: request.limit, offset: request.offset, populate: ['user', 'cannedResponse'] },
+    );
+    return toPage(request, count, items);
+  }
+
+  async get(ctx: RequestContext, addon: string, versionId: number, id: number): Promise<DraftComment> {
+    const version = await this.version(ctx, addon, versionId);
+    return this.own(ctx, version, id);
+  }
+
+  async create(ctx: RequestContext, addon: string, versionId: number, input: DraftCommentInput) {
+    const version = await this.version(ctx, addon, versionId);
+    const draft = ctx.em.create(DraftComment, { version, user: ctx.em.getReference(User, ctx.viewer.userId!) });
+    await this.apply(ctx, draft, input);
+    await ctx.em.flush();
+    await ctx.em.populate(draft, ['user']);
+    return draft;
+  }
+
+  async update(ctx: RequestContext, addon: string, versionId: number, id: number, input: DraftCommentInput) {
+    const version = await this.version(ctx, addon, versionId);
+    const draft = await this.own(ctx, version, id);
+    await this.apply(ctx, draft, input);
+    await ctx.em.flush();
+    return draft;
+  }
+
+  async delete(ctx: RequestContext, addon: string, versionId: number, id: number): Promise<boolean> {
+    const version = await this.version(ctx, addon, versionId);
+    ctx.em.remove(await this.own(ctx, version, id));
+    await ctx.em.flush();
+    return true;
+  }
+
+  /**
+   * The reviewer's drafts on the version as the text of a decision's comments (one line each:
+   * `file:line: comment`), removed in `tx`; empty when there are none.
+   */
+  async take(tx: EntityManager, versionId: number, userId: number): Promise<string> {
+    const drafts = await tx.find(
+      DraftComment,
+      { version: versionId, user: userId },
+      { orderBy: { id: 'asc' }, populate: ['cannedResponse'] },
+    );
+    if (!drafts.length) return '';
+    const lines = drafts.map((d) => {
+      const where = d.filename ? `${d.filename}${d.lineno !== null ? `:${d.lineno}` : ''}: ` : '';
+      return `${where}${d.cannedResponse?.response ?? d.comment}`;
+    });
+    tx.remove(drafts);
+    return lines.join('\n');
+  }
+
+  private async apply(ctx: RequestContext, draft: DraftComment, input: DraftCommentInput): Promise<void> {
+    const fields: Record<string, string[]> = {};
+    const next = {
+      comment: input.comment !== undefined ? (input.comment ?? '') : draft.comment,
+      filename: input.filename !== undefined ? input.filename || null : draft.filename,
+      lineno: input.lineno !== undefined ? input.lineno : draft.lineno,
+      canned: input.cannedResponse !== undefined ? input.cannedResponse : (draft.cannedResponse?.id ?? null),
+    };
+    let canned: CannedResponse | null = null;
+    if (next.canned !== null) {
+      canned = await ctx.em.findOne(CannedResponse, next.canned);
+      if (!canned) fields.canned_response = [draftMessages.unknownCanned(next.canned)];
+    }
+    const comment = next.comment.trim();
+    const commentProblem =
+      comment && next.canned !== null
+        ? draftMessages.commentAndCanned
+        : !comment && next.canned === null
+          ? draftMessages.empty
+          : next.lineno !== null && !next.filename
+            ? draftMessages.linenoWithoutFile
+            : lengthProblem(comment, COMMENT_MAX);
+    if (commentProblem) fields.comment = [commentProblem];
+    const filenameProblem = next.filename ? lengthProblem(next.filename, FILENAME_MAX) : null;
+    if (filenameProblem) fields.filename = [filenameProblem];
+    if (next.lineno !== null && next.lineno < 0) {
+      fields.lineno = ['Ensure this value is greater than or equal to 0.'];
+    }
+    if (Object.keys(fields).length) throw errors.validation(fields);
+    Object.assign(draft, { comment, filename: next.filename, lineno: next.lineno, cannedResponse: canned });
+  }
+
+  private async own(ctx: RequestContext, version: Version, id: number): Promise<DraftComment> {
+    const draft = Number.isSafeInteger(id)
+      ? await ctx.em.findOne(
+          DraftComment,
+          { id, version, user: ctx.viewer.userId! },
+          { populate: ['user', 'cannedResponse'] },
+        )
+      : null;
+    if (!draft) throw errors.notFound();
+    return draft;
+  }
+
+  /** The version the caller may comment on: reviewers of its channel and its add-on's authors. */
+  private async version(ctx: RequestContext, identifier: string, versionId: number): Promise<Version> {
+    if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
+    const addon = await this.catalogue.lookup(ctx, identifier);
+    if (!addon || (addon.status === AddonStatus.DELETED && !canViewDeleted(ctx.viewer))) throw errors.notFound();
+    const version = Number.isSafeInteger(versionId)
+      ? await ctx.em.findOne(Version, { id: versionId, addon: addon.id })
+      : null;
+    if (!version || (version.deleted && !canViewDeleted(ctx.viewer))) throw errors.notFound();
+    const reviewer =
+      version.channel === Channel.UNLISTED ? isUnlistedReviewer(ctx.viewer) : isListedReviewer(ctx.viewer);
+    if (!reviewer && !(await this.catalogue.isAuthor(ctx, addon))) throw errors.forbidden();
+    return version;
+  }
+
+  private async canned(ctx: RequestContext, id: number): Promise<CannedResponse> {
+    const canned = Number.isSafeInteger(id) ? await ctx.em.findOne(CannedResponse, id) : null;
+    if (!canned) throw errors.notFound();
+    return canned;
+  }
+
+  private assertAdmin(ctx: RequestContext) {
+    if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
+    if (!ctx.viewer.can('Reviews:Admin')) throw errors.forbidden();
+  }
+}
