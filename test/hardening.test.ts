@@ -8,6 +8,7 @@ import { parse, specifiedRules, validate, type ValidationRule } from 'graphql';
 import { routes } from '../rest-compat/routes/index.js';
 import { signJwt } from '../src/auth/jwt.js';
 import { loadConfig } from '../src/config.js';
+import { waitFor } from './helpers/signing.js';
 import { ResponseCache } from '../src/core/response-cache.js';
 import { UploadSlots } from '../src/core/upload-slots.js';
 import { buildAppSchema } from '../src/graphql/schema.js';
@@ -87,9 +88,12 @@ describe('hardening (issue 9)', () => {
 
     it('does not read an anonymous upload at all', async () => {
       const tmp = join(t.app.services.config.dataDir, 'tmp');
+      const spooled = () => (existsSync(tmp) ? readdirSync(tmp) : []);
+      // The previous test's spooled part is removed once its response has closed: wait for it.
+      await waitFor('earlier spooled parts to be removed', async () => spooled().length === 0, 10_000);
       const answer = await rawRequest(server, truncatedMultipart('/api/v4/addons/x@y/versions/1.0/'));
       expect(statusOf(answer)).toBe(401);
-      expect(existsSync(tmp) ? readdirSync(tmp) : []).toEqual([]); // nothing spooled, nothing left
+      expect(spooled()).toEqual([]); // nothing spooled, nothing left
       await alive();
     });
 
