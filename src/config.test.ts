@@ -69,4 +69,12 @@ describe('loadConfig', () => {
     expect(loadConfig({ WEB_PROCESSES: '2', DATABASE_URL: 'postgres://db/addons' }).WEB_PROCESSES).toBe(2);
     expect(() => loadConfig({ WEB_PROCESSES: '0' })).toThrow(ConfigError);
   });
+
+  it('takes an SMTP server by URL (smtp: or smtps:) and a From address', () => {
+    expect(loadConfig({ SMTP_URL: 'smtp://user:pass@mail.example:587' }).SMTP_URL).toBe(
+      'smtp://user:pass@mail.example:587',
+    );
+    expect(() => loadConfig({ SMTP_URL: 'http://mail.example' })).toThrow(ConfigError);
+    expect(() => loadConfig({ MAIL_FROM: 'not an address' })).toThrow(ConfigError);
+  });
 });

@@ -148,6 +148,13 @@ const schema = z.object({
     .default(4096),
   SIGNING_KEY_POOL: z.coerce.number().int().min(0).max(64).default(4),
   /** Inbound review replies (`POST /api/{v}/activity/mail/`): disabled (403) without a secret. */
+  /**
+   * Outgoing mail server (`smtp://user:pass@host:587`, `smtps://…:465`); unset: messages are written
+   * to DATA_DIR/mail/outbox as .eml files.
+   */
+  SMTP_URL: urlWithProtocol(['smtp:', 'smtps:']).optional(),
+  /** The From address of outgoing mail; default `no-reply@<SITE_URL's host>`. */
+  MAIL_FROM: z.string().email().optional(),
   INBOUND_EMAIL_SECRET_KEY: z.string().min(1).optional(),
   /** Answered to the mail provider's `Type: "Validation"` probe. */
   INBOUND_EMAIL_VALIDATION_KEY: z.string().min(1).optional(),

@@ -24,6 +24,7 @@ import { createJobQueue } from './jobs/pg-boss.queue.js';
 import type { JobQueue } from './jobs/queue.port.js';
 import { serviceQueues, type ServiceJobs } from './jobs/service-jobs.js';
 import { DirectoryMailer, type Mailer } from './reviews/mailer.js';
+import { SmtpMailer } from './reviews/smtp.mailer.js';
 import { ReviewFlagsService } from './reviews/review-flags.service.js';
 import { ReviewsService } from './reviews/reviews.service.js';
 import { ReviewMailService } from './reviews/review-mail.service.js';
@@ -113,7 +114,10 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
   const signingTools = new LazySigningTools(config, keyring.box('signing-ca'), logger);
   const siteUrl = (config.SITE_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
   const siteHost = new URL(siteUrl).hostname;
-  const mailer = new DirectoryMailer(join(config.dataDir, 'mail', 'outbox'), `no-reply@${siteHost}`, logger);
+  const from = config.MAIL_FROM ?? `no-reply@${siteHost}`;
+  const mailer: Mailer = config.SMTP_URL
+    ? new SmtpMailer(config.SMTP_URL, from, logger)
+    : new DirectoryMailer(join(config.dataDir, 'mail', 'outbox'), from, logger);
   const uploads = new UploadsService(
     files,
     jobs,
