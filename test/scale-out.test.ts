@@ -99,18 +99,20 @@ const now = () => Math.floor(Date.now() / 1000);
     type Status = {
       processed: boolean;
       valid: boolean;
+      reviewed: boolean;
       files: { download_url: string; hash: string; signed: boolean }[];
     };
     const status = (base: string) =>
       fetch(`${base}/api/v4/addons/${guid}/versions/1.0.0/`, { headers: { Authorization: auth() } }).then(
         (r) => r.json() as Promise<Status>,
       );
-    // Only the worker process runs jobs: the web process's answer changes because the other signed.
+    // Only the worker process runs jobs: the web process's answer changes because the other signed
+    // and then approved it (two steps: the answers are compared once both are done).
     const signed = await waitFor(
-      'the upload to be signed',
+      'the upload to be signed and approved',
       async () => {
         const s = await status(web);
-        return s.files[0]?.signed ? s : null;
+        return s.files[0]?.signed && s.reviewed ? s : null;
       },
       90_000,
     );
