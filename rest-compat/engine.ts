@@ -25,8 +25,6 @@ import type { ApiVersion, CacheScope, HttpMethod, RestRequest, RouteDefinition, 
 
 interface CompiledRoute {
   definition: RouteDefinition;
-  document: DocumentNode;
-  operationName: string;
   /** The document compiled by graphql-jit (same results as `execute`, less work per request). */
   run: CompiledOperation;
   /** Credentials accepted: the operation's (see Accepts), narrowed by the route's `auth`. */
@@ -92,8 +90,6 @@ export function compileRoutes(
       seen.add(key);
       byVersion.get(version)!.push({
         definition,
-        document,
-        operationName: operations[0].name.value,
         run,
         schemes: narrowed,
         pattern,

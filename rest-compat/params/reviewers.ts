@@ -84,8 +84,8 @@ export function draftCommentFromBody(body: unknown): Record<string, unknown> {
   }
   if ('canned_response' in data) {
     const value = data.canned_response;
-    const id =
-      typeof value === 'number' || (typeof value === 'string' && /^\d{1,9}$/.test(value)) ? integer(value) : undefined;
+    const digits = typeof value === 'string' && value.length <= 9 && /^\d{1,9}$/.test(value);
+    const id = typeof value === 'number' || digits ? integer(value) : undefined;
     if (value === null) input.cannedResponse = null;
     else if (id === undefined || id === null) {
       refused.canned_response = [
@@ -100,8 +100,9 @@ export function draftCommentFromBody(body: unknown): Record<string, unknown> {
 /** An IntegerField's value (GraphQL's Int range), null, or undefined when it is none. */
 function integer(value: unknown): number | null | undefined {
   if (value === null) return null;
+  // Eleven characters hold any Int (sign and ten digits): longer text is refused before the pattern.
   const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : null;
-  if (text === null || !/^-?\d{1,10}$/.test(text)) return undefined;
+  if (text === null || text.length > 11 || !/^-?\d{1,10}$/.test(text)) return undefined;
   const n = Number(text);
   return Math.abs(n) <= 2 ** 31 - 1 ? n : undefined;
 }
