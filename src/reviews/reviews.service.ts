@@ -15,9 +15,10 @@ import { pageRequest, toPage, type Page } from '../core/pagination.js';
 import { TEXT_LIMITS, lengthProblem, truncateText } from '../core/text-limits.js';
 import type { JobQueue } from '../jobs/queue.port.js';
 import type { ServiceJobs } from '../jobs/service-jobs.js';
+import type { Mailer } from '../mail/mailer.port.js';
+import { mails } from '../mail/templates.js';
 import type { DraftCommentsService } from './draft-comments.service.js';
 import { DraftComment } from './draft-comment.entity.js';
-import type { Mailer } from './mailer.js';
 import { ReviewAction, reviewActionLabel } from './review.enums.js';
 import { ReviewNote, ReviewReplyToken } from './review.entity.js';
 import type { AdminReviewFlag, ReviewFlagsService } from './review-flags.service.js';
@@ -44,6 +45,14 @@ export interface ReviewSettings {
   /** Reviewers may decide on their own add-ons' versions (the original's ALLOW_SELF_REVIEWS, off by default). */
   allowSelfReviews?: boolean;
 }
+
+/** The authors' mail for each decision's note (`review.decided` is published for these only). */
+const DECISION_MAILS = new Map<ReviewAction, typeof mails.reviewApproved>([
+  [ReviewAction.APPROVED, mails.reviewApproved],
+  [ReviewAction.REJECTED, mails.reviewRejected],
+  [ReviewAction.MORE_INFORMATION_REQUESTED, mails.reviewInformationRequested],
+  [ReviewAction.COMMENT, mails.reviewComment],
+]);
 
 /** Decisions a "needs admin review" flag reserves to `Reviews:Admin`; comments stay open to reviewers. */
 const ADMIN_FLAGGED_DECISIONS: ReadonlySet<ReviewDecision> = new Set(['approve', 'reject', 'requestInformation']);
@@ -308,7 +317,8 @@ export class ReviewsService {
    */
   async mailDecision(em: EntityManager, noteId: number): Promise<void> {
     const note = await em.findOne(ReviewNote, noteId, { populate: ['version', 'version.addon'] });
-    if (!note) return;
+    const template = note && DECISION_MAILS.get(note.action);
+    if (!note || !template) return;
     const version = note.version;
     const authors = await em.find(AddonUser, { addon: version.addon }, { populate: ['user'] });
     for (const { user } of authors) {
@@ -316,15 +326,13 @@ export class ReviewsService {
       await this.mailer.send({
         to: user.email,
         replyTo: `reviewreply+${token}@${this.settings.replyDomain}`,
-        subject: `${reviewActionLabel(note.action)}: ${addonName(version.addon)} ${version.version}`,
-        text: [
-          `${reviewActionLabel(note.action)} for version ${version.version} of ${addonName(version.addon)}.`,
-          '',
-          note.comments,
-          '',
-          `Reply to this message to answer the reviewer; the history of this version is at`,
-          `${this.settings.siteUrl}/developers/addon/${version.addon.slug}/versions/${version.id}`,
-        ].join('\n'),
+        ...template.render({
+          addonName: addonName(version.addon),
+          version: version.version,
+          comments: note.comments || '(none)',
+          versionUrl: `${this.settings.siteUrl}/developers/addon/${version.addon.slug}/versions/${version.id}`,
+          serviceName: this.settings.serviceName,
+        }),
       });
     }
   }

@@ -8,7 +8,8 @@ import { Version } from '../catalogue/version.entity.js';
 import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
 import { intArray } from '../db/sql.js';
-import type { Mailer } from './mailer.js';
+import type { Mailer } from '../mail/mailer.port.js';
+import { mails } from '../mail/templates.js';
 import { addonName } from './reviews.service.js';
 import { ReviewerSubscription } from './subscription.entity.js';
 
@@ -78,15 +79,14 @@ export class ReviewerSubscriptionsService {
       if (!mayFollow(new Viewer(user, rules.get(user.id) ?? [], null), version.channel)) continue;
       await this.mailer.send({
         to: user.email,
-        subject: `${this.settings.serviceName} Add-ons: ${name} updated`,
-        text: [
-          `A new ${channel} version of ${name}, ${version.version}, was submitted.`,
-          '',
-          `Review it: ${this.settings.siteUrl}/reviewers/review${channel === 'unlisted' ? '-unlisted' : ''}/${version.addon.id}`,
-          '',
-          `You get this mail because you subscribed to the add-on's ${channel} versions. To stop, unsubscribe:`,
-          `POST ${this.settings.siteUrl}/api/v4/reviewers/addon/${version.addon.id}/unsubscribe_${channel}/`,
-        ].join('\n'),
+        ...mails.subscriptionNewVersion.render({
+          serviceName: this.settings.serviceName,
+          addonName: name,
+          version: version.version,
+          channel,
+          reviewUrl: `${this.settings.siteUrl}/reviewers/review${channel === 'unlisted' ? '-unlisted' : ''}/${version.addon.id}`,
+          unsubscribeUrl: `${this.settings.siteUrl}/api/v4/reviewers/addon/${version.addon.id}/unsubscribe_${channel}/`,
+        }),
       });
     }
   }

@@ -2,18 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../core/logger.js';
-
-export interface OutgoingMail {
-  to: string;
-  replyTo?: string;
-  subject: string;
-  text: string;
-}
-
-/** Outgoing mail. The default writes RFC 5322 messages to a directory (an SMTP adapter implements the same call). */
-export interface Mailer {
-  send(mail: OutgoingMail): Promise<void>;
-}
+import type { Mailer, OutgoingMail } from './mailer.port.js';
 
 /** Messages as `.eml` files under `dir` (DATA_DIR/mail/outbox), for a relay or a human to pick up. */
 export class DirectoryMailer implements Mailer {

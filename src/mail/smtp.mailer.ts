@@ -1,6 +1,6 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Logger } from '../core/logger.js';
-import type { Mailer, OutgoingMail } from './mailer.js';
+import type { Mailer, OutgoingMail } from './mailer.port.js';
 
 /**
  * Outgoing mail through an SMTP server (nodemailer), when SMTP_URL is set:

@@ -1,0 +1,80 @@
+import { defineMail } from './template.js';
+
+/**
+ * Every mail the service sends, one template each (subject, body, footer; see `template.ts` for the
+ * placeholder rules and why these are TypeScript modules and not `.txt` files). Importing this module
+ * parses them all, so a broken template fails at startup and in `templates.test.ts`.
+ */
+
+/** Values of the review-decision mails, sent to each author of the add-on (with a reply address). */
+const DECISION = ['addonName', 'version', 'comments', 'versionUrl', 'serviceName'] as const;
+
+const DECISION_FOOTER = [
+  'You get this mail because you are an author of {{addonName}} on {{serviceName}} Add-ons.',
+  'Reply to it to answer the reviewer: your reply is added to the review history of this version.',
+].join('\n');
+
+const HISTORY = 'The review history of this version:\n{{versionUrl}}';
+
+export const mails = {
+  reviewApproved: defineMail('reviewApproved', {
+    placeholders: DECISION,
+    subject: 'Approved: {{addonName}} {{version}}',
+    body: `Version {{version}} of {{addonName}} was approved.
+
+Reviewer's comments:
+{{comments}}
+
+${HISTORY}`,
+    footer: DECISION_FOOTER,
+  }),
+
+  reviewRejected: defineMail('reviewRejected', {
+    placeholders: DECISION,
+    subject: 'Rejected: {{addonName}} {{version}}',
+    body: `Version {{version}} of {{addonName}} was rejected.
+
+Reviewer's comments:
+{{comments}}
+
+${HISTORY}`,
+    footer: DECISION_FOOTER,
+  }),
+
+  reviewInformationRequested: defineMail('reviewInformationRequested', {
+    placeholders: DECISION,
+    subject: 'More information requested: {{addonName}} {{version}}',
+    body: `A reviewer needs more information about version {{version}} of {{addonName}}:
+
+{{comments}}
+
+Reply to this mail with the information.
+${HISTORY}`,
+    footer: DECISION_FOOTER,
+  }),
+
+  reviewComment: defineMail('reviewComment', {
+    placeholders: DECISION,
+    subject: 'Comment: {{addonName}} {{version}}',
+    body: `A reviewer commented on version {{version}} of {{addonName}}:
+
+{{comments}}
+
+${HISTORY}`,
+    footer: DECISION_FOOTER,
+  }),
+
+  /** To a reviewer subscribed to the add-on's versions on one channel (`listed` or `unlisted`). */
+  subscriptionNewVersion: defineMail('subscriptionNewVersion', {
+    placeholders: ['serviceName', 'addonName', 'version', 'channel', 'reviewUrl', 'unsubscribeUrl'],
+    subject: '{{serviceName}} Add-ons: {{addonName}} updated',
+    body: `A new {{channel}} version of {{addonName}}, {{version}}, was submitted.
+
+Review it: {{reviewUrl}}`,
+    footer: `You get this mail because you subscribed to the {{channel}} versions of {{addonName}}. To stop, unsubscribe through the reviewer API:
+POST {{unsubscribeUrl}}`,
+  }),
+};
+
+export type MailName = keyof typeof mails;
+export type MailValues<N extends MailName> = Parameters<(typeof mails)[N]['render']>[0];
