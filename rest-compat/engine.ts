@@ -221,7 +221,13 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
         }
         const body = shapeBody(result.data);
         if (body instanceof RedirectReply) return redirect(res, body);
-        if (body instanceof FileReply) return sendFile(res, body, await services.downloads.open(em, body.fileId));
+        if (body instanceof FileReply) {
+          const file =
+            body.member === undefined
+              ? await services.downloads.open(em, body.fileId)
+              : await services.versionBrowse.open(em, body.fileId, body.member);
+          return sendFile(res, body, file);
+        }
         return sendJson(res, statusOf(result.data), body, method === 'GET' ? PRIVATE_CACHE_HEADERS : {});
       }
 

@@ -29,6 +29,8 @@ export class FileReply {
     readonly fileId: number,
     readonly contentType: string,
     readonly headers: Record<string, string> = {},
+    /** A file inside that package (`services.versionBrowse`) instead of the package itself. */
+    readonly member?: string,
   ) {}
 }
 

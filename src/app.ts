@@ -22,7 +22,7 @@ import { Keyring } from './core/secrets.js';
 import { openDatabase, type Database, type DatabaseTarget } from './db/database.js';
 import { createGraphqlEndpoint } from './graphql/server.js';
 import { refuseDeepJson } from './core/input-guards.js';
-import { mediaFromStorage, publicDownload, validationReport } from './signing/signing.http.js';
+import { mediaFromStorage, publicDownload, validationReport, validationReportJson } from './signing/signing.http.js';
 import { buildAppSchema } from './graphql/schema.js';
 import { createServices, type Services } from './services.js';
 
@@ -105,6 +105,7 @@ export async function createApp(config: Config, logger: Logger, options: CreateA
     }
     app.get('/downloads/file/:id{/:name}', publicDownload(services, db));
     app.get('/developers/upload/:uuid', validationReport(services, db));
+    app.get('/developers/upload/:uuid/json', validationReportJson(services, db));
     app.use(
       '/api',
       corsHandler,

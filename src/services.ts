@@ -28,6 +28,10 @@ import type { Mailer } from './mail/mailer.port.js';
 import { SmtpMailer } from './mail/smtp.mailer.js';
 import { ReviewFlagsService } from './reviews/review-flags.service.js';
 import { ReviewsService } from './reviews/reviews.service.js';
+import { VersionAccess } from './reviews/version-access.js';
+import { PackageContentsStore } from './reviews/browse/package-contents.js';
+import { BROWSE_CONTENT_MAX, VersionBrowseService } from './reviews/browse/version-browse.service.js';
+import { DEFAULT_ZIP_LIMITS } from './signing/package/zip.js';
 import { ReviewMailService } from './reviews/review-mail.service.js';
 import { ReviewerSubscriptionsService } from './reviews/subscriptions.service.js';
 import { DraftCommentsService } from './reviews/draft-comments.service.js';
@@ -74,6 +78,8 @@ export interface Services {
   readonly reviewMail: ReviewMailService;
   readonly reviewerSubscriptions: ReviewerSubscriptionsService;
   readonly draftComments: DraftCommentsService;
+  /** Reviewers browsing and comparing the files of versions. */
+  readonly versionBrowse: VersionBrowseService;
   readonly mailer: Mailer;
   readonly collections: CollectionsService;
   readonly ratings: RatingsService;
@@ -131,7 +137,8 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
     },
     { dir: join(config.dataDir, 'tmp'), maxBytes: config.MAX_UPLOAD_MB * 1024 * 1024 },
   );
-  const draftComments = new DraftCommentsService(catalogue);
+  const versionAccess = new VersionAccess(catalogue);
+  const draftComments = new DraftCommentsService(versionAccess);
   const reviews = new ReviewsService(
     catalogue,
     jobs,
@@ -145,6 +152,7 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
       allowSelfReviews: config.ALLOW_SELF_REVIEWS,
     },
     draftComments,
+    versionAccess,
   );
 
   // Subscribers of the lifecycle's events (delivered from the job queue, after commit). Cached
@@ -203,6 +211,12 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
     }),
     reviewerSubscriptions,
     draftComments,
+    versionBrowse: new VersionBrowseService(
+      versionAccess,
+      // Any member an upload may hold can be read back (downloads, diffs).
+      new PackageContentsStore(files, { maxReadSize: DEFAULT_ZIP_LIMITS.maxEntrySize }),
+      { contentMax: BROWSE_CONTENT_MAX },
+    ),
     mailer,
     collections: new CollectionsService(catalogue, collectionsOptions(config)),
     ratings,

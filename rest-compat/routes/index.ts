@@ -5,6 +5,7 @@ import { searchRoutes } from './search.js';
 import { signingRoutes } from './signing.js';
 import { reviewRoutes } from './reviews.js';
 import { reviewerRoutes } from './reviewers.js';
+import { reviewerBrowseRoutes } from './reviewer-browse.js';
 import { siteRoutes } from './site.js';
 import { collectionRoutes } from './collections.js';
 import { ratingsRoutes } from './ratings.js';
@@ -18,6 +19,7 @@ export const routes: readonly RouteDefinition[] = [
   ...signingRoutes,
   ...reviewRoutes,
   ...reviewerRoutes,
+  ...reviewerBrowseRoutes,
   ...collectionRoutes,
   ...ratingsRoutes,
 ];

@@ -11,7 +11,7 @@ import { defineRoutes, gql, type RestRequest } from '../route.js';
  */
 const v4 = ['v4'] as const;
 
-function addonId(req: RestRequest): string {
+export function addonId(req: RestRequest): string {
   const id = req.params.addon_id;
   if (!/^\d{1,10}$/.test(id)) throw errors.notFound();
   return id;

@@ -17,6 +17,7 @@ import { DeniedGuid, FileUpload } from '../signing/upload.entity.js';
 import { Collection, CollectionAddon } from '../collections/collection.entity.js';
 import { Rating, RatingFlag, RatingThrottle } from '../ratings/rating.entity.js';
 import { UserNotification } from '../accounts/notification.entity.js';
+import { PackageContents, PackageFileDiff } from '../reviews/browse/contents.entity.js';
 import { AddonActivity } from '../catalogue/lifecycle/activity.entity.js';
 
 /** Every entity, listed explicitly (no folder discovery: it breaks under Jest's ESM loader). */
@@ -52,4 +53,6 @@ export const entities = [
   RatingThrottle,
   UserNotification,
   AddonActivity,
+  PackageContents,
+  PackageFileDiff,
 ];

@@ -14,6 +14,7 @@ import type { Services } from '../services.js';
 import { SigningResolver } from '../signing/signing.resolver.js';
 import { ReviewsResolver } from '../reviews/reviews.resolver.js';
 import { DraftCommentsResolver } from '../reviews/draft-comments.resolver.js';
+import { VersionBrowseResolver } from '../reviews/browse/browse.resolver.js';
 import { CollectionAddonsResolver, CollectionsResolver } from '../collections/collections.resolver.js';
 import { RatingPageResolver, RatingsResolver } from '../ratings/ratings.resolver.js';
 
@@ -36,6 +37,7 @@ export const resolvers: NonEmptyArray<Function> = [
   SigningResolver,
   ReviewsResolver,
   DraftCommentsResolver,
+  VersionBrowseResolver,
   CollectionsResolver,
   CollectionAddonsResolver,
   RatingsResolver,

@@ -1,14 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AddonStatus, Channel } from '../catalogue/catalogue.enums.js';
-import { canViewDeleted, isListedReviewer, isUnlistedReviewer } from '../catalogue/catalogue.permissions.js';
-import type { CatalogueService } from '../catalogue/catalogue.service.js';
-import { Version } from '../catalogue/version.entity.js';
+import { isListedReviewer, isUnlistedReviewer } from '../catalogue/catalogue.permissions.js';
+import type { Version } from '../catalogue/version.entity.js';
 import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
 import { pageRequest, toPage, type Page } from '../core/pagination.js';
 import { TEXT_LIMITS, lengthProblem } from '../core/text-limits.js';
 import { User } from '../accounts/user.entity.js';
 import { CannedResponse, DraftComment } from './draft-comment.entity.js';
+import type { VersionAccess } from './version-access.js';
 
 /** A draft comment's fields; absent ones keep their value on update. */
 export interface DraftCommentInput {
@@ -43,7 +42,7 @@ export const draftMessages = {
  * on the version (ReviewsService.decide) takes the decider's drafts as its comments.
  */
 export class DraftCommentsService {
-  constructor(private readonly catalogue: CatalogueService) {}
+  constructor(private readonly access: VersionAccess) {}
 
   async cannedResponses(ctx: RequestContext): Promise<CannedResponse[]> {
     if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
@@ -87,7 +86,7 @@ export class DraftCommentsService {
     page?: number | null,
     pageSize?: number | null,
   ): Promise<Page<DraftComment>> {
-    const version = await this.version(ctx, addon, versionId);
+    const version = await this.access.version(ctx, addon, versionId);
     const request = pageRequest(page, pageSize);
     const [items, count] = await ctx.em.findAndCount(
       DraftComment,
@@ -98,12 +97,12 @@ export class DraftCommentsService {
   }
 
   async get(ctx: RequestContext, addon: string, versionId: number, id: number): Promise<DraftComment> {
-    const version = await this.version(ctx, addon, versionId);
+    const version = await this.access.version(ctx, addon, versionId);
     return this.own(ctx, version, id);
   }
 
   async create(ctx: RequestContext, addon: string, versionId: number, input: DraftCommentInput) {
-    const version = await this.version(ctx, addon, versionId);
+    const version = await this.access.version(ctx, addon, versionId);
     const draft = ctx.em.create(DraftComment, { version, user: ctx.em.getReference(User, ctx.viewer.userId!) });
     await this.apply(ctx, draft, input);
     await ctx.em.flush();
@@ -112,7 +111,7 @@ export class DraftCommentsService {
   }
 
   async update(ctx: RequestContext, addon: string, versionId: number, id: number, input: DraftCommentInput) {
-    const version = await this.version(ctx, addon, versionId);
+    const version = await this.access.version(ctx, addon, versionId);
     const draft = await this.own(ctx, version, id);
     await this.apply(ctx, draft, input);
     await ctx.em.flush();
@@ -120,7 +119,7 @@ export class DraftCommentsService {
   }
 
   async delete(ctx: RequestContext, addon: string, versionId: number, id: number): Promise<boolean> {
-    const version = await this.version(ctx, addon, versionId);
+    const version = await this.access.version(ctx, addon, versionId);
     ctx.em.remove(await this.own(ctx, version, id));
     await ctx.em.flush();
     return true;
@@ -187,21 +186,6 @@ export class DraftCommentsService {
       : null;
     if (!draft) throw errors.notFound();
     return draft;
-  }
-
-  /** The version the caller may comment on: reviewers of its channel and its add-on's authors. */
-  private async version(ctx: RequestContext, identifier: string, versionId: number): Promise<Version> {
-    if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
-    const addon = await this.catalogue.lookup(ctx, identifier);
-    if (!addon || (addon.status === AddonStatus.DELETED && !canViewDeleted(ctx.viewer))) throw errors.notFound();
-    const version = Number.isSafeInteger(versionId)
-      ? await ctx.em.findOne(Version, { id: versionId, addon: addon.id })
-      : null;
-    if (!version || (version.deleted && !canViewDeleted(ctx.viewer))) throw errors.notFound();
-    const reviewer =
-      version.channel === Channel.UNLISTED ? isUnlistedReviewer(ctx.viewer) : isListedReviewer(ctx.viewer);
-    if (!reviewer && !(await this.catalogue.isAuthor(ctx, addon))) throw errors.forbidden();
-    return version;
   }
 
   private async canned(ctx: RequestContext, id: number): Promise<CannedResponse> {

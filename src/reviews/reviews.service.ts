@@ -5,7 +5,7 @@ import { User } from '../accounts/user.entity.js';
 import type { Viewer } from '../auth/viewer.js';
 import { type Addon, AddonUser } from '../catalogue/addon.entity.js';
 import { AddonStatus, Channel, FileStatus } from '../catalogue/catalogue.enums.js';
-import { canViewDeleted, isListedReviewer, isUnlistedReviewer } from '../catalogue/catalogue.permissions.js';
+import { isUnlistedReviewer } from '../catalogue/catalogue.permissions.js';
 import type { CatalogueService } from '../catalogue/catalogue.service.js';
 import type { AddonLifecycle } from '../catalogue/lifecycle/lifecycle.service.js';
 import { Version } from '../catalogue/version.entity.js';
@@ -17,6 +17,7 @@ import type { JobQueue } from '../jobs/queue.port.js';
 import type { ServiceJobs } from '../jobs/service-jobs.js';
 import type { Mailer } from '../mail/mailer.port.js';
 import { mails } from '../mail/templates.js';
+import type { VersionAccess } from './version-access.js';
 import type { DraftCommentsService } from './draft-comments.service.js';
 import { DraftComment } from './draft-comment.entity.js';
 import { ReviewAction, reviewActionLabel } from './review.enums.js';
@@ -83,6 +84,7 @@ export class ReviewsService {
     private readonly mailer: Mailer,
     private readonly settings: ReviewSettings,
     private readonly drafts: DraftCommentsService,
+    private readonly access: VersionAccess,
   ) {}
 
   /** Versions waiting for a human, oldest first: listed ones for listed reviewers, unlisted ones for unlisted reviewers. */
@@ -187,19 +189,8 @@ export class ReviewsService {
   }
 
   /** The version of the add-on whose notes the viewer may read (authors, reviewers of its channel). */
-  private async notesVersion(ctx: RequestContext, addonIdentifier: string, versionId: number): Promise<Version> {
-    if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
-    const addon = await this.catalogue.lookup(ctx, addonIdentifier);
-    if (!addon || (addon.status === AddonStatus.DELETED && !canViewDeleted(ctx.viewer))) throw errors.notFound();
-    const version = Number.isSafeInteger(versionId)
-      ? await ctx.em.findOne(Version, { id: versionId, addon: addon.id })
-      : null;
-    const author = await this.catalogue.isAuthor(ctx, addon);
-    const reviewer =
-      version?.channel === Channel.UNLISTED ? isUnlistedReviewer(ctx.viewer) : isListedReviewer(ctx.viewer);
-    if (!author && !reviewer && !(version === null && isListedReviewer(ctx.viewer))) throw errors.forbidden();
-    if (!version || (version.deleted && !canViewDeleted(ctx.viewer))) throw errors.notFound();
-    return version;
+  private notesVersion(ctx: RequestContext, addonIdentifier: string, versionId: number): Promise<Version> {
+    return this.access.version(ctx, addonIdentifier, versionId, { permissionFirst: true });
   }
 
   async notes(

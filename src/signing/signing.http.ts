@@ -75,6 +75,19 @@ export function validationReport(services: Services, db: Database): RequestHandl
   };
 }
 
+/**
+ * `/developers/upload/<uuid>/json`: the same results as JSON (a browsed version's
+ * `validation_url_json`); 404 until validation has run.
+ */
+export function validationReportJson(services: Services, db: Database): RequestHandler {
+  return async (req, res) => {
+    const uuid = String(req.params.uuid).toLowerCase();
+    const upload = /^[0-9a-f]{32}$/.test(uuid) ? await services.uploads.byUuid(db.fork(), uuid) : null;
+    if (!upload?.validation) return sendJson(res, 404, { detail: 'Not found.' });
+    sendJson(res, 200, upload.validation, { 'Cache-Control': 'private, no-cache' });
+  };
+}
+
 function stream(res: Response, body: NodeJS.ReadableStream) {
   body.on('error', () => res.destroy());
   body.pipe(res);

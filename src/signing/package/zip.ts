@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { type Readable, pipeline } from 'node:stream';
 import { type InflateRaw, crc32, createInflateRaw } from 'node:zlib';
 import yauzl, { type Entry, type Options, type ZipFile } from 'yauzl';
@@ -277,5 +278,72 @@ export async function inspectZip<T>(
         return member ? readSmallFile(zip, member, resolved.maxReadSize) : null;
       },
     });
+  });
+}
+
+export interface ZipDigest {
+  name: string;
+  /** Decompressed bytes, counted. */
+  size: number;
+  /** Hex sha256 of the decompressed bytes. */
+  sha256: string;
+  /** The first `headBytes` bytes, for type sniffing. */
+  head: Buffer;
+}
+
+/**
+ * Every file's size, sha256 and first bytes, streamed member by member under the limits (no
+ * member is kept whole): what browsing a package's tree needs.
+ */
+export async function digestZip(
+  path: string,
+  headBytes: number,
+  limits: Partial<ZipLimits> = {},
+): Promise<ZipDigest[]> {
+  const resolved = resolveLimits(limits);
+  return withZip(path, async (zip) => {
+    const meter = new SizeMeter(resolved);
+    const result: ZipDigest[] = [];
+    for (const member of fileMembers(await listMembers(zip, resolved))) {
+      const hash = createHash('sha256');
+      const head: Buffer[] = [];
+      let kept = 0;
+      const size = await inflate(zip, member, (chunk, progress) => {
+        meter.add(member, chunk.length, progress);
+        hash.update(chunk);
+        if (kept < headBytes) {
+          const part = chunk.subarray(0, headBytes - kept);
+          head.push(part);
+          kept += part.length;
+        }
+      });
+      result.push({ name: member.name, size, sha256: hash.digest('hex'), head: Buffer.concat(head, kept) });
+    }
+    return result;
+  });
+}
+
+/**
+ * One file's bytes, or null if the archive has no such file. Every member's metadata is checked
+ * first, as for the whole archive; the one member is inflated under the limits and refused past
+ * `maxReadSize`.
+ */
+export async function readZipMember(
+  path: string,
+  name: string,
+  limits: Partial<ZipLimits> = {},
+): Promise<Buffer | null> {
+  const resolved = resolveLimits(limits);
+  return withZip(path, async (zip) => {
+    const member = fileMembers(await listMembers(zip, resolved)).find((m) => m.name === name);
+    if (!member) return null;
+    const meter = new SizeMeter(resolved);
+    const chunks: Buffer[] = [];
+    const size = await inflate(zip, member, (chunk, progress) => {
+      meter.add(member, chunk.length, progress);
+      if (progress.size > resolved.maxReadSize) throw packageErrors.fileTooLarge(member.name);
+      chunks.push(chunk);
+    });
+    return Buffer.concat(chunks, size);
   });
 }

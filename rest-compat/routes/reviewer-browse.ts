@@ -1,0 +1,335 @@
+import { errors } from '../../src/core/errors.js';
+import { FileReply } from '../http.js';
+import { defineRoutes, gql, type RestRequest, type ShapeContext } from '../route.js';
+import { restEnums } from '../shapes/enums.js';
+import type { Translations } from '../../src/core/i18n/translations.js';
+import { addonId } from './reviewers.js';
+
+/**
+ * Reviewers browsing and comparing versions' files (v4, compat notes §4.5): the version list, a
+ * version's tree and one file (`?file=`, `?file_only=true`), a comparison with a base version, and
+ * a file's download. The rules are VersionBrowseService's; here only the original's JSON.
+ */
+const v4 = ['v4'] as const;
+const versions = '/reviewers/addon/<addon_id>/versions/';
+
+/** A numeric path id, else the original's 404 (its URL patterns take digits only). */
+function pathId(value: string): number {
+  if (!/^\d{1,9}$/.test(value)) throw errors.notFound();
+  return Number(value);
+}
+
+/** `?file=`: a path in the package (null: the default file). */
+const fileParam = (req: RestRequest) => req.query.get('file');
+
+const entryFields = gql`
+  fragment RestPackageEntryFields on PackageEntry {
+    path
+    filename
+    depth
+    category
+    mimetype
+    sha256
+    size
+    status
+  }
+`;
+
+/** The fields of a browse and of a comparison (two types with these fields in common). */
+const contentsSelection = `
+  addon {
+    id
+    slug
+    name
+    defaultLocale
+    iconUrl(size: 64)
+  }
+  version {
+    id
+    version
+    channel
+    reviewed
+  }
+  file {
+    id
+  }
+  entries {
+    ...RestPackageEntryFields
+  }
+  selected {
+    entry {
+      ...RestPackageEntryFields
+    }
+    content
+    exists
+    usesUnknownMinifiedCode
+    downloadUrl
+  }
+  hasBeenValidated
+  validationUrl
+  validationJsonUrl
+`;
+
+interface EntryData {
+  path: string;
+  filename: string;
+  depth: number;
+  category: string | null;
+  mimetype: string | null;
+  sha256: string | null;
+  size: number | null;
+  status: string | null;
+}
+
+interface ContentsData {
+  addon: { id: number; slug: string; name: Translations | null; defaultLocale: string; iconUrl: string };
+  version: { id: number; version: string; channel: 'LISTED' | 'UNLISTED'; reviewed: string | null };
+  file: { id: number };
+  entries: EntryData[];
+  selected: {
+    entry: EntryData;
+    content: string | null;
+    exists: boolean;
+    usesUnknownMinifiedCode: boolean;
+    downloadUrl: string | null;
+  };
+  hasBeenValidated: boolean;
+  validationUrl: string | null;
+  validationJsonUrl: string | null;
+}
+
+interface DiffData {
+  path: string;
+  oldPath: string;
+  size: number;
+  linesAdded: number;
+  linesDeleted: number;
+  isBinary: boolean;
+  mode: string;
+  hunks: {
+    header: string;
+    oldStart: number;
+    newStart: number;
+    oldLines: number;
+    newLines: number;
+    changes: { content: string; type: string; oldLineNumber: number; newLineNumber: number }[];
+  }[];
+  parent: string;
+  hash: string;
+  oldEndingNewLine: boolean;
+  newEndingNewLine: boolean;
+}
+
+interface ComparisonData extends ContentsData {
+  baseFile: { id: number };
+  diff: DiffData | null;
+}
+
+/** `file_entries`: an object keyed by path, in tree order (what the original's clients read). */
+function shapeEntries(entries: EntryData[], compare: boolean) {
+  const result: Record<string, unknown> = {};
+  for (const e of entries) {
+    result[e.path] = {
+      depth: e.depth,
+      filename: e.filename,
+      path: e.path,
+      mime_category: e.category,
+      ...(compare ? { status: e.status ?? '' } : {}),
+    };
+  }
+  return result;
+}
+
+/** The selected file; `content` in a browse, `diff` and `base_file` in a comparison (clients tell them apart so). */
+function shapeFile(data: ContentsData, extra: Record<string, unknown>) {
+  const { entry } = data.selected;
+  return {
+    id: data.file.id,
+    ...extra,
+    selected_file: entry.path,
+    download_url: data.selected.downloadUrl,
+    mimetype: entry.mimetype ?? 'application/octet-stream',
+    sha256: entry.sha256,
+    size: entry.size,
+    filename: entry.filename,
+    mime_category: entry.category,
+    uses_unknown_minified_code: data.selected.usesUnknownMinifiedCode,
+  };
+}
+
+function shapeContents(data: ContentsData, ctx: ShapeContext, file: Record<string, unknown>, compare: boolean) {
+  const { addon, version } = data;
+  return {
+    id: version.id,
+    channel: restEnums.channel(version.channel),
+    reviewed: ctx.timestamp(version.reviewed),
+    version: version.version,
+    addon: {
+      id: addon.id,
+      name: ctx.translated(addon.name, addon.defaultLocale),
+      icon_url: addon.iconUrl,
+      slug: addon.slug,
+    },
+    file,
+    file_entries: shapeEntries(data.entries, compare),
+    has_been_validated: data.hasBeenValidated,
+    validation_url: data.validationUrl,
+    validation_url_json: data.validationJsonUrl,
+    uses_unknown_minified_code: data.selected.usesUnknownMinifiedCode,
+  };
+}
+
+function shapeDiff(d: DiffData) {
+  return {
+    path: d.path,
+    old_path: d.oldPath,
+    size: d.size,
+    lines_added: d.linesAdded,
+    lines_deleted: d.linesDeleted,
+    is_binary: d.isBinary,
+    mode: d.mode,
+    hunks: d.hunks.map((h) => ({
+      header: h.header,
+      old_start: h.oldStart,
+      new_start: h.newStart,
+      old_lines: h.oldLines,
+      new_lines: h.newLines,
+      changes: h.changes.map((c) => ({
+        content: c.content,
+        type: c.type,
+        old_line_number: c.oldLineNumber,
+        new_line_number: c.newLineNumber,
+      })),
+    })),
+    parent: d.parent,
+    hash: d.hash,
+    old_ending_new_line: d.oldEndingNewLine,
+    new_ending_new_line: d.newEndingNewLine,
+  };
+}
+
+/** `?file_only=true`: only the selected file (and the version's id). */
+const fileOnly = (req: RestRequest) => req.query.get('file_only')?.toLowerCase() === 'true';
+
+export const reviewerBrowseRoutes = defineRoutes([
+  {
+    method: 'GET',
+    path: versions,
+    versions: v4,
+    document: gql`
+      query RestReviewerVersions($addon: String!) {
+        reviewerVersions(addon: $addon) {
+          id
+          channel
+          version
+        }
+      }
+    `,
+    variables: (req) => ({ addon: addonId(req) }),
+    shape: (data: { reviewerVersions: { id: number; channel: 'LISTED' | 'UNLISTED'; version: string }[] }) =>
+      data.reviewerVersions.map((v) => ({ id: v.id, channel: restEnums.channel(v.channel), version: v.version })),
+  },
+  {
+    method: 'GET',
+    path: `${versions}<version_id>/`,
+    versions: v4,
+    document: gql`
+      query RestBrowseVersion($addon: String!, $versionId: Int!, $file: String) {
+        browseVersion(addon: $addon, versionId: $versionId, file: $file) {
+          ${contentsSelection}
+        }
+      }
+      ${entryFields}
+    `,
+    variables: (req) => ({ addon: addonId(req), versionId: pathId(req.params.version_id), file: fileParam(req) }),
+    shape: ({ browseVersion: data }: { browseVersion: ContentsData }, ctx) => {
+      const file = shapeFile(data, { content: data.selected.content ?? '' });
+      return fileOnly(ctx.request) ? { id: data.version.id, file } : shapeContents(data, ctx, file, false);
+    },
+  },
+  {
+    method: 'GET',
+    path: `${versions}<base_version_id>/compare_to/<version_id>/`,
+    versions: v4,
+    document: gql`
+      query RestCompareVersions($addon: String!, $baseVersionId: Int!, $versionId: Int!, $file: String) {
+        compareVersions(addon: $addon, baseVersionId: $baseVersionId, versionId: $versionId, file: $file) {
+          ${contentsSelection}
+          baseFile {
+            id
+          }
+          diff {
+            path
+            oldPath
+            size
+            linesAdded
+            linesDeleted
+            isBinary
+            mode
+            hunks {
+              header
+              oldStart
+              newStart
+              oldLines
+              newLines
+              changes {
+                content
+                type
+                oldLineNumber
+                newLineNumber
+              }
+            }
+            parent
+            hash
+            oldEndingNewLine
+            newEndingNewLine
+          }
+        }
+      }
+      ${entryFields}
+    `,
+    variables: (req) => ({
+      addon: addonId(req),
+      baseVersionId: pathId(req.params.base_version_id),
+      versionId: pathId(req.params.version_id),
+      file: fileParam(req),
+    }),
+    shape: ({ compareVersions: data }: { compareVersions: ComparisonData }, ctx) => {
+      const baseFile = { id: data.baseFile.id };
+      const file = shapeFile(data, { diff: data.diff && shapeDiff(data.diff), base_file: baseFile });
+      if (fileOnly(ctx.request)) return { id: data.version.id, file };
+      return { ...shapeContents(data, ctx, file, true), base_file: baseFile };
+    },
+  },
+  {
+    // A file of the package, as an attachment: never rendered by a browser on the service's origin.
+    method: 'GET',
+    path: `${versions}<version_id>/download/`,
+    versions: v4,
+    document: gql`
+      query RestPackageFileDownload($addon: String!, $versionId: Int!, $file: String!) {
+        packageFileDownload(addon: $addon, versionId: $versionId, file: $file) {
+          fileId
+          path
+          filename
+        }
+      }
+    `,
+    variables: (req) => {
+      const file = fileParam(req);
+      if (!file) throw errors.notFound('File not found');
+      return { addon: addonId(req), versionId: pathId(req.params.version_id), file };
+    },
+    shape: ({ packageFileDownload: f }: { packageFileDownload: { fileId: number; path: string; filename: string } }) =>
+      new FileReply(
+        f.fileId,
+        'application/octet-stream',
+        {
+          'Content-Disposition': `attachment; filename*=UTF-8''${encodeURIComponent(f.filename)}`,
+          'X-Content-Type-Options': 'nosniff',
+          'Content-Security-Policy': "default-src 'none'; sandbox",
+        },
+        f.path,
+      ),
+  },
+]);

@@ -1,0 +1,58 @@
+import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
+import { VersionType } from '../../catalogue/catalogue.types.js';
+import type { RequestContext } from '../../core/context.js';
+import type { Services } from '../../services.js';
+import { PackageFileDownloadType, VersionComparisonType, VersionContentsType } from './browse.types.js';
+
+/** Reviewers browsing and comparing versions' files (VersionBrowseService holds the rules). */
+@Resolver()
+export class VersionBrowseResolver {
+  constructor(private readonly services: Services) {}
+
+  @Query(() => [VersionType], {
+    description:
+      "An add-on's versions for reviewers, newest first (any reviewer, or an author); unlisted ones for unlisted reviewers and authors.",
+  })
+  reviewerVersions(@Arg('addon', { description: 'Id, slug or guid.' }) addon: string, @Ctx() ctx: RequestContext) {
+    return this.services.versionBrowse.versions(ctx, addon);
+  }
+
+  @Query(() => VersionContentsType, {
+    description:
+      "A version's file tree and one file: `file` (a path from the package root), or the manifest by default (reviewers of the version's channel, authors).",
+  })
+  browseVersion(
+    @Arg('addon', { description: 'Id, slug or guid.' }) addon: string,
+    @Arg('versionId', () => Int) versionId: number,
+    @Ctx() ctx: RequestContext,
+    @Arg('file', () => String, { nullable: true }) file?: string | null,
+  ) {
+    return this.services.versionBrowse.browse(ctx, addon, versionId, file ?? null);
+  }
+
+  @Query(() => VersionComparisonType, {
+    description:
+      'A version compared with a base version of the same add-on: every path with its status, and the selected file’s diff.',
+  })
+  compareVersions(
+    @Arg('addon', { description: 'Id, slug or guid.' }) addon: string,
+    @Arg('baseVersionId', () => Int) baseVersionId: number,
+    @Arg('versionId', () => Int) versionId: number,
+    @Ctx() ctx: RequestContext,
+    @Arg('file', () => String, { nullable: true }) file?: string | null,
+  ) {
+    return this.services.versionBrowse.compare(ctx, addon, baseVersionId, versionId, file ?? null);
+  }
+
+  @Query(() => PackageFileDownloadType, {
+    description: "A file of a version's package, for download (the same access as browsing the version).",
+  })
+  packageFileDownload(
+    @Arg('addon', { description: 'Id, slug or guid.' }) addon: string,
+    @Arg('versionId', () => Int) versionId: number,
+    @Arg('file') file: string,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return this.services.versionBrowse.download(ctx, addon, versionId, file);
+  }
+}
