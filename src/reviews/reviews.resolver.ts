@@ -16,6 +16,8 @@ import {
   ReviewMailReceiptType,
   ReviewNotePageType,
   ReviewNoteType,
+  ReviewQueueFilterInput,
+  ReviewQueueOrderEnum,
   ReviewQueuePageType,
   ReviewerSubscriptionType,
 } from './reviews.types.js';
@@ -33,6 +35,12 @@ class ReviewNotesArgs extends PageArgs {
 class ReviewQueueArgs extends PageArgs {
   @Field(() => Channel, { defaultValue: Channel.LISTED })
   channel!: Channel;
+
+  @Field(() => ReviewQueueFilterInput, { nullable: true })
+  filter?: ReviewQueueFilterInput | null;
+
+  @Field(() => ReviewQueueOrderEnum, { defaultValue: ReviewQueueOrderEnum.OLDEST })
+  order!: ReviewQueueOrderEnum;
 }
 
 /** The review side: reviewers' queue and decisions, the review history developers and reviewers share. */
@@ -41,10 +49,11 @@ export class ReviewsResolver {
   constructor(private readonly services: Services) {}
 
   @Query(() => ReviewQueuePageType, {
-    description: 'Versions waiting for a human: listed ones (Addons:Review), unlisted ones (Addons:ReviewUnlisted).',
+    description:
+      'Versions waiting for a human: listed ones (Addons:Review), unlisted ones (Addons:ReviewUnlisted); with filters and an order.',
   })
-  reviewQueue(@Args() { channel, page, pageSize }: ReviewQueueArgs, @Ctx() ctx: RequestContext) {
-    return this.services.reviews.queue(ctx, channel, page, pageSize);
+  reviewQueue(@Args() { channel, page, pageSize, filter, order }: ReviewQueueArgs, @Ctx() ctx: RequestContext) {
+    return this.services.reviews.queue(ctx, channel, page, pageSize, filter ?? {}, order);
   }
 
   @Mutation(() => ReviewNoteType, {

@@ -75,6 +75,36 @@ export interface InboundMail {
  * Reviews of versions and their history: the reviewer queue, decisions (each one a review note
  * and a status change), review notes for developers and reviewers, and replies by mail.
  */
+/** Narrows the reviewer queue; absent fields do not filter. */
+export interface ReviewQueueFilter {
+  addonType?: number | null;
+  /** A part of the add-on's name in any language (case-insensitive). */
+  name?: string | null;
+  needsAdminCodeReview?: boolean | null;
+  needsAdminContentReview?: boolean | null;
+  needsAdminThemeReview?: boolean | null;
+  autoApprovalDisabled?: boolean | null;
+  /** Promoted (recommended, by the vendor…) add-ons only, or none of them. */
+  promoted?: boolean | null;
+}
+
+export type ReviewQueueOrder = 'oldest' | 'newest' | 'most_users';
+
+const QUEUE_NAME_MAX = 100;
+
+const QUEUE_FLAG_COLUMNS = [
+  ['needsAdminCodeReview', 'needs_admin_code_review'],
+  ['needsAdminContentReview', 'needs_admin_content_review'],
+  ['needsAdminThemeReview', 'needs_admin_theme_review'],
+  ['autoApprovalDisabled', 'auto_approval_disabled'],
+] as const;
+
+const QUEUE_ORDER: Record<ReviewQueueOrder, string> = {
+  oldest: 'v.created asc, v.id asc',
+  newest: 'v.created desc, v.id desc',
+  most_users: 'a.average_daily_users desc, v.created asc, v.id asc',
+};
+
 export class ReviewsService {
   constructor(
     private readonly catalogue: CatalogueService,
@@ -87,24 +117,70 @@ export class ReviewsService {
     private readonly access: VersionAccess,
   ) {}
 
-  /** Versions waiting for a human, oldest first: listed ones for listed reviewers, unlisted ones for unlisted reviewers. */
-  async queue(ctx: RequestContext, channel: Channel, page?: number | null, pageSize?: number | null) {
+  /**
+   * Versions waiting for a human: listed ones for listed reviewers, unlisted ones for unlisted
+   * reviewers, narrowed by `filter` (add-on type, a part of its name, reviewer flags, promotion)
+   * and in `order` (the longest waiting first by default).
+   */
+  async queue(
+    ctx: RequestContext,
+    channel: Channel,
+    page?: number | null,
+    pageSize?: number | null,
+    filter: ReviewQueueFilter = {},
+    order: ReviewQueueOrder = 'oldest',
+  ) {
     this.assertReviewer(ctx.viewer, channel);
+    const name = filter.name?.trim().toLowerCase() || null;
+    const nameProblem = name === null ? null : lengthProblem(name, QUEUE_NAME_MAX);
+    if (nameProblem) throw errors.validation({ name: [nameProblem] });
     const request = pageRequest(page, pageSize);
-    const where = {
-      channel,
-      deleted: false,
-      reviewed: null,
-      files: { status: FileStatus.AWAITING_REVIEW },
-      addon: { status: { $nin: [AddonStatus.DELETED, AddonStatus.DISABLED] } },
+    const conditions = [
+      'v.channel = ?',
+      'not v.deleted',
+      'v.reviewed is null',
+      'exists (select 1 from files fi where fi.version_id = v.id and fi.status = ?)',
+      'a.status not in (?, ?)',
+    ];
+    const params: unknown[] = [channel, FileStatus.AWAITING_REVIEW, AddonStatus.DELETED, AddonStatus.DISABLED];
+    const where = (condition: string, ...values: unknown[]) => {
+      conditions.push(condition);
+      params.push(...values);
     };
-    const [versions, count] = await ctx.em.findAndCount(Version, where, {
-      orderBy: { created: 'asc', id: 'asc' },
-      limit: request.limit,
-      offset: request.offset,
-      populate: ['addon'],
-    });
-    const items = versions.map((version) => ({ version, addon: version.addon, waitingSince: version.created }));
+    if (filter.addonType != null) where('a.type = ?', filter.addonType);
+    if (name !== null) where(`a.search_name like ? escape '\\'`, `%${name.replace(/[\\%_]/g, '\\$&')}%`);
+    if (filter.promoted != null) where(`(a.promoted_category is not null) = ?`, filter.promoted);
+    for (const [field, column] of QUEUE_FLAG_COLUMNS) {
+      const value = filter[field];
+      if (value != null) where(`coalesce(f.${column}, false) = ?`, value);
+    }
+    const rows = await ctx.em.getConnection().execute<{ id: number; total: number }[]>(
+      `select v.id, count(*) over ()::int as total
+         from versions v join addons a on a.id = v.addon_id
+         left join addon_reviewer_flags f on f.addon_id = a.id
+        where ${conditions.join(' and ')}
+        order by ${QUEUE_ORDER[order]} limit ? offset ?`,
+      [...params, request.limit, request.offset],
+    );
+    const count =
+      rows[0]?.total ??
+      (request.offset > 0
+        ? Number(
+            (
+              await ctx.em.getConnection().execute<{ n: number }[]>(
+                `select count(*)::int as n from versions v join addons a on a.id = v.addon_id
+                   left join addon_reviewer_flags f on f.addon_id = a.id where ${conditions.join(' and ')}`,
+                params,
+              )
+            )[0].n,
+          )
+        : 0);
+    const ids = rows.map((r) => r.id);
+    const versions = ids.length ? await ctx.em.find(Version, { id: { $in: ids } }, { populate: ['addon'] }) : [];
+    const byId = new Map(versions.map((v) => [v.id, v]));
+    const items = ids
+      .map((id) => byId.get(id)!)
+      .map((version) => ({ version, addon: version.addon, waitingSince: version.created }));
     return toPage(request, count, items);
   }
 

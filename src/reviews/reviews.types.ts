@@ -1,5 +1,5 @@
 import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { Channel } from '../catalogue/catalogue.enums.js';
+import { AddonType, Channel } from '../catalogue/catalogue.enums.js';
 import { AddonObjectType, VersionType } from '../catalogue/catalogue.types.js';
 import { PageOf } from '../graphql/pagination.js';
 
@@ -59,7 +59,49 @@ export class ReviewQueueItemType {
   waitingSince!: Date;
 }
 
-@ObjectType('ReviewQueuePage', { description: 'Versions awaiting a human review, oldest first.' })
+export enum ReviewQueueOrderEnum {
+  OLDEST = 'oldest',
+  NEWEST = 'newest',
+  MOST_USERS = 'most_users',
+}
+registerEnumType(ReviewQueueOrderEnum, {
+  name: 'ReviewQueueOrder',
+  description: 'Order of the reviewer queue.',
+  valuesConfig: {
+    OLDEST: { description: 'Waiting the longest first (the default).' },
+    NEWEST: { description: 'Most recently submitted first.' },
+    MOST_USERS: { description: 'Add-ons with the most daily users first.' },
+  },
+});
+
+@InputType('ReviewQueueFilter', { description: 'Narrows the reviewer queue; absent fields do not filter.' })
+export class ReviewQueueFilterInput {
+  @Field(() => AddonType, { nullable: true })
+  addonType?: number | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: "A part of the add-on's name (any language, up to 100 characters).",
+  })
+  name?: string | null;
+
+  @Field(() => Boolean, { nullable: true })
+  needsAdminCodeReview?: boolean | null;
+
+  @Field(() => Boolean, { nullable: true })
+  needsAdminContentReview?: boolean | null;
+
+  @Field(() => Boolean, { nullable: true })
+  needsAdminThemeReview?: boolean | null;
+
+  @Field(() => Boolean, { nullable: true })
+  autoApprovalDisabled?: boolean | null;
+
+  @Field(() => Boolean, { nullable: true, description: 'Promoted add-ons only (true), or only the others (false).' })
+  promoted?: boolean | null;
+}
+
+@ObjectType('ReviewQueuePage', { description: 'Versions awaiting a human review.' })
 export class ReviewQueuePageType extends PageOf(ReviewQueueItemType) {}
 
 @ObjectType('ReviewMailReceipt')
