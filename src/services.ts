@@ -49,6 +49,8 @@ import { AddonLifecycle } from './catalogue/lifecycle/lifecycle.service.js';
 import { LifecyclePolicy } from './catalogue/lifecycle/lifecycle.policy.js';
 import { DomainEvents } from './events/domain-events.js';
 import { ResponseCache } from './core/response-cache.js';
+import { CurationLog } from './shelves/curation-log.js';
+import { ShelvesService } from './shelves/shelves.service.js';
 
 /** The service singletons. Each holds the rules of one domain; all take a RequestContext or an EntityManager. */
 export interface Services {
@@ -93,6 +95,10 @@ export interface Services {
   readonly events: DomainEvents<LifecycleEvents>;
   /** Cached catalogue answers of REST and GraphQL (one memory budget, RESPONSE_CACHE_MB). */
   readonly responseCache: ResponseCache;
+  /** Hero shelves and their curation (Admin:Curation). */
+  readonly shelves: ShelvesService;
+  /** The curation log (shelves, discovery items). */
+  readonly curationLog: CurationLog;
 }
 
 export function createServices(config: Config, logger: Logger, keyring: Keyring, db: Database): Services {
@@ -103,6 +109,7 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
   const events = new DomainEvents<LifecycleEvents>(jobs);
   const lifecycle = new AddonLifecycle(new LifecyclePolicy(catalogue), events);
   const categories = new CategoriesService();
+  const curationLog = new CurationLog();
   const storage = createStorage(config, 'media');
   const ratings = new RatingsService(catalogue, jobs);
   const accounts = new AccountsService(apiKeys, storage, sessions, {
@@ -226,6 +233,8 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
     activity: new ActivityService(catalogue),
     events,
     responseCache: new ResponseCache(config.RESPONSE_CACHE_MB * 1024 * 1024),
+    shelves: new ShelvesService(catalogue, curationLog),
+    curationLog,
   };
 }
 

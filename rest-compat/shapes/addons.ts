@@ -353,3 +353,51 @@ function wrapHtmlLinks(value: Translations | null, ctx: ShapeContext): Translati
     ]),
   );
 }
+
+/**
+ * The add-on subset of hero shelves and discovery items (v4): id, authors, average_daily_users,
+ * current_version (id, compatibility, is_strict_compatibility_enabled, files), guid, icon_url,
+ * name, ratings, previews, slug, theme_data, type, url; `promoted` on hero shelves. v3 discovery:
+ * id, current_version (compatibility, files), guid, icon_url, name, slug, theme_data, type, url.
+ * `theme_data` is null: lightweight-theme data is not kept (static themes carry none either).
+ */
+export function shapeAddonSubset(addon: AddonData, ctx: ShapeContext, options: { promoted?: boolean } = {}) {
+  const full = shapeAddon(addon, ctx);
+  const version = full.current_version;
+  if (ctx.version === 'v3') {
+    return {
+      id: full.id,
+      current_version: version ? { compatibility: version.compatibility, files: version.files } : null,
+      guid: full.guid,
+      icon_url: full.icon_url,
+      name: full.name,
+      slug: full.slug,
+      theme_data: null,
+      type: full.type,
+      url: full.url,
+    };
+  }
+  return {
+    id: full.id,
+    authors: full.authors,
+    average_daily_users: full.average_daily_users,
+    current_version: version
+      ? {
+          id: version.id,
+          compatibility: version.compatibility,
+          is_strict_compatibility_enabled: version.is_strict_compatibility_enabled,
+          files: version.files,
+        }
+      : null,
+    guid: full.guid,
+    icon_url: full.icon_url,
+    name: full.name,
+    ratings: full.ratings,
+    previews: full.previews,
+    ...(options.promoted ? { promoted: full.promoted ?? null } : {}),
+    slug: full.slug,
+    theme_data: null,
+    type: full.type,
+    url: full.url,
+  };
+}

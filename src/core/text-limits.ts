@@ -87,6 +87,20 @@ export const TEXT_LIMITS = {
   deniedGuidComments: 3_000,
   /** chosen; why an add-on was disabled, enabled, deleted or its id denied (the audit log's comment) */
   lifecycleComment: 3_000,
+
+  // Hero shelves and discovery (curation)
+  /** chosen; a primary shelf's description (the add-on's summary is 250) */
+  shelfDescription: 250,
+  /** original */
+  secondaryHeadline: 50,
+  /** original */
+  secondaryDescription: 100,
+  /** original; a secondary shelf module's description */
+  moduleDescription: 50,
+  /** original; call-to-action text */
+  ctaText: 20,
+  /** original (`varchar(255)`); call-to-action URLs, featured images, module icons */
+  shelfUrl: 255,
 } as const;
 
 export type TextLimit = keyof typeof TEXT_LIMITS;

@@ -17,6 +17,7 @@ import { DraftCommentsResolver } from '../reviews/draft-comments.resolver.js';
 import { VersionBrowseResolver } from '../reviews/browse/browse.resolver.js';
 import { CollectionAddonsResolver, CollectionsResolver } from '../collections/collections.resolver.js';
 import { RatingPageResolver, RatingsResolver } from '../ratings/ratings.resolver.js';
+import { CurationLogResolver, ShelvesResolver } from '../shelves/shelves.resolver.js';
 
 /** Every resolver class. A domain adds its resolver here. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -42,6 +43,8 @@ export const resolvers: NonEmptyArray<Function> = [
   CollectionAddonsResolver,
   RatingsResolver,
   RatingPageResolver,
+  ShelvesResolver,
+  CurationLogResolver,
 ];
 
 /** Resolvers are built with the service singletons; no reflection-based DI. */

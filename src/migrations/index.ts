@@ -14,6 +14,7 @@ import { Migration20261125140000_CacheTagsText } from './Migration20261125140000
 import { Migration20261125143801_ReviewerSubscriptions } from './Migration20261125143801_ReviewerSubscriptions.js';
 import { Migration20261125144235_DraftComments } from './Migration20261125144235_DraftComments.js';
 import { Migration20261125164132_PackageContents } from './Migration20261125164132_PackageContents.js';
+import { Migration20261125171045_Shelves } from './Migration20261125171045_Shelves.js';
 
 /** Applied in order at start. Add each new migration here (npm run migration:create prints the line). */
 export const migrationsList: MigrationObject[] = [
@@ -32,4 +33,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261125143801_ReviewerSubscriptions', class: Migration20261125143801_ReviewerSubscriptions },
   { name: 'Migration20261125144235_DraftComments', class: Migration20261125144235_DraftComments },
   { name: 'Migration20261125164132_PackageContents', class: Migration20261125164132_PackageContents },
+  { name: 'Migration20261125171045_Shelves', class: Migration20261125171045_Shelves },
 ];

@@ -1,0 +1,139 @@
+import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { NESTED_ADDON } from '../catalogue/catalogue.summary.js';
+import { AddonObjectType } from '../catalogue/catalogue.types.js';
+import type { RequestContext } from '../core/context.js';
+import { PageArgs } from '../graphql/pagination.js';
+import type { Services } from '../services.js';
+import type { CurationLogEntry } from './shelf.entity.js';
+import type { CurationSubject } from './curation-log.js';
+import type { PrimaryShelfView } from './shelves.service.js';
+import {
+  CurationLogEntryType,
+  CurationLogPageType,
+  ExternalAddonType,
+  HeroShelvesType,
+  PrimaryShelfInputType,
+  PrimaryShelfType,
+  SecondaryShelfInputType,
+  SecondaryShelfType,
+} from './shelves.types.js';
+
+const ALL = {
+  defaultValue: false,
+  description: 'Include disabled shelves (internal use).',
+};
+
+@ArgsType()
+class CurationLogArgs extends PageArgs {
+  @Field(() => String, { nullable: true, description: '`primary_shelf`, `secondary_shelf` or `discovery_item`.' })
+  subjectType?: CurationSubject | null;
+
+  @Field(() => Int, { nullable: true })
+  subjectId?: number | null;
+}
+
+@Resolver(() => PrimaryShelfType)
+export class ShelvesResolver {
+  constructor(private readonly services: Services) {}
+
+  @Query(() => [PrimaryShelfType], {
+    description:
+      'Enabled primary hero shelves in position order; shelves whose add-on is not public (external ones: ' +
+      'deleted or disabled) are left out.',
+  })
+  primaryShelves(@Ctx() ctx: RequestContext, @Arg('all', ALL) all: boolean) {
+    return this.services.shelves.primaryShelves(ctx, all);
+  }
+
+  @Query(() => [SecondaryShelfType], { description: 'Enabled secondary hero shelves in position order.' })
+  secondaryShelves(@Ctx() ctx: RequestContext, @Arg('all', ALL) all: boolean) {
+    return this.services.shelves.secondaryShelves(ctx, all);
+  }
+
+  @Query(() => HeroShelvesType, {
+    description: 'One enabled primary and one enabled secondary shelf, chosen at random.',
+  })
+  async heroShelves(@Ctx() ctx: RequestContext): Promise<HeroShelvesType> {
+    const [primary, secondary] = await Promise.all([
+      this.services.shelves.randomPrimaryShelf(ctx),
+      this.services.shelves.randomSecondaryShelf(ctx),
+    ]);
+    return { primary, secondary } as HeroShelvesType;
+  }
+
+  @Mutation(() => PrimaryShelfType, { description: 'Admin:Curation.' })
+  createPrimaryShelf(@Arg('input') input: PrimaryShelfInputType, @Ctx() ctx: RequestContext) {
+    return this.services.shelves.createPrimaryShelf(ctx, input);
+  }
+
+  @Mutation(() => PrimaryShelfType, { description: 'Admin:Curation. Edits, orders (`position`), enables or disables.' })
+  updatePrimaryShelf(
+    @Arg('id', () => Int) id: number,
+    @Arg('input') input: PrimaryShelfInputType,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return this.services.shelves.updatePrimaryShelf(ctx, id, input);
+  }
+
+  @Mutation(() => Boolean, { description: 'Admin:Curation.' })
+  deletePrimaryShelf(@Arg('id', () => Int) id: number, @Ctx() ctx: RequestContext) {
+    return this.services.shelves.deletePrimaryShelf(ctx, id);
+  }
+
+  @Mutation(() => SecondaryShelfType, { description: 'Admin:Curation.' })
+  createSecondaryShelf(@Arg('input') input: SecondaryShelfInputType, @Ctx() ctx: RequestContext) {
+    return this.services.shelves.createSecondaryShelf(ctx, input);
+  }
+
+  @Mutation(() => SecondaryShelfType, {
+    description: 'Admin:Curation. Edits, orders (`position`), enables or disables.',
+  })
+  updateSecondaryShelf(
+    @Arg('id', () => Int) id: number,
+    @Arg('input') input: SecondaryShelfInputType,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return this.services.shelves.updateSecondaryShelf(ctx, id, input);
+  }
+
+  @Mutation(() => Boolean, { description: 'Admin:Curation.' })
+  deleteSecondaryShelf(@Arg('id', () => Int) id: number, @Ctx() ctx: RequestContext) {
+    return this.services.shelves.deleteSecondaryShelf(ctx, id);
+  }
+
+  @Query(() => CurationLogPageType, { description: 'Admin:Curation. Curation changes, newest first.' })
+  curationLog(@Args() { subjectType, subjectId, page, pageSize }: CurationLogArgs, @Ctx() ctx: RequestContext) {
+    this.services.shelves.curator(ctx);
+    return this.services.curationLog.list(ctx, { subjectType, subjectId }, page, pageSize);
+  }
+
+  @FieldResolver(() => AddonObjectType, { nullable: true, description: `Null for external shelves. ${NESTED_ADDON}` })
+  addon(@Root() shelf: PrimaryShelfView) {
+    return shelf.isExternal ? null : shelf.addon;
+  }
+
+  @FieldResolver(() => ExternalAddonType, { nullable: true, description: 'Only for external shelves.' })
+  externalAddon(@Root() shelf: PrimaryShelfView): ExternalAddonType | null {
+    if (!shelf.isExternal) return null;
+    const { id, guid, homepage, name, type, defaultLocale } = shelf.addon;
+    return { id, guid, homepage, name, type, defaultLocale };
+  }
+}
+
+@Resolver(() => CurationLogEntryType)
+export class CurationLogResolver {
+  @FieldResolver(() => Int, { nullable: true })
+  userId(@Root() entry: CurationLogEntry) {
+    return entry.user?.id ?? null;
+  }
+
+  @FieldResolver(() => Int, { nullable: true })
+  addonId(@Root() entry: CurationLogEntry) {
+    return entry.addon?.id ?? null;
+  }
+
+  @FieldResolver(() => String, { nullable: true })
+  details(@Root() entry: CurationLogEntry) {
+    return entry.details === null ? null : JSON.stringify(entry.details);
+  }
+}
