@@ -20,6 +20,7 @@ import { baseUrlOf } from './core/http.js';
 import type { Logger } from './core/logger.js';
 import { Keyring } from './core/secrets.js';
 import { openDatabase, type Database, type DatabaseTarget } from './db/database.js';
+import { playground } from './graphql/playground.js';
 import { createGraphqlEndpoint } from './graphql/server.js';
 import { refuseDeepJson } from './core/input-guards.js';
 import { mediaFromStorage, publicDownload, validationReport, validationReportJson } from './signing/signing.http.js';
@@ -94,6 +95,7 @@ export async function createApp(config: Config, logger: Logger, options: CreateA
     });
 
     const corsHandler = cors({ maxAge: 86400 });
+    app.use('/graphql', playground(config));
     app.use('/graphql', corsHandler, ...graphql.handlers);
     // Media (icons, previews, pictures): from DATA_DIR, or streamed from the object store. Unknown files are a JSON 404.
     if (config.STORAGE === 's3') app.get('/user-media/*key', mediaFromStorage(services));

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type RequestHandler } from 'express';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
@@ -251,6 +252,8 @@ export async function createGraphqlEndpoint(
       credentialsPlugin(schema),
       readOnlyPlugin(services),
       responseCachePlugin(schema, services.responseCache, config.HTTP_CACHE_MAX_AGE),
+      // Browsers get the self-hosted playground (playground.ts), never Apollo's CDN-loaded page.
+      ApolloServerPluginLandingPageDisabled(),
     ],
     formatError(formatted, error) {
       const original = unwrapResolverError(error);
