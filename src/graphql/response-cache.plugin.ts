@@ -1,3 +1,4 @@
+import { getParams } from './get-params.js';
 import { HeaderMap, type ApolloServerPlugin } from '@apollo/server';
 import {
   getArgumentValues,
@@ -195,17 +196,12 @@ export function persistedAnswers(options: {
   return (req, res, next) => {
     if (req.method !== 'GET' || req.headers.authorization) return next();
     if (!req.headers['apollo-require-preflight'] && !req.headers['x-apollo-operation-name']) return next();
-    const { extensions, variables, operationName } = req.query as Record<string, unknown>;
-    if (typeof extensions !== 'string' || (variables !== undefined && typeof variables !== 'string')) return next();
+    const { operationName } = req.query as Record<string, unknown>;
+    const get = getParams(res);
+    if (!get || get.malformed || get.extensions === undefined) return next();
     if (operationName !== undefined && typeof operationName !== 'string') return next();
-    let hash: unknown;
-    let values: unknown = {};
-    try {
-      hash = (JSON.parse(extensions) as { persistedQuery?: { sha256Hash?: unknown } }).persistedQuery?.sha256Hash;
-      if (variables !== undefined) values = JSON.parse(variables);
-    } catch {
-      return next();
-    }
+    const hash = (get.extensions as { persistedQuery?: { sha256Hash?: unknown } } | null)?.persistedQuery?.sha256Hash;
+    const values = get.variables === undefined ? {} : get.variables;
     if (
       typeof hash !== 'string' ||
       !/^[0-9a-f]{64}$/.test(hash) ||

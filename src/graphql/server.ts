@@ -22,6 +22,7 @@ import type { Database } from '../db/database.js';
 import type { Services } from '../services.js';
 import { MUTATIONS_ALLOWED_WHEN_READ_ONLY } from '../site/site.service.js';
 import { jitGateway } from './jit.js';
+import { getParams, type GetParams } from './get-params.js';
 import { persistedAnswers, responseCachePlugin } from './response-cache.plugin.js';
 
 export interface GraphqlEndpoint {
@@ -70,26 +71,43 @@ function credentialsPlugin(schema: GraphQLSchema): ApolloServerPlugin<RequestCon
 }
 
 /**
+ * A GET request's `variables` and `extensions` (JSON text in the URL), depth-checked as bodies are
+ * and parsed once for the handlers after this one (`getParams`); malformed JSON is left for Apollo
+ * to answer.
+ */
+const parseGetParams: RequestHandler = (req, res, next) => {
+  if (req.method !== 'GET') return next();
+  const parsed: GetParams = { malformed: false };
+  for (const [name, label] of [
+    ['variables', 'Variables'],
+    ['extensions', 'Extensions'],
+  ] as const) {
+    const text = req.query?.[name];
+    if (typeof text !== 'string') continue;
+    if (jsonNestsDeeperThan(Buffer.from(text), MAX_JSON_DEPTH)) {
+      return sendGraphqlError(
+        res,
+        withStatus(errors.badRequest(`${label} nest deeper than ${MAX_JSON_DEPTH} levels.`), 400),
+      );
+    }
+    try {
+      parsed[name] = JSON.parse(text);
+    } catch {
+      parsed.malformed = true;
+    }
+  }
+  res.locals.graphqlGetParams = parsed;
+  next();
+};
+
+/**
  * Refuses NUL characters in variables (PostgreSQL cannot store them) before Apollo runs; string
  * literals in the document are checked by the `noNulInLiterals` validation rule.
  */
 const nulGuard: RequestHandler = (req, res, next) => {
-  let variables = (req.body as { variables?: unknown } | undefined)?.variables;
-  const inUrl = req.method === 'GET' ? req.query?.variables : undefined;
-  if (typeof inUrl === 'string') {
-    // GET requests carry their variables as JSON text in the URL: the same depth rule as bodies.
-    if (jsonNestsDeeperThan(Buffer.from(inUrl), MAX_JSON_DEPTH)) {
-      return sendGraphqlError(
-        res,
-        withStatus(errors.badRequest(`Variables nest deeper than ${MAX_JSON_DEPTH} levels.`), 400),
-      );
-    }
-    try {
-      variables = JSON.parse(inUrl);
-    } catch {
-      return next(); // Apollo answers malformed variables itself
-    }
-  }
+  const get = getParams(res);
+  if (get?.malformed) return next(); // Apollo answers malformed variables itself
+  const variables = get ? get.variables : (req.body as { variables?: unknown } | undefined)?.variables;
   const problem = findInvalidText(variables);
   if (problem === null) return next();
   const where = problem.path ? ` (variable ${problem.path})` : '';
@@ -101,24 +119,11 @@ const nulGuard: RequestHandler = (req, res, next) => {
  * and name the query it comes with. Apollo would answer these as internal errors.
  */
 const persistedQueryGuard: RequestHandler = (req, res, next) => {
-  let extensions = (req.body as { extensions?: unknown } | undefined)?.extensions;
-  let query = (req.body as { query?: unknown } | undefined)?.query;
-  if (req.method === 'GET') {
-    const text = req.query?.extensions;
-    // The same depth rule as bodies and `variables` (nulGuard), before the text is parsed.
-    if (typeof text === 'string' && jsonNestsDeeperThan(Buffer.from(text), MAX_JSON_DEPTH)) {
-      return sendGraphqlError(
-        res,
-        withStatus(errors.badRequest(`Extensions nest deeper than ${MAX_JSON_DEPTH} levels.`), 400),
-      );
-    }
-    try {
-      extensions = typeof text === 'string' ? JSON.parse(text) : undefined;
-    } catch {
-      return next(); // Apollo answers malformed extensions itself
-    }
-    query = req.query?.query;
-  }
+  const get = getParams(res);
+  if (get?.malformed) return next(); // Apollo answers malformed extensions itself
+  const { extensions, query } = get
+    ? { extensions: get.extensions, query: req.query?.query }
+    : ((req.body ?? {}) as { extensions?: unknown; query?: unknown });
   const persisted = (extensions as { persistedQuery?: unknown } | null | undefined)?.persistedQuery;
   if (persisted === undefined) return next();
   const { version, sha256Hash } = (persisted ?? {}) as { version?: unknown; sha256Hash?: unknown };
@@ -337,6 +342,7 @@ export async function createGraphqlEndpoint(
         }),
       ),
       express.json({ limit: '2mb', verify: refuseDeepJson }),
+      parseGetParams,
       nulGuard,
       persistedQueryGuard,
       persistedAnswers({
