@@ -160,6 +160,8 @@ const schema = z.object({
   INBOUND_EMAIL_VALIDATION_KEY: z.string().min(1).optional(),
   /** Client addresses allowed to post inbound mail (comma-separated; empty: any). */
   INBOUND_EMAIL_ALLOWED_IPS: list.default([]),
+  /** Abuse reports a signed-in user, and a client address, may send per day; one more is a 429 (the original: 20). */
+  ABUSE_REPORTS_PER_DAY: z.coerce.number().int().min(1).max(100_000).default(20),
   /** Reviewers may decide on versions of add-ons they are an author of (the original's ALLOW_SELF_REVIEWS). */
   ALLOW_SELF_REVIEWS: bool.default(false),
   /** Domain of `reviewreply+<uuid>@<domain>` addresses; default: SITE_URL's host name. */

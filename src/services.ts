@@ -49,6 +49,7 @@ import { AddonLifecycle } from './catalogue/lifecycle/lifecycle.service.js';
 import { LifecyclePolicy } from './catalogue/lifecycle/lifecycle.policy.js';
 import { DomainEvents } from './events/domain-events.js';
 import { ResponseCache } from './core/response-cache.js';
+import { AbuseService } from './abuse/abuse.service.js';
 import { CurationLog } from './shelves/curation-log.js';
 import { ShelvesService } from './shelves/shelves.service.js';
 
@@ -95,6 +96,8 @@ export interface Services {
   readonly events: DomainEvents<LifecycleEvents>;
   /** Cached catalogue answers of REST and GraphQL (one memory budget, RESPONSE_CACHE_MB). */
   readonly responseCache: ResponseCache;
+  /** Abuse reports about add-ons and users, and their moderation. */
+  readonly abuse: AbuseService;
   /** Hero shelves and their curation (Admin:Curation). */
   readonly shelves: ShelvesService;
   /** The curation log (shelves, discovery items). */
@@ -233,6 +236,7 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
     activity: new ActivityService(catalogue),
     events,
     responseCache: new ResponseCache(config.RESPONSE_CACHE_MB * 1024 * 1024),
+    abuse: new AbuseService(catalogue, accounts, lifecycle, { reportsPerDay: config.ABUSE_REPORTS_PER_DAY }),
     shelves: new ShelvesService(catalogue, curationLog),
     curationLog,
   };

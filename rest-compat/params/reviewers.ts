@@ -1,4 +1,5 @@
 import { errors } from '../../src/core/errors.js';
+import { DATETIME_FORMAT_MESSAGE, parseDateTimeInput } from '../../src/core/dates.js';
 import { drfBoolean, jsonObject } from './fields.js';
 
 /**
@@ -14,11 +15,6 @@ const BOOLEAN_FLAGS: Record<string, string> = {
   needs_admin_theme_review: 'needsAdminThemeReview',
 };
 
-const DATETIME_FORMAT =
-  'Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].';
-/** ISO 8601 as DRF's DateTimeField reads it; without an offset, UTC (the service's time zone). */
-const ISO_DATETIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?(Z|[+-]\d{2}:?\d{2})?$/;
-
 export function reviewerFlagsFromBody(body: unknown): Record<string, unknown> {
   const data = jsonObject(body);
   const input: Record<string, unknown> = {};
@@ -32,34 +28,12 @@ export function reviewerFlagsFromBody(body: unknown): Record<string, unknown> {
   }
   if ('auto_approval_delayed_until' in data) {
     const value = data.auto_approval_delayed_until;
-    const date = value === null ? null : dateTime(value);
-    if (date === undefined) refused.auto_approval_delayed_until = [DATETIME_FORMAT];
+    const date = value === null ? null : parseDateTimeInput(value);
+    if (date === undefined) refused.auto_approval_delayed_until = [DATETIME_FORMAT_MESSAGE];
     else input.autoApprovalDelayedUntil = date?.toISOString() ?? null;
   }
   if (Object.keys(refused).length) throw errors.validation(refused);
   return input;
-}
-
-/** A date-time DRF accepts, or undefined. Past 32 characters nothing matches (checked before the pattern). */
-function dateTime(value: unknown): Date | null | undefined {
-  if (typeof value !== 'string' || value.length > 32) return undefined;
-  const m = ISO_DATETIME.exec(value);
-  if (!m) return undefined;
-  const [, year, month, day, hour, minute, second = '00', fraction = '', offset = 'Z'] = m;
-  if (Number(year) < 1 || Number(month) < 1 || Number(month) > 12 || Number(day) < 1) return undefined;
-  if (Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) return undefined;
-  const zone = offset === 'Z' ? 'Z' : offset.includes(':') ? offset : `${offset.slice(0, 3)}:${offset.slice(3)}`;
-  const date = new Date(
-    `${year}-${month}-${day}T${hour}:${minute}:${second}.${fraction.padEnd(3, '0').slice(0, 3)}${zone}`,
-  );
-  // Rolled-over days (31 April) are refused, as Python's datetime refuses them.
-  if (
-    Number.isNaN(date.getTime()) ||
-    new Date(Date.UTC(Number(year), Number(month) - 1, Number(day))).getUTCDate() !== Number(day)
-  ) {
-    return undefined;
-  }
-  return date;
 }
 
 /** A draft comment's JSON body: absent keys stay absent; DRF's messages for wrong types. */

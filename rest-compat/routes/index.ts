@@ -9,6 +9,7 @@ import { reviewerBrowseRoutes } from './reviewer-browse.js';
 import { siteRoutes } from './site.js';
 import { collectionRoutes } from './collections.js';
 import { ratingsRoutes } from './ratings.js';
+import { abuseRoutes } from './abuse.js';
 import { shelfRoutes } from './shelves.js';
 
 /** The whole v3/v4 route table. Each domain contributes its entries. */
@@ -23,5 +24,6 @@ export const routes: readonly RouteDefinition[] = [
   ...reviewerBrowseRoutes,
   ...collectionRoutes,
   ...ratingsRoutes,
+  ...abuseRoutes,
   ...shelfRoutes,
 ];

@@ -29,6 +29,11 @@ import { approvedFileSql, isPublicAddon, visibleVersionSql } from './public.js';
 /** Ids that look like guids: `{uuid}` or `something@domain` (the original's rule). */
 const GUID = /^(\{[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\}|[a-z0-9-._]*@[a-z0-9-._]+)$/i;
 
+/** Whether an add-on identifier reads as a guid (abuse reports accept guids unknown to the site). */
+export function looksLikeGuid(identifier: string): boolean {
+  return GUID.test(identifier);
+}
+
 /** How an add-on identifier reads: an id (all digits), a guid, or else a slug. */
 type AddonKey = { id: number } | { guid: string } | { slug: string };
 

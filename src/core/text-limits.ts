@@ -88,6 +88,16 @@ export const TEXT_LIMITS = {
   /** chosen; why an add-on was disabled, enabled, deleted or its id denied (the audit log's comment) */
   lifecycleComment: 3_000,
 
+  // Abuse reports
+  /** original (`varchar(255)`); the add-on or user named, and every optional text of an add-on report */
+  abuseField: 255,
+  /** original (`varchar(64)`); `client_id` */
+  abuseClientId: 64,
+  /** original (the later serializers' `max_length`); the report's message */
+  abuseMessage: 10_000,
+  /** chosen; a moderator's note when resolving a report */
+  abuseResolutionNote: 2_000,
+
   // Hero shelves and discovery (curation)
   /** chosen; a primary shelf's description (the add-on's summary is 250) */
   shelfDescription: 250,

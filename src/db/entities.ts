@@ -19,6 +19,7 @@ import { Rating, RatingFlag, RatingThrottle } from '../ratings/rating.entity.js'
 import { UserNotification } from '../accounts/notification.entity.js';
 import { PackageContents, PackageFileDiff } from '../reviews/browse/contents.entity.js';
 import { AddonActivity } from '../catalogue/lifecycle/activity.entity.js';
+import { AbuseReport, AbuseThrottle } from '../abuse/abuse-report.entity.js';
 import { CurationLogEntry, PrimaryShelf, SecondaryShelf, SecondaryShelfModule } from '../shelves/shelf.entity.js';
 
 /** Every entity, listed explicitly (no folder discovery: it breaks under Jest's ESM loader). */
@@ -56,6 +57,8 @@ export const entities = [
   AddonActivity,
   PackageContents,
   PackageFileDiff,
+  AbuseReport,
+  AbuseThrottle,
   PrimaryShelf,
   SecondaryShelf,
   SecondaryShelfModule,

@@ -17,6 +17,7 @@ import { DraftCommentsResolver } from '../reviews/draft-comments.resolver.js';
 import { VersionBrowseResolver } from '../reviews/browse/browse.resolver.js';
 import { CollectionAddonsResolver, CollectionsResolver } from '../collections/collections.resolver.js';
 import { RatingPageResolver, RatingsResolver } from '../ratings/ratings.resolver.js';
+import { AbuseResolver } from '../abuse/abuse.resolver.js';
 import { CurationLogResolver, ShelvesResolver } from '../shelves/shelves.resolver.js';
 
 /** Every resolver class. A domain adds its resolver here. */
@@ -43,6 +44,7 @@ export const resolvers: NonEmptyArray<Function> = [
   CollectionAddonsResolver,
   RatingsResolver,
   RatingPageResolver,
+  AbuseResolver,
   ShelvesResolver,
   CurationLogResolver,
 ];

@@ -1,0 +1,82 @@
+import { errors } from '../../src/core/errors.js';
+import { fieldMessages } from '../../src/ratings/ratings.errors.js';
+import type { ApiVersion } from '../route.js';
+import { jsonObject, type Body } from './fields.js';
+
+/**
+ * Bodies of `POST /api/{v}/abuse/report/{addon,user}/` as GraphQL input (AbuseService checks the
+ * values). v4 reads every field of the contract: keys absent stay absent, text and numbers are
+ * text, null is null, anything else is DRF's "Not a valid string." (every such field at once).
+ * v3 is the 2018 form: `addon` (or `user`) and `message` only, a missing or empty one refused with
+ * the original's `{"detail": …}` before anything else.
+ */
+const ADDON_FIELDS: Record<string, string> = {
+  addon: 'addon',
+  message: 'message',
+  reason: 'reason',
+  report_entry_point: 'reportEntryPoint',
+  addon_install_method: 'addonInstallMethod',
+  addon_install_origin: 'addonInstallOrigin',
+  addon_install_source: 'addonInstallSource',
+  addon_install_source_url: 'addonInstallSourceUrl',
+  addon_name: 'addonName',
+  addon_signature: 'addonSignature',
+  addon_summary: 'addonSummary',
+  addon_version: 'addonVersion',
+  app: 'app',
+  appversion: 'appversion',
+  lang: 'lang',
+  client_id: 'clientId',
+  install_date: 'installDate',
+  operating_system: 'operatingSystem',
+  operating_system_version: 'operatingSystemVersion',
+};
+
+const USER_FIELDS: Record<string, string> = { user: 'user', message: 'message' };
+
+export const abuseV3Messages = {
+  needAddon: 'Need an addon parameter',
+  needUser: 'Need a user parameter',
+  needMessage: 'Abuse reports need a message',
+};
+
+export function addonReportFromBody(body: unknown, version: ApiVersion): Record<string, unknown> {
+  const data = jsonObject(body);
+  if (version === 'v3') return legacy(data, 'addon', abuseV3Messages.needAddon);
+  return textFields(data, ADDON_FIELDS);
+}
+
+export function userReportFromBody(body: unknown, version: ApiVersion): Record<string, unknown> {
+  const data = jsonObject(body);
+  if (version === 'v3') return legacy(data, 'user', abuseV3Messages.needUser);
+  return textFields(data, USER_FIELDS);
+}
+
+function textFields(data: Body, fields: Record<string, string>): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  const refused: Record<string, string[]> = {};
+  for (const [field, name] of Object.entries(fields)) {
+    if (!(field in data)) continue;
+    const value = text(data[field]);
+    if (value === undefined) refused[field] = [fieldMessages.string];
+    else input[name] = value;
+  }
+  if (Object.keys(refused).length) throw errors.validation(refused);
+  return input;
+}
+
+/** The 2018 views: `data.get(target)` and `data.get('message')` must be truthy (a ParseError otherwise). */
+function legacy(data: Body, target: 'addon' | 'user', missing: string): Record<string, unknown> {
+  const named = text(data[target]);
+  if (!named) throw errors.badRequest(missing);
+  const message = text(data.message);
+  if (!message || !message.trim()) throw errors.badRequest(abuseV3Messages.needMessage);
+  return { [target]: named, message };
+}
+
+/** A CharField's input: text, a number as its text, null; undefined for anything else. */
+function text(value: unknown): string | null | undefined {
+  if (value === null || typeof value === 'string') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return undefined;
+}

@@ -1,0 +1,80 @@
+import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Accepts } from '../auth/credentials.js';
+import type { RequestContext } from '../core/context.js';
+import { PageArgs } from '../graphql/pagination.js';
+import type { Services } from '../services.js';
+import type { AbuseReport } from './abuse-report.entity.js';
+import {
+  AbuseReportAddonType,
+  AbuseReportFilterInput,
+  AbuseReportPageType,
+  AbuseReportStateEnum,
+  AbuseReportType,
+  AddonAbuseReportInput,
+  UserAbuseReportInput,
+} from './abuse.types.js';
+
+@ArgsType()
+class AbuseReportsArgs extends PageArgs {
+  @Field(() => AbuseReportFilterInput, { nullable: true })
+  filter?: AbuseReportFilterInput | null;
+}
+
+const MODERATORS = 'AbuseReports:Edit or Reviews:Admin';
+
+/** Abuse reports (AbuseService holds the rules). */
+@Resolver(() => AbuseReportType)
+export class AbuseResolver {
+  constructor(private readonly services: Services) {}
+
+  @Accepts('jwt', 'session')
+  @Mutation(() => AbuseReportType, {
+    description:
+      'Reports an add-on (anyone; signed-in reporters are recorded). At most 20 reports a day per user and per ' +
+      'client address (ABUSE_REPORTS_PER_DAY).',
+  })
+  reportAddon(@Arg('input') input: AddonAbuseReportInput, @Ctx() ctx: RequestContext) {
+    return this.services.abuse.reportAddon(ctx, { ...input });
+  }
+
+  @Accepts('jwt', 'session')
+  @Mutation(() => AbuseReportType, { description: 'Reports a user (anyone), within the same daily limits.' })
+  reportUser(@Arg('input') input: UserAbuseReportInput, @Ctx() ctx: RequestContext) {
+    return this.services.abuse.reportUser(ctx, { ...input });
+  }
+
+  @Query(() => AbuseReportPageType, { description: `Abuse reports, newest first (${MODERATORS}).` })
+  abuseReports(@Args() { filter, page, pageSize }: AbuseReportsArgs, @Ctx() ctx: RequestContext) {
+    return this.services.abuse.list(ctx, { ...filter }, page, pageSize);
+  }
+
+  @Query(() => AbuseReportType, { description: `One abuse report (${MODERATORS}).` })
+  abuseReport(@Arg('id', () => Int) id: number, @Ctx() ctx: RequestContext) {
+    return this.services.abuse.get(ctx, id);
+  }
+
+  @Mutation(() => AbuseReportType, {
+    description:
+      `Resolves an open report (${MODERATORS}), with a note. \`disableAddon\` also disables the reported ` +
+      'add-on (Reviews:Admin; recorded in its audit log with the note).',
+  })
+  resolveAbuseReport(
+    @Arg('id', () => Int) id: number,
+    @Ctx() ctx: RequestContext,
+    @Arg('note', () => String, { nullable: true }) note?: string | null,
+    @Arg('disableAddon', () => Boolean, { nullable: true }) disableAddon?: boolean | null,
+  ) {
+    return this.services.abuse.resolve(ctx, id, note ?? null, disableAddon ?? false);
+  }
+
+  @FieldResolver(() => AbuseReportStateEnum)
+  state(@Root() report: AbuseReport) {
+    return report.resolvedAt ? AbuseReportStateEnum.RESOLVED : AbuseReportStateEnum.OPEN;
+  }
+
+  @FieldResolver(() => AbuseReportAddonType, { nullable: true })
+  addon(@Root() report: AbuseReport): AbuseReportAddonType | null {
+    if (!report.addon && report.guid === null) return null;
+    return { guid: report.addon?.guid ?? report.guid, id: report.addon?.id ?? null, slug: report.addon?.slug ?? null };
+  }
+}

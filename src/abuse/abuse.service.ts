@@ -1,0 +1,351 @@
+import { raw } from '@mikro-orm/core';
+import type { FilterQuery } from '@mikro-orm/postgresql';
+import type { AccountsService } from '../accounts/accounts.service.js';
+import { User } from '../accounts/user.entity.js';
+import { AddonStatus } from '../catalogue/catalogue.enums.js';
+import { looksLikeGuid, type CatalogueService } from '../catalogue/catalogue.service.js';
+import type { AddonLifecycle } from '../catalogue/lifecycle/lifecycle.service.js';
+import type { RequestContext } from '../core/context.js';
+import { DATETIME_FORMAT_MESSAGE, parseDateTimeInput } from '../core/dates.js';
+import { errors, type FieldErrors } from '../core/errors.js';
+import { pageRequest, toPage, type Page } from '../core/pagination.js';
+import { TEXT_LIMITS, lengthProblem, truncateText } from '../core/text-limits.js';
+import { fieldMessages } from '../ratings/ratings.errors.js';
+import { AbuseReport } from './abuse-report.entity.js';
+import {
+  ABUSE_APPS,
+  ABUSE_REASONS,
+  ADDON_INSTALL_METHODS,
+  ADDON_INSTALL_SOURCES,
+  ADDON_SIGNATURES,
+  DEFAULT_ABUSE_APP,
+  REPORT_ENTRY_POINTS,
+  normaliseChoice,
+} from './abuse.enums.js';
+import { takeAbuseThrottle, type AbuseRate } from './abuse.throttle.js';
+
+/** An add-on report's fields as a client gives them: absent (undefined), null or text. */
+export interface AddonReportInput {
+  addon?: string | null;
+  message?: string | null;
+  reason?: string | null;
+  reportEntryPoint?: string | null;
+  addonInstallMethod?: string | null;
+  addonInstallOrigin?: string | null;
+  addonInstallSource?: string | null;
+  addonInstallSourceUrl?: string | null;
+  addonName?: string | null;
+  addonSignature?: string | null;
+  addonSummary?: string | null;
+  addonVersion?: string | null;
+  app?: string | null;
+  appversion?: string | null;
+  lang?: string | null;
+  clientId?: string | null;
+  installDate?: string | null;
+  operatingSystem?: string | null;
+  operatingSystemVersion?: string | null;
+}
+
+export interface UserReportInput {
+  user?: string | null;
+  message?: string | null;
+}
+
+export type AbuseReportState = 'open' | 'resolved';
+
+export interface AbuseReportFilter {
+  addon?: string | null;
+  user?: string | null;
+  reason?: string | null;
+  state?: AbuseReportState | null;
+}
+
+export interface AbuseOptions {
+  /** Reports a signed-in user, and a client address, may send per day (the original: 20). */
+  reportsPerDay: number;
+}
+
+/** The permissions that read and resolve reports; disabling the add-on also needs `Reviews:Admin`. */
+export const ABUSE_MODERATOR_PERMISSIONS = ['AbuseReports:Edit', 'Reviews:Admin'] as const;
+
+const DAY = 24 * 60 * 60;
+
+export const abuseMessages = {
+  invalidChoice: (value: string) => `"${value}" is not a valid choice.`,
+  alreadyResolved: 'This report is already resolved.',
+  noAddonToDisable: 'This report is not about an add-on of the site.',
+};
+
+/** `choice`: normalised, then matched; `lenientChoice`: unknown values are `other`; `exactChoice`: as given. */
+type Kind = 'text' | 'choice' | 'lenientChoice' | 'exactChoice' | 'date';
+
+/** An optional field of an add-on report: its input key, REST name, kind and length limit. */
+interface OptionalField {
+  key: Exclude<keyof AddonReportInput, 'addon' | 'message'>;
+  name: string;
+  kind: Kind;
+  choices?: readonly string[];
+  max?: number;
+}
+
+const OPTIONAL_FIELDS: readonly OptionalField[] = [
+  { key: 'reason', name: 'reason', kind: 'choice', choices: ABUSE_REASONS },
+  { key: 'reportEntryPoint', name: 'report_entry_point', kind: 'choice', choices: REPORT_ENTRY_POINTS },
+  { key: 'addonInstallMethod', name: 'addon_install_method', kind: 'lenientChoice', choices: ADDON_INSTALL_METHODS },
+  { key: 'addonInstallOrigin', name: 'addon_install_origin', kind: 'text' },
+  { key: 'addonInstallSource', name: 'addon_install_source', kind: 'lenientChoice', choices: ADDON_INSTALL_SOURCES },
+  { key: 'addonInstallSourceUrl', name: 'addon_install_source_url', kind: 'text' },
+  { key: 'addonName', name: 'addon_name', kind: 'text' },
+  { key: 'addonSignature', name: 'addon_signature', kind: 'choice', choices: ADDON_SIGNATURES },
+  { key: 'addonSummary', name: 'addon_summary', kind: 'text' },
+  { key: 'addonVersion', name: 'addon_version', kind: 'text' },
+  { key: 'app', name: 'app', kind: 'exactChoice', choices: ABUSE_APPS },
+  { key: 'appversion', name: 'appversion', kind: 'text' },
+  { key: 'lang', name: 'lang', kind: 'text' },
+  { key: 'clientId', name: 'client_id', kind: 'text', max: TEXT_LIMITS.abuseClientId },
+  { key: 'installDate', name: 'install_date', kind: 'date' },
+  { key: 'operatingSystem', name: 'operating_system', kind: 'text' },
+  { key: 'operatingSystemVersion', name: 'operating_system_version', kind: 'text' },
+];
+
+type ReportValues = Partial<Pick<AbuseReport, OptionalField['key']>>;
+
+/**
+ * Abuse reports (compat notes §4.7): anyone reports an add-on (by id, slug or guid; a guid unknown
+ * to the site is kept as given) or a user; signed-in reporters are recorded. Both APIs apply the
+ * same rules in the same order: the throttles (per signed-in user and per client address), every
+ * field's length before anything else reads it, the fields (all refused ones at once, keyed by
+ * their REST names, with DRF's messages), the rules across fields, then the lookup (404).
+ *
+ * Moderators (`AbuseReports:Edit`, or `Reviews:Admin`) list and resolve reports; resolving may
+ * disable the add-on through the lifecycle (which requires `Reviews:Admin` and writes the audit log).
+ */
+export class AbuseService {
+  private readonly rates: readonly AbuseRate[];
+
+  constructor(
+    private readonly catalogue: CatalogueService,
+    private readonly accounts: AccountsService,
+    private readonly lifecycle: AddonLifecycle,
+    options: AbuseOptions,
+  ) {
+    this.rates = [
+      { scope: 'user', requests: options.reportsPerDay, seconds: DAY },
+      { scope: 'ip', requests: options.reportsPerDay, seconds: DAY },
+    ];
+  }
+
+  async reportAddon(ctx: RequestContext, input: AddonReportInput): Promise<AbuseReport> {
+    await this.throttle(ctx);
+    const fields: FieldErrors = {};
+    const refuse = (name: string, message: string) => void (fields[name] = [message]);
+
+    const addon = requiredText(input.addon, TEXT_LIMITS.abuseField, (m) => refuse('addon', m));
+    const message = input.message;
+    if (message === null) refuse('message', fieldMessages.null);
+    else if (message !== undefined && lengthProblem(message, 'abuseMessage')) {
+      refuse('message', lengthProblem(message, 'abuseMessage')!);
+    }
+    const values: ReportValues = {};
+    const texts = values as Record<string, string | null>;
+    for (const field of OPTIONAL_FIELDS) {
+      const value = input[field.key];
+      if (value === undefined || value === null) {
+        if (value === null) texts[field.key] = null;
+        continue;
+      }
+      const problem = lengthProblem(value, field.max ?? TEXT_LIMITS.abuseField);
+      if (problem) {
+        refuse(field.name, problem);
+        continue;
+      }
+      if (field.kind === 'text') {
+        texts[field.key] = value.trim();
+      } else if (field.kind === 'date') {
+        const date = parseDateTimeInput(value);
+        if (date) values.installDate = date;
+        else refuse(field.name, DATETIME_FORMAT_MESSAGE);
+      } else {
+        const choice = field.kind === 'exactChoice' ? value : normaliseChoice(value);
+        if (field.choices!.includes(choice)) texts[field.key] = choice;
+        else if (field.kind === 'lenientChoice') texts[field.key] = 'other';
+        else refuse(field.name, abuseMessages.invalidChoice(value));
+      }
+    }
+    if (Object.keys(fields).length) throw errors.validation(fields);
+
+    // Across fields (DRF's validate(), once the fields are valid): a message unless a reason is given.
+    const text = message?.trim() ?? '';
+    if (!values.reason && !text) {
+      throw errors.validation({ message: [message === undefined ? fieldMessages.required : fieldMessages.blank] });
+    }
+
+    const found = await this.catalogue.lookup(ctx, addon!);
+    const known = found && found.status !== AddonStatus.DELETED ? found : null;
+    if (!known && !looksLikeGuid(addon!)) throw errors.notFound();
+    const report = ctx.em.create(AbuseReport, {
+      addon: known,
+      guid: known ? known.guid : addon!,
+      reporter: this.reporter(ctx),
+      ipAddress: clientAddress(ctx),
+      message: text,
+      app: input.app === undefined ? DEFAULT_ABUSE_APP : null,
+      ...values,
+    });
+    await ctx.em.flush();
+    await ctx.em.populate(report, ['reporter']);
+    return report;
+  }
+
+  async reportUser(ctx: RequestContext, input: UserReportInput): Promise<AbuseReport> {
+    await this.throttle(ctx);
+    const fields: FieldErrors = {};
+    const user = requiredText(input.user, TEXT_LIMITS.abuseField, (m) => (fields.user = [m]));
+    const message = requiredText(input.message, TEXT_LIMITS.abuseMessage, (m) => (fields.message = [m]));
+    if (Object.keys(fields).length) throw errors.validation(fields);
+    const reported = await this.accounts.findUser(ctx, user!);
+    if (!reported) throw errors.notFound();
+    const report = ctx.em.create(AbuseReport, {
+      user: reported,
+      reporter: this.reporter(ctx),
+      ipAddress: clientAddress(ctx),
+      message: message!.trim(),
+    });
+    await ctx.em.flush();
+    await ctx.em.populate(report, ['reporter']);
+    return report;
+  }
+
+  /** Reports, newest first, filtered (moderators). */
+  async list(
+    ctx: RequestContext,
+    filter: AbuseReportFilter,
+    page?: number | null,
+    pageSize?: number | null,
+  ): Promise<Page<AbuseReport>> {
+    this.assertModerator(ctx);
+    const fields: FieldErrors = {};
+    for (const name of ['addon', 'user', 'reason'] as const) {
+      const problem = lengthProblem(filter[name], TEXT_LIMITS.abuseField);
+      if (problem) fields[name] = [problem];
+    }
+    const reason = filter.reason ? normaliseChoice(filter.reason) : null;
+    if (!fields.reason && reason !== null && !ABUSE_REASONS.includes(reason as never)) {
+      fields.reason = [abuseMessages.invalidChoice(filter.reason!)];
+    }
+    if (Object.keys(fields).length) throw errors.validation(fields);
+    const request = pageRequest(page, pageSize);
+
+    const where: FilterQuery<AbuseReport>[] = [];
+    if (reason) where.push({ reason });
+    if (filter.state) where.push({ resolvedAt: filter.state === 'open' ? null : { $ne: null } });
+    if (filter.addon) {
+      const addon = await this.catalogue.lookup(ctx, filter.addon);
+      const guid = addon?.guid ?? (looksLikeGuid(filter.addon) ? filter.addon : null);
+      const either: FilterQuery<AbuseReport>[] = [];
+      if (addon) either.push({ addon: addon.id });
+      if (guid) either.push({ [raw((alias) => `lower(${alias}.guid)`)]: guid.toLowerCase() });
+      if (!either.length) return toPage(request, 0, []);
+      where.push({ $or: either });
+    }
+    if (filter.user) {
+      const user = await this.accounts.findUser(ctx, filter.user);
+      if (!user) return toPage(request, 0, []);
+      where.push({ user: user.id });
+    }
+    const [items, count] = await ctx.em.findAndCount(AbuseReport, where.length ? { $and: where } : {}, {
+      orderBy: { id: 'desc' },
+      limit: request.limit,
+      offset: request.offset,
+      populate: ['addon', 'user', 'reporter', 'resolvedBy'],
+    });
+    return toPage(request, count, items);
+  }
+
+  async get(ctx: RequestContext, id: number): Promise<AbuseReport> {
+    this.assertModerator(ctx);
+    return this.report(ctx, id);
+  }
+
+  /**
+   * Resolves an open report (a conflict when it is resolved already), with a note. With
+   * `disableAddon` the reported add-on is disabled first, through the lifecycle's admin operation
+   * (`Reviews:Admin`; it records the audit log entry with the note): a refusal leaves the report open.
+   */
+  async resolve(ctx: RequestContext, id: number, note: string | null, disableAddon: boolean): Promise<AbuseReport> {
+    this.assertModerator(ctx);
+    const problem = lengthProblem(note, 'abuseResolutionNote');
+    if (problem) throw errors.validation({ note: [problem] });
+    const report = await this.report(ctx, id);
+    if (report.resolvedAt) throw errors.conflict(abuseMessages.alreadyResolved);
+    const text = (note ?? '').trim();
+    if (disableAddon) {
+      if (!report.addon) throw errors.validation({ disableAddon: [abuseMessages.noAddonToDisable] });
+      const comment = `Abuse report #${report.id}${text ? `: ${text}` : ''}`;
+      await this.lifecycle.setDisabledByVendor(ctx, String(report.addon.id), true, comment);
+    }
+    report.resolvedAt = new Date();
+    report.resolvedBy = ctx.em.getReference(User, ctx.viewer.userId!);
+    report.resolutionNote = text;
+    await ctx.em.flush();
+    await ctx.em.populate(report, ['resolvedBy']);
+    return report;
+  }
+
+  private async report(ctx: RequestContext, id: number): Promise<AbuseReport> {
+    const report = Number.isSafeInteger(id)
+      ? await ctx.em.findOne(AbuseReport, id, { populate: ['addon', 'user', 'reporter', 'resolvedBy'] })
+      : null;
+    if (!report) throw errors.notFound();
+    return report;
+  }
+
+  private reporter(ctx: RequestContext): User | null {
+    return ctx.viewer.user ? ctx.em.getReference(User, ctx.viewer.user.id) : null;
+  }
+
+  /**
+   * The original's two throttles (20 a day each): the signed-in user's, and the client address's
+   * (every caller's). Each request that reaches them counts, whatever its outcome.
+   */
+  private async throttle(ctx: RequestContext): Promise<void> {
+    const keys: [AbuseRate, string | null][] = [
+      [this.rates[0], ctx.viewer.userId === null ? null : String(ctx.viewer.userId)],
+      [this.rates[1], clientAddress(ctx)],
+    ];
+    let wait = 0;
+    for (const [rate, key] of keys) {
+      if (key === null) continue;
+      wait = Math.max(wait, (await takeAbuseThrottle(ctx.em, rate, key)) ?? 0);
+    }
+    if (wait > 0) throw errors.throttled(wait);
+  }
+
+  private assertModerator(ctx: RequestContext): void {
+    if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
+    if (!ABUSE_MODERATOR_PERMISSIONS.some((p) => ctx.viewer.can(p))) throw errors.forbidden();
+  }
+}
+
+/** A required text field, or undefined after passing its refusal (required, null, too long, blank) to `refuse`. */
+function requiredText(
+  value: string | null | undefined,
+  max: number,
+  refuse: (message: string) => void,
+): string | undefined {
+  const problem =
+    value === undefined
+      ? fieldMessages.required
+      : value === null
+        ? fieldMessages.null
+        : (lengthProblem(value, max) ?? (value.trim() ? null : fieldMessages.blank));
+  if (problem === null) return value!;
+  refuse(problem);
+  return undefined;
+}
+
+/** The client's address as stored (an address with a zone id may be longer than the column). */
+function clientAddress(ctx: RequestContext): string | null {
+  return ctx.request.ip === null ? null : truncateText(ctx.request.ip, 45);
+}
