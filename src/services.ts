@@ -52,6 +52,7 @@ import { ResponseCache } from './core/response-cache.js';
 import { AbuseService } from './abuse/abuse.service.js';
 import { CurationLog } from './shelves/curation-log.js';
 import { ShelvesService } from './shelves/shelves.service.js';
+import { DiscoveryService } from './shelves/discovery.service.js';
 
 /** The service singletons. Each holds the rules of one domain; all take a RequestContext or an EntityManager. */
 export interface Services {
@@ -102,6 +103,8 @@ export interface Services {
   readonly shelves: ShelvesService;
   /** The curation log (shelves, discovery items). */
   readonly curationLog: CurationLog;
+  /** The discovery pane, its editorial content and recommendations. */
+  readonly discovery: DiscoveryService;
 }
 
 export function createServices(config: Config, logger: Logger, keyring: Keyring, db: Database): Services {
@@ -239,6 +242,7 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
     abuse: new AbuseService(catalogue, accounts, lifecycle, { reportsPerDay: config.ABUSE_REPORTS_PER_DAY }),
     shelves: new ShelvesService(catalogue, curationLog),
     curationLog,
+    discovery: new DiscoveryService(catalogue, curationLog),
   };
 }
 

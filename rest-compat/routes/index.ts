@@ -11,6 +11,7 @@ import { collectionRoutes } from './collections.js';
 import { ratingsRoutes } from './ratings.js';
 import { abuseRoutes } from './abuse.js';
 import { shelfRoutes } from './shelves.js';
+import { discoveryRoutes } from './discovery.js';
 
 /** The whole v3/v4 route table. Each domain contributes its entries. */
 export const routes: readonly RouteDefinition[] = [
@@ -26,4 +27,5 @@ export const routes: readonly RouteDefinition[] = [
   ...ratingsRoutes,
   ...abuseRoutes,
   ...shelfRoutes,
+  ...discoveryRoutes,
 ];

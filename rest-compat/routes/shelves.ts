@@ -4,6 +4,7 @@ import { drfBoolean } from '../params/fields.js';
 import { defineRoutes, gql, type ShapeContext } from '../route.js';
 import { addonFields, shapeAddonSubset, versionFields, type AddonData } from '../shapes/addons.js';
 import { restEnums } from '../shapes/enums.js';
+import { flatText, sourceText } from '../shapes/flat.js';
 
 const primaryFields = gql`
   fragment RestPrimaryShelfFields on PrimaryShelf {
@@ -80,14 +81,7 @@ interface SecondaryData {
   modules: { icon: string; description: Translations; cta: CtaData | null }[];
 }
 
-/**
- * Hero texts are flat strings (the original's gettext fields): the request language, else
- * `fallback`, else any translation; null if none.
- */
-function flat(ctx: ShapeContext, value: Translations | null | undefined, fallback = DEFAULT_LOCALE): string | null {
-  if (!value) return null;
-  return value[ctx.request.locale] || value[fallback] || Object.values(value).find(Boolean) || null;
-}
+const flat = flatText;
 
 function shapeCta(cta: CtaData | null, ctx: ShapeContext) {
   return cta ? { url: ctx.link(cta.url), text: flat(ctx, cta.text) ?? '' } : null;
@@ -98,7 +92,7 @@ function shapePrimary(shelf: PrimaryData | null, ctx: ShapeContext) {
   const raw = ctx.request.query.has('raw');
   const own = shelf.ownDescription;
   const description = raw
-    ? (own?.[DEFAULT_LOCALE] ?? Object.values(own ?? {}).find(Boolean) ?? '')
+    ? (sourceText(own) ?? '')
     : flat(ctx, shelf.description, own ? DEFAULT_LOCALE : (shelf.addon ?? shelf.externalAddon)?.defaultLocale);
   const external = shelf.externalAddon;
   return {

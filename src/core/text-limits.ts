@@ -111,6 +111,10 @@ export const TEXT_LIMITS = {
   ctaText: 20,
   /** original (`varchar(255)`); call-to-action URLs, featured images, module icons */
   shelfUrl: 255,
+  /** chosen; a discovery item's custom heading (v3 HTML template) */
+  discoveryHeading: 255,
+  /** chosen; a discovery item's custom description */
+  discoveryDescription: 1_000,
 } as const;
 
 export type TextLimit = keyof typeof TEXT_LIMITS;

@@ -21,6 +21,7 @@ import { PackageContents, PackageFileDiff } from '../reviews/browse/contents.ent
 import { AddonActivity } from '../catalogue/lifecycle/activity.entity.js';
 import { AbuseReport, AbuseThrottle } from '../abuse/abuse-report.entity.js';
 import { CurationLogEntry, PrimaryShelf, SecondaryShelf, SecondaryShelfModule } from '../shelves/shelf.entity.js';
+import { DiscoveryItem } from '../shelves/discovery.entity.js';
 
 /** Every entity, listed explicitly (no folder discovery: it breaks under Jest's ESM loader). */
 export const entities = [
@@ -63,4 +64,5 @@ export const entities = [
   SecondaryShelf,
   SecondaryShelfModule,
   CurationLogEntry,
+  DiscoveryItem,
 ];

@@ -19,6 +19,7 @@ import { CollectionAddonsResolver, CollectionsResolver } from '../collections/co
 import { RatingPageResolver, RatingsResolver } from '../ratings/ratings.resolver.js';
 import { AbuseResolver } from '../abuse/abuse.resolver.js';
 import { CurationLogResolver, ShelvesResolver } from '../shelves/shelves.resolver.js';
+import { DiscoveryResolver } from '../shelves/discovery.resolver.js';
 
 /** Every resolver class. A domain adds its resolver here. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -47,6 +48,7 @@ export const resolvers: NonEmptyArray<Function> = [
   AbuseResolver,
   ShelvesResolver,
   CurationLogResolver,
+  DiscoveryResolver,
 ];
 
 /** Resolvers are built with the service singletons; no reflection-based DI. */

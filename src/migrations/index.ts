@@ -15,6 +15,7 @@ import { Migration20261125143801_ReviewerSubscriptions } from './Migration202611
 import { Migration20261125144235_DraftComments } from './Migration20261125144235_DraftComments.js';
 import { Migration20261125164132_PackageContents } from './Migration20261125164132_PackageContents.js';
 import { Migration20261125171045_Shelves } from './Migration20261125171045_Shelves.js';
+import { Migration20261125172012_Discovery } from './Migration20261125172012_Discovery.js';
 import { Migration20261125171326_AbuseReports } from './Migration20261125171326_AbuseReports.js';
 
 /** Applied in order at start. Add each new migration here (npm run migration:create prints the line). */
@@ -35,5 +36,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261125144235_DraftComments', class: Migration20261125144235_DraftComments },
   { name: 'Migration20261125164132_PackageContents', class: Migration20261125164132_PackageContents },
   { name: 'Migration20261125171045_Shelves', class: Migration20261125171045_Shelves },
+  { name: 'Migration20261125172012_Discovery', class: Migration20261125172012_Discovery },
   { name: 'Migration20261125171326_AbuseReports', class: Migration20261125171326_AbuseReports },
 ];

@@ -1,0 +1,140 @@
+import type { Translations } from '../../src/core/i18n/translations.js';
+import { defineRoutes, gql, type RestRequest, type ShapeContext } from '../route.js';
+import { addonFields, shapeAddonSubset, versionFields, type AddonData } from '../shapes/addons.js';
+import { flatText, sourceText } from '../shapes/flat.js';
+
+const itemFields = gql`
+  fragment RestDiscoveryItemFields on DiscoveryItem {
+    customHeading
+    customDescription
+    description
+    isRecommendation
+    addon {
+      ...RestAddonFields
+      currentVersion {
+        ...RestVersionFields
+      }
+    }
+  }
+  ${addonFields}
+  ${versionFields}
+`;
+
+interface ItemData {
+  customHeading: Translations | null;
+  customDescription: Translations | null;
+  description: Translations | null;
+  isRecommendation: boolean;
+  addon: AddonData;
+}
+
+const escapeHtml = (text: string) =>
+  text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+
+/** The description in the request language; the add-on summary falls back to its default locale. */
+function descriptionText(item: ItemData, ctx: ShapeContext): string | null {
+  return flatText(ctx, item.description, item.customDescription ? undefined : item.addon.defaultLocale);
+}
+
+/**
+ * v3's HTML heading: the custom heading (escaped) with `{addon_name}` as a link to the add-on
+ * naming its authors and `{start_sub_heading}`/`{end_sub_heading}` as a span; without one,
+ * `<name> <span>by <a href="<url>"><authors></a></span>`.
+ */
+function heading(item: ItemData, ctx: ShapeContext): string {
+  const { addon } = item;
+  const name = escapeHtml(flatText(ctx, addon.name, addon.defaultLocale) ?? '');
+  const authors = escapeHtml(addon.authors.map(({ user }) => user.name).join(', '));
+  const url = escapeHtml(addon.url);
+  const custom = flatText(ctx, item.customHeading);
+  if (!custom) return `${name} <span>by <a href="${url}">${authors}</a></span>`;
+  return escapeHtml(custom)
+    .replaceAll('{start_sub_heading}', '<span>')
+    .replaceAll('{end_sub_heading}', '</span>')
+    .replaceAll('{addon_name}', `<a href="${url}">${name} by ${authors}</a>`);
+}
+
+function shapeItem(item: ItemData, ctx: ShapeContext) {
+  const text = descriptionText(item, ctx);
+  if (ctx.version === 'v3') {
+    return {
+      heading: heading(item, ctx),
+      description: text === null ? null : `<blockquote>${escapeHtml(text)}</blockquote>`,
+      is_recommendation: item.isRecommendation,
+      addon: shapeAddonSubset(item.addon, ctx),
+    };
+  }
+  return {
+    description_text: text,
+    is_recommendation: item.isRecommendation,
+    addon: shapeAddonSubset(item.addon, ctx),
+  };
+}
+
+/** v3 `edition=china`; v4 also its alias `MozillaOnline` (any case). */
+const CHINA: Record<'v3' | 'v4', string[]> = { v3: ['china'], v4: ['china', 'mozillaonline'] };
+
+/**
+ * `edition` and `telemetry-client-id` (validated by the service: anything but a sha256 in hex is
+ * ignored). v3 also accepts `platform`, `branch` and `study` (recommendations are computed here,
+ * they need none) and gives no recommendations once `edition` is given.
+ */
+function discoveryVariables(req: RestRequest) {
+  const edition = (req.query.get('edition') ?? '').toLowerCase();
+  const china = CHINA[req.version].includes(edition);
+  const noRecommendations = china || (req.version === 'v3' && req.query.has('edition'));
+  return {
+    edition: china ? 'CHINA' : 'DEFAULT',
+    clientId: noRecommendations ? null : req.query.get('telemetry-client-id'),
+  };
+}
+
+export const discoveryRoutes = defineRoutes([
+  {
+    method: 'GET',
+    path: '/discovery/',
+    versions: ['v3', 'v4'],
+    document: gql`
+      query RestDiscovery($edition: DiscoveryEdition!, $clientId: String) {
+        discoveryItems(edition: $edition, telemetryClientId: $clientId) {
+          ...RestDiscoveryItemFields
+        }
+      }
+      ${itemFields}
+    `,
+    variables: discoveryVariables,
+    shape: (data: { discoveryItems: ItemData[] }, ctx) => ({
+      count: data.discoveryItems.length,
+      results: data.discoveryItems.map((item) => shapeItem(item, ctx)),
+    }),
+  },
+  {
+    method: 'GET',
+    path: '/discovery/editorial/',
+    versions: ['v4'],
+    document: gql`
+      query RestDiscoveryEditorial($recommended: Boolean!) {
+        discoveryEditorial(recommended: $recommended) {
+          customDescription
+          addon {
+            guid
+          }
+        }
+      }
+    `,
+    variables: (req) => ({ recommended: req.query.get('recommended') === 'true' }),
+    shape: (data: {
+      discoveryEditorial: { customDescription: Translations | null; addon: { guid: string | null } }[];
+    }) => ({
+      results: data.discoveryEditorial.map((item) => ({
+        addon: { guid: item.addon.guid },
+        custom_description: sourceText(item.customDescription),
+      })),
+    }),
+  },
+]);
