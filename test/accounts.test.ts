@@ -4,7 +4,7 @@ import { AddonStatus, AddonType } from '../src/catalogue/catalogue.enums.js';
 import { User } from '../src/accounts/user.entity.js';
 import { createAddon } from './helpers/catalogue.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
-import { jpeg, png } from './helpers/images.js';
+import { jpeg, png, readImage } from './helpers/images.js';
 import * as ratingsHelpers from './helpers/ratings.js';
 
 type ApiVersion = 'v3' | 'v4';
@@ -311,8 +311,14 @@ describe('picture (PATCH picture_upload, DELETE picture/)', () => {
       .field('location', 'Lyon')
       .attach('picture_upload', file, name);
 
-  it('stores a PNG or JPEG in public media, with the other values', async () => {
-    const res = await upload(png(32, 32), 'me.png');
+  const stored = async (url: string) => {
+    const res = await t.http.get(new URL(url).pathname).buffer(true);
+    expect(res.status).toBe(200);
+    return readImage(res.body as Buffer);
+  };
+
+  it('stores a PNG or JPEG as a PNG within 200×200 in public media, with the other values', async () => {
+    const res = await upload(await png(32, 32), 'me.png');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ picture_type: 'image/png', location: 'Lyon' });
     expect(res.body.picture_url).toMatch(
@@ -320,35 +326,38 @@ describe('picture (PATCH picture_upload, DELETE picture/)', () => {
         `^${SITE}/user-media/userpics/${Math.floor(ids.editable / 1000)}/${ids.editable}\\.png\\?modified=[0-9a-f]{8}$`,
       ),
     );
-    const path = new URL(res.body.picture_url as string).pathname;
-    const file = await t.http.get(path);
-    expect(file.status).toBe(200);
-    expect(Buffer.compare(file.body as Buffer, png(32, 32))).toBe(0);
+    expect(await stored(res.body.picture_url)).toEqual({ format: 'png', width: 32, height: 32, hasExif: false });
 
-    const jpg = await upload(jpeg(10, 10), 'me.jpg');
-    expect(jpg.body.picture_type).toBe('image/jpeg');
-    expect((await t.http.get(path)).status).toBe(404);
+    const photo = await upload(await jpeg(1000, 500, { exif: true }), 'me.jpg');
+    expect(photo.body.picture_type).toBe('image/png');
+    expect(photo.body.picture_url).not.toBe(res.body.picture_url);
+    expect(await stored(photo.body.picture_url)).toEqual({ format: 'png', width: 200, height: 100, hasExif: false });
+    const v3 = await call('get', accountPath('v3', ids.editable), 'editable');
+    expect(v3.body).toMatchObject({ picture_type: 'image/png', picture_url: photo.body.picture_url });
     const pub = await call('get', accountPath('v4', ids.dev));
     expect(pub.body.picture_url).toBeNull();
   });
 
-  it('refuses other files, animations and files over 4 MB', async () => {
-    const big = Buffer.concat([png(8, 8), Buffer.alloc(4 * 1024 * 1024)]);
+  it('refuses other files, malformed images, animations and files over 4 MB', async () => {
+    const image = await png(64, 64);
+    const big = Buffer.concat([await png(8, 8), Buffer.alloc(4 * 1024 * 1024)]);
     const cases: [Buffer, string][] = [
       [Buffer.from('GIF89a not really'), 'Images must be either PNG or JPG.'],
-      [png(8, 8, true), 'Images cannot be animated.'],
+      [image.subarray(0, image.length - 30), 'Images must be either PNG or JPG.'],
+      [(await jpeg(64, 64)).subarray(0, 150), 'Images must be either PNG or JPG.'],
+      [await png(8, 8, { animated: true }), 'Images cannot be animated.'],
       [big, 'Please use images smaller than 4MB.'],
     ];
     for (const [file, message] of cases) {
       const res = await upload(file, 'x.png');
       expect([message, res.status, res.body]).toEqual([message, 400, { picture_upload: [message] }]);
     }
-    const other = await upload(png(8, 8), 'x.png', 'v4', 'other');
+    const other = await upload(image, 'x.png', 'v4', 'other');
     expect(other.status).toBe(403);
   });
 
   it('deletes the picture (self or Users:Edit)', async () => {
-    await upload(png(8, 8), 'x.png');
+    await upload(await png(8, 8), 'x.png');
     expect(await matrix((v, actor) => actorCall('delete', v, actor, 'picture/'))).toEqual({
       v3: EDIT_STATUSES,
       v4: EDIT_STATUSES,

@@ -1,7 +1,7 @@
 import { AddonStatus } from '../src/catalogue/catalogue.enums.js';
 import { createAddon } from './helpers/catalogue.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
-import { jpeg, png } from './helpers/images.js';
+import { jpeg, png, readImage } from './helpers/images.js';
 
 let t: TestApp;
 let owner: { id: number; token: string };
@@ -209,11 +209,25 @@ describe('previews and icon', () => {
       .attach('0', file, name);
 
   const PREVIEW = `mutation($addon: String!, $image: Upload!, $caption: TranslatedInput) {
-    addAddonPreview(addon: $addon, image: $image, caption: $caption) { id imageSize thumbnailSize imageUrl caption }
+    addAddonPreview(addon: $addon, image: $image, caption: $caption) { id imageSize thumbnailSize imageUrl thumbnailUrl caption }
   }`;
 
-  it('stores a preview and serves it under /user-media/', async () => {
-    const image = png(64, 40);
+  /** A URL without its origin (each request of the test client has its own port). */
+  const local = (url: string) => {
+    const { pathname, search } = new URL(url);
+    return pathname + search;
+  };
+  const localUrls = (urls: Record<string, string>) =>
+    Object.fromEntries(Object.entries(urls).map(([key, url]) => [key, local(url)]));
+  /** A served file, decoded: its real format and size. */
+  const served = async (url: string) => {
+    const res = await t.http.get(new URL(url).pathname).buffer(true);
+    expect(res.status).toBe(200);
+    return readImage(res.body as Buffer);
+  };
+
+  it('stores a preview and its thumbnail, re-encoded at their reported sizes, under /user-media/', async () => {
+    const image = await png(64, 40);
     const res = await upload(
       owner.token,
       PREVIEW,
@@ -229,15 +243,18 @@ describe('previews and icon', () => {
       thumbnailSize: [64, 40],
       caption: { 'en-US': 'Main screen' },
     });
-    const served = await t.http.get(new URL(preview.imageUrl).pathname);
-    expect(served.status).toBe(200);
-    expect(Buffer.compare(served.body, image)).toBe(0);
+    expect(preview.imageUrl).toMatch(/\/user-media\/previews\/full\/\d+\/\d+\.png\?modified=\d+$/);
+    expect(await served(preview.imageUrl)).toMatchObject({ format: 'png', width: 64, height: 40 });
+    expect(await served(preview.thumbnailUrl)).toMatchObject({ format: 'jpeg', width: 64, height: 40 });
     const rest = await t.http.get('/api/v4/addons/addon/listed-addon/');
     expect(rest.body.previews[0]).toMatchObject({
       id: preview.id,
       image_size: [64, 40],
+      thumbnail_size: [64, 40],
       caption: { 'en-US': 'Main screen' },
     });
+    expect(local(rest.body.previews[0].image_url)).toBe(local(preview.imageUrl));
+    expect(local(rest.body.previews[0].thumbnail_url)).toBe(local(preview.thumbnailUrl));
 
     const deleted = await gql(
       owner.token,
@@ -245,37 +262,101 @@ describe('previews and icon', () => {
     );
     expect(deleted.body.data.deleteAddonPreview.previews).toEqual([]);
     expect((await t.http.get(new URL(preview.imageUrl).pathname)).status).toBe(404);
+    expect((await t.http.get(new URL(preview.thumbnailUrl).pathname)).status).toBe(404);
   });
 
-  it('refuses non-images, animations and big files', async () => {
-    const bad = await upload(owner.token, PREVIEW, { addon: 'listed-addon' }, Buffer.from('GIF89a'), 'x.gif', 'image');
-    expect(bad.body.errors[0].extensions.fields).toEqual({ image: ['Images must be either PNG or JPG.'] });
-    const animated = await upload(owner.token, PREVIEW, { addon: 'listed-addon' }, png(4, 4, true), 'a.png', 'image');
-    expect(animated.body.errors[0].extensions.fields).toEqual({ image: ['Images cannot be animated.'] });
-    const big = Buffer.concat([png(4, 4), Buffer.alloc(4 * 1024 * 1024)]);
-    const large = await upload(owner.token, PREVIEW, { addon: 'listed-addon' }, big, 'big.png', 'image');
-    expect(large.body.errors[0].extensions.fields).toEqual({ image: ['Please use images smaller than 4MB.'] });
-    const strangers = await upload(stranger, PREVIEW, { addon: 'listed-addon' }, png(4, 4), 'x.png', 'image');
-    expect(strangers.body.errors[0].extensions.code).toBe('FORBIDDEN');
-  });
-
-  it('sets the icon used by every icon size', async () => {
-    const icon = jpeg(128, 128);
+  it('keeps a large photo within 2400×1800 with a 640×480 thumbnail, without its EXIF', async () => {
     const res = await upload(
       owner.token,
-      `mutation($addon: String!, $icon: Upload!) { setAddonIcon(addon: $addon, icon: $icon) { icon64: iconUrl(size: 64) } }`,
+      PREVIEW + ' ',
       { addon: 'listed-addon' },
-      icon,
-      'icon.jpg',
-      'icon',
+      await jpeg(3000, 2000, { exif: true }),
+      'photo.jpg',
+      'image',
     );
     expect(res.body.errors).toBeUndefined();
-    const url = new URL(res.body.data.setAddonIcon.icon64);
-    expect(url.pathname).toMatch(/^\/user-media\/addon_icons\/\d+\/\d+-64\.jpg$/);
-    expect(url.searchParams.get('modified')).toBeTruthy();
-    expect((await t.http.get(url.pathname)).status).toBe(200);
+    const preview = res.body.data.addAddonPreview;
+    expect(preview).toMatchObject({ imageSize: [2400, 1600], thumbnailSize: [640, 427] });
+    expect(preview.imageUrl).toMatch(/\/\d+\.jpg\?modified=/);
+    expect(await served(preview.imageUrl)).toEqual({ format: 'jpeg', width: 2400, height: 1600, hasExif: false });
+    expect(await served(preview.thumbnailUrl)).toEqual({ format: 'jpeg', width: 640, height: 427, hasExif: false });
+    const rest = await t.http.get('/api/v3/addons/addon/listed-addon/');
+    expect(rest.body.previews.at(-1)).toMatchObject({ image_size: [2400, 1600], thumbnail_size: [640, 427] });
+    await gql(owner.token, `mutation { deleteAddonPreview(addon: "listed-addon", previewId: ${preview.id}) { id } }`);
+  });
+
+  it('refuses non-images, malformed images, animations and big files', async () => {
+    const refuse = async (file: Buffer, message: string) => {
+      const res = await upload(owner.token, PREVIEW, { addon: 'listed-addon' }, file, 'x.png', 'image');
+      expect([message, res.body.errors?.[0].extensions.fields]).toEqual([message, { image: [message] }]);
+    };
+    const image = await png(64, 64);
+    await refuse(Buffer.from('GIF89a'), 'Images must be either PNG or JPG.');
+    await refuse(image.subarray(0, image.length - 30), 'Images must be either PNG or JPG.');
+    await refuse(Buffer.concat([image.subarray(0, 33), Buffer.alloc(300, 1)]), 'Images must be either PNG or JPG.');
+    await refuse(await png(4, 4, { animated: true }), 'Images cannot be animated.');
+    await refuse(
+      Buffer.concat([await png(4, 4), Buffer.alloc(4 * 1024 * 1024)]),
+      'Please use images smaller than 4MB.',
+    );
+    const strangers = await upload(stranger, PREVIEW, { addon: 'listed-addon' }, image, 'x.png', 'image');
+    expect(strangers.body.errors[0].extensions.code).toBe('FORBIDDEN');
     const rest = await t.http.get('/api/v4/addons/addon/listed-addon/');
-    expect(rest.body.icons['128']).toMatch(/-128\.jpg\?modified=/);
+    expect(rest.body.previews).toEqual([]);
+  });
+
+  const ICON = `mutation($addon: String!, $icon: Upload!) {
+    setAddonIcon(addon: $addon, icon: $icon) { icon32: iconUrl(size: 32) icon64: iconUrl(size: 64) icon128: iconUrl(size: 128) icon48: iconUrl(size: 48) }
+  }`;
+
+  it('stores the icon as a square PNG of each size, each served at its URL', async () => {
+    const res = await upload(owner.token, ICON, { addon: 'listed-addon' }, await jpeg(300, 200), 'icon.jpg', 'icon');
+    expect(res.body.errors).toBeUndefined();
+    const urls = res.body.data.setAddonIcon;
+    for (const size of [32, 64, 128]) {
+      const url = new URL(urls[`icon${size}`]);
+      expect(url.pathname).toMatch(new RegExp(`^/user-media/addon_icons/\\d+/\\d+-${size}\\.png$`));
+      expect(url.searchParams.get('modified')).toBeTruthy();
+      expect(await served(url.href)).toEqual({ format: 'png', width: size, height: size, hasExif: false });
+    }
+    expect(local(urls.icon48)).toBe(local(urls.icon32)); // snapped to the largest stored size not over it
+    const v4 = await t.http.get('/api/v4/addons/addon/listed-addon/');
+    expect(localUrls(v4.body.icons)).toEqual(localUrls({ 32: urls.icon32, 64: urls.icon64, 128: urls.icon128 }));
+    expect(local(v4.body.icon_url)).toBe(local(urls.icon64));
+    const v3 = await t.http.get('/api/v3/addons/addon/listed-addon/');
+    expect(localUrls(v3.body.icons)).toEqual(localUrls({ 32: urls.icon32, 64: urls.icon64 }));
+  });
+
+  it('replaces an icon stored as an uploaded JPEG (before re-encoding) and removes its files', async () => {
+    const addon = await createAddon(t.em(), {
+      iconType: 'image/jpeg',
+      iconHash: 'legacy',
+      authors: [{ id: owner.id }],
+    });
+    const storage = t.app.services.storage;
+    const key = (size: number, extension: string) =>
+      `addon_icons/${Math.floor(addon.id / 1000)}/${addon.id}-${size}.${extension}`;
+    for (const size of [32, 64, 128]) await storage.put(key(size, 'jpg'), await jpeg(128, 128));
+    const before = await t.http.get(`/api/v4/addons/addon/${addon.slug}/`);
+    expect(before.body.icons['64']).toMatch(/-64\.jpg\?modified=legacy$/);
+
+    const res = await upload(owner.token, ICON, { addon: addon.slug }, await png(500, 500), 'icon.png', 'icon');
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.setAddonIcon.icon128).toMatch(/-128\.png\?modified=/);
+    for (const size of [32, 64, 128]) {
+      expect(await storage.get(key(size, 'jpg'))).toBeNull();
+      expect(await readImage((await storage.get(key(size, 'png')))!)).toMatchObject({ width: size, height: size });
+    }
+  });
+
+  it('refuses a malformed icon and keeps the previous one', async () => {
+    const icons = async () => localUrls((await t.http.get('/api/v4/addons/addon/listed-addon/')).body.icons);
+    const before = await icons();
+    expect(before[64]).toMatch(/-64\.png\?modified=/);
+    const truncated = (await jpeg(128, 128)).subarray(0, 200);
+    const res = await upload(owner.token, ICON, { addon: 'listed-addon' }, truncated, 'icon.jpg', 'icon');
+    expect(res.body.errors[0].extensions.fields).toEqual({ icon: ['Images must be either PNG or JPG.'] });
+    expect(await icons()).toEqual(before);
   });
 });
 

@@ -167,7 +167,7 @@ beforeAll(async () => {
     .attach('upload', xpi, 'fuzz.xpi');
   const uploadUuid = typeof upload.body?.pk === 'string' ? upload.body.pk : '00000000000000000000000000000000';
 
-  files = [xpi, png(64, 64), Buffer.from('PK\u0003\u0004 not a zip'), Buffer.alloc(0), Buffer.alloc(1.5 * MB, 7)];
+  files = [xpi, await png(64, 64), Buffer.from('PK\u0003\u0004 not a zip'), Buffer.alloc(0), Buffer.alloc(1.5 * MB, 7)];
   const versionIds = versions.map((v) => v.id);
   known = {
     user: [owner.id, 'fuzz-owner', other.id, admin.id],
@@ -772,7 +772,8 @@ describe('fuzz: hostile GraphQL documents and bodies', () => {
         query: 'mutation($f: Upload!) { setAddonIcon(addon: "fuzz-addon", icon: $f) { id } }',
         variables: { f: null },
       });
-      const parts = (map: string, data: Buffer | string = png(32, 32)) => [
+      const icon = await png(32, 32);
+      const parts = (map: string, data: Buffer | string = icon) => [
         { name: 'operations', data: operations },
         { name: 'map', data: map },
         { name: '0', filename: 'icon.png', contentType: 'image/png', data },
@@ -859,7 +860,7 @@ describe('fuzz: truncated and malformed REST bodies', () => {
       await send('POST', '/api/v4/addons/', jwt(), upload(xpi, { truncate: true }), 'signing');
       await send('PUT', signingPath, jwt(), upload(Buffer.alloc(1.5 * MB, 3)), 'signing');
       await send('PUT', signingPath, jwt(), upload(Buffer.alloc(1.5 * MB, 3), { truncate: true }), 'signing');
-      await send('PATCH', accountPath, session(), picture(png(64, 64), { truncate: true }));
+      await send('PATCH', accountPath, session(), picture(await png(64, 64), { truncate: true }));
       await send('PATCH', accountPath, session(), picture(Buffer.alloc(1.5 * MB, 3)));
       await send('PATCH', accountPath, session(), picture(Buffer.from('not a png')));
       await send(

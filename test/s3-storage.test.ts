@@ -1,6 +1,6 @@
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { createAddon } from './helpers/catalogue.js';
-import { jpeg } from './helpers/images.js';
+import { jpeg, readImage } from './helpers/images.js';
 import { startTestS3, type TestS3 } from './helpers/s3.js';
 
 /**
@@ -32,14 +32,15 @@ it('stores an icon in the object store and serves it at /user-media/', async () 
     .set('apollo-require-preflight', 'true')
     .field('operations', JSON.stringify({ query, variables: { addon: addon.slug, icon: null } }))
     .field('map', JSON.stringify({ 0: ['variables.icon'] }))
-    .attach('0', jpeg(128, 128), 'icon.jpg');
+    .attach('0', await jpeg(128, 128), 'icon.jpg');
   expect(res.body.errors).toBeUndefined();
   const url = new URL(res.body.data.setAddonIcon.icon64);
-  expect(url.pathname).toMatch(/^\/user-media\/addon_icons\/\d+\/\d+-64\.jpg$/);
+  expect(url.pathname).toMatch(/^\/user-media\/addon_icons\/\d+\/\d+-64\.png$/);
 
   const served = await t.http.get(url.pathname).buffer(true);
   expect(served.status).toBe(200);
-  expect(served.headers['content-type']).toBe('image/jpeg');
+  expect(served.headers['content-type']).toBe('image/png');
+  expect(await readImage(served.body as Buffer)).toMatchObject({ format: 'png', width: 64, height: 64 });
   const stored = await t.app.services.storage.get(url.pathname.replace('/user-media/', ''));
   expect(stored).not.toBeNull();
   expect(Buffer.compare(served.body as Buffer, stored!)).toBe(0);

@@ -59,7 +59,8 @@ export class AccountsResolver {
 
   @Accepts('jwt', 'session')
   @Mutation(() => UserType, {
-    description: 'Edit an account (self or Users:Edit), optionally with a new picture (PNG or JPEG, at most 4 MB).',
+    description:
+      'Edit an account (self or Users:Edit), optionally with a new picture (PNG or JPEG, at most 4 MB, not animated; stored as a PNG within 200×200).',
   })
   editUser(
     @Arg('user') identifier: string,
@@ -156,7 +157,10 @@ export class AccountsResolver {
     return this.services.accounts.pictureUrl(ctx, user);
   }
 
-  @FieldResolver(() => String, { nullable: true, description: '`image/png` or `image/jpeg`; null without a picture.' })
+  @FieldResolver(() => String, {
+    nullable: true,
+    description: '`image/png` (`image/jpeg` for pictures stored before re-encoding); null without a picture.',
+  })
   pictureType(@Root() user: UserRecord, @Ctx() ctx: RequestContext) {
     return this.services.accounts.pictureType(ctx, user);
   }

@@ -11,7 +11,7 @@ import type { RequestContext } from '../core/context.js';
 import { AppError, ErrorCode, errors, type FieldErrors } from '../core/errors.js';
 import { isEmailAddress } from '../core/email.js';
 import { hasLinks } from '../core/has-links.js';
-import { inspectImage } from '../core/images.js';
+import { InvalidImageError, renderImage, sniffImage, type RenderedImage } from '../core/images.js';
 import { readClientStream } from '../core/spool.js';
 import { pageRequest, toPage, type Page } from '../core/pagination.js';
 import { TEXT_LIMITS, lengthProblem, maxLengthMessage } from '../core/text-limits.js';
@@ -78,6 +78,11 @@ export interface SuperCreated {
 /** Rules of the groups super-create may put a test account in. */
 const SUPER_CREATE_GROUPS: Record<string, string[]> = { reviewer: ['Addons:Review'], admin: ['*:*'] };
 const DEFAULT_MAX_PICTURE_BYTES = 4 * 1024 * 1024;
+/**
+ * Account pictures are stored as PNG (the contract: `picture_type` is only `image/png`) within
+ * 200×200, aspect kept, never enlarged (the original's resize_photo).
+ */
+export const PICTURE_SIZE = { width: 200, height: 200 };
 
 const ANONYMOUS_USERNAME = /^anonymous-[0-9a-f]{32}$/;
 const USERNAME = /^[\w-]+$/;
@@ -239,7 +244,7 @@ export class AccountsService {
       if (Array.isArray(result)) problems.username = result;
       else changes.username = result;
     }
-    let image: { data: Buffer; type: string; extension: string } | null = null;
+    let image: RenderedImage | null = null;
     if (picture) {
       const result = await this.checkPicture(picture);
       if (Array.isArray(result)) problems.picture_upload = result;
@@ -417,10 +422,12 @@ export class AccountsService {
     return username;
   }
 
-  /** PNG or JPEG, not animated, at most `maxPictureBytes`: checked in the original's order. */
-  private async checkPicture(
-    picture: Promise<UploadedFile>,
-  ): Promise<{ data: Buffer; type: string; extension: string } | string[]> {
+  /**
+   * PNG or JPEG, not animated, at most `maxPictureBytes`: checked in the original's order, then
+   * decoded (data that does not decode is "not PNG or JPG", as the original's check said) and
+   * re-encoded as a PNG within `PICTURE_SIZE`, without metadata.
+   */
+  private async checkPicture(picture: Promise<UploadedFile>): Promise<RenderedImage | string[]> {
     let file: UploadedFile;
     try {
       file = await picture;
@@ -428,11 +435,17 @@ export class AccountsService {
       return ['Please use images smaller than 4MB.'];
     }
     const { data, size } = await readClientStream(file.createReadStream(), this.maxPictureBytes);
-    const info = inspectImage(data);
-    if (!info) return ['Images must be either PNG or JPG.'];
-    if (info.animated) return ['Images cannot be animated.'];
+    const sniffed = sniffImage(data);
+    if (!sniffed) return ['Images must be either PNG or JPG.'];
+    if (sniffed.animated) return ['Images cannot be animated.'];
     if (size > this.maxPictureBytes) return ['Please use images smaller than 4MB.'];
-    return { data, type: info.type, extension: info.extension };
+    try {
+      const { variants } = await renderImage(data, [{ fit: 'inside', ...PICTURE_SIZE, format: 'png' }]);
+      return variants[0];
+    } catch (error) {
+      if (error instanceof InvalidImageError) return ['Images must be either PNG or JPG.'];
+      throw error;
+    }
   }
 
   private pictureKey(user: Pick<User, 'id' | 'pictureType'>): string | null {

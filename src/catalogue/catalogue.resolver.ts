@@ -16,7 +16,7 @@ import {
   VersionPageType,
   VersionType,
 } from './catalogue.types.js';
-import { catalogueUrls } from './catalogue.urls.js';
+import { ICON_SIZE_DESCRIPTION, catalogueUrls } from './catalogue.urls.js';
 
 @ArgsType()
 class VersionListArgs extends PageArgs {
@@ -157,7 +157,7 @@ export class CatalogueResolver {
   iconUrl(
     @Root() addon: AddonRecord,
     @Ctx() ctx: RequestContext,
-    @Arg('size', () => Int, { defaultValue: 64 }) size: number,
+    @Arg('size', () => Int, { defaultValue: 64, description: ICON_SIZE_DESCRIPTION }) size: number,
   ) {
     return catalogueUrls.icon(ctx.request.baseUrl, addon.id, addon.iconHash, addon.iconType, size);
   }

@@ -8,7 +8,7 @@ import { TranslationsScalar } from '../graphql/scalars.js';
 import type { Services } from '../services.js';
 import type { AddonRecord, AuthorRecord } from './catalogue.records.js';
 import { AddonAuthorType } from './catalogue.types.js';
-import { catalogueUrls } from './catalogue.urls.js';
+import { ICON_SIZE_DESCRIPTION, catalogueUrls } from './catalogue.urls.js';
 
 /** Description of a nested `Addon` field that follows the `addon` query. */
 export const NESTED_ADDON =
@@ -50,7 +50,7 @@ export class AddonSummaryResolver {
   iconUrl(
     @Root() addon: AddonRecord,
     @Ctx() ctx: RequestContext,
-    @Arg('size', () => Int, { defaultValue: 64 }) size: number,
+    @Arg('size', () => Int, { defaultValue: 64, description: ICON_SIZE_DESCRIPTION }) size: number,
   ) {
     return catalogueUrls.icon(ctx.request.baseUrl, addon.id, addon.iconHash, addon.iconType, size);
   }

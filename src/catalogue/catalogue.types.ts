@@ -74,10 +74,10 @@ export class PreviewType {
   @Field(() => TranslationsScalar, { nullable: true })
   caption!: Translations | null;
 
-  @Field(() => [Int], { description: '[width, height]' })
+  @Field(() => [Int], { description: '[width, height] of the stored image (within 2400×1800)' })
   imageSize!: number[];
 
-  @Field(() => [Int], { description: '[width, height]' })
+  @Field(() => [Int], { description: '[width, height] of the stored thumbnail (within 640×480)' })
   thumbnailSize!: number[];
 
   @Field()

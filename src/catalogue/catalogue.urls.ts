@@ -1,3 +1,14 @@
+/** The stored sizes of an add-on icon (the original's ADDON_ICON_SIZES). */
+export const ICON_SIZES: readonly number[] = [32, 64, 128];
+
+/** The largest stored icon size not over `size` (the smallest one below it), as the original chose. */
+export function iconSize(size: number): number {
+  return [...ICON_SIZES].reverse().find((stored) => stored <= size) ?? ICON_SIZES[0];
+}
+
+export const ICON_SIZE_DESCRIPTION =
+  'Pixels, snapped to a stored size: 32, 64 or 128 (the largest not over it; 32 below that).';
+
 /**
  * Public URLs of catalogue objects. Website pages (detail, edit, review…) live under the site's
  * base URL; media under `/user-media/` (served by the storage port, signing issue); defaults
@@ -15,7 +26,9 @@ export const catalogueUrls = {
     `${base}/developers/addon/${encodeURIComponent(slug)}/versions/${id}`,
   user: (base: string, id: number) => `${base}/user/${id}/`,
   anonymousPicture: (base: string) => `${base}/static/img/anon_user.png`,
-  icon(base: string, addonId: number, iconHash: string | null, iconType: string | null, size: number) {
+  /** The icon URL for `requested` pixels, snapped to a stored size (`iconSize`). */
+  icon(base: string, addonId: number, iconHash: string | null, iconType: string | null, requested: number) {
+    const size = iconSize(requested);
     if (!iconType) return `${base}/static/img/addon-icons/default-${size}.png`;
     const ext = iconType === 'image/jpeg' ? 'jpg' : 'png';
     return `${base}/user-media/addon_icons/${Math.floor(addonId / 1000)}/${addonId}-${size}.${ext}?modified=${iconHash ?? '0'}`;

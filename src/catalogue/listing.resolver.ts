@@ -55,7 +55,10 @@ export class ListingResolver {
     return this.services.listing.removeAuthor(ctx, addon, userId);
   }
 
-  @Mutation(() => PreviewType, { description: 'PNG or JPEG, at most 4 MB. Send `apollo-require-preflight: true`.' })
+  @Mutation(() => PreviewType, {
+    description:
+      'PNG or JPEG, at most 4 MB, not animated; stored within 2400×1800 with a JPEG thumbnail within 640×480. Send `apollo-require-preflight: true`.',
+  })
   async addAddonPreview(
     @Arg('addon') addon: string,
     @Arg('image', () => GraphQLUpload) image: Promise<FileUpload>,
@@ -74,7 +77,10 @@ export class ListingResolver {
     return this.services.listing.deletePreview(ctx, addon, previewId);
   }
 
-  @Mutation(() => AddonObjectType, { description: 'PNG or JPEG, at most 4 MB. Send `apollo-require-preflight: true`.' })
+  @Mutation(() => AddonObjectType, {
+    description:
+      'PNG or JPEG, at most 4 MB, not animated; stored as square PNGs of 32, 64 and 128 pixels. Send `apollo-require-preflight: true`.',
+  })
   async setAddonIcon(
     @Arg('addon') addon: string,
     @Arg('icon', () => GraphQLUpload) icon: Promise<FileUpload>,

@@ -3,7 +3,7 @@ import { User } from '../accounts/user.entity.js';
 import type { RequestContext } from '../core/context.js';
 import { errors, type FieldErrors } from '../core/errors.js';
 import { isEmailAddress } from '../core/email.js';
-import { inspectImage } from '../core/images.js';
+import { InvalidImageError, renderImage, sniffImage, type ImageVariant, type RenderResult } from '../core/images.js';
 import { readClientStream } from '../core/spool.js';
 import { canonicalLocale } from '../core/i18n/locales.js';
 import { mergeTranslations, parseTranslationsInput, type Translations } from '../core/i18n/translations.js';
@@ -12,6 +12,7 @@ import type { Storage } from '../storage/storage.port.js';
 import { type Addon, AddonUser } from './addon.entity.js';
 import { AddonStatus } from './catalogue.enums.js';
 import { authorsByAddonId, previewsByAddonId } from './catalogue.loaders.js';
+import { ICON_SIZES } from './catalogue.urls.js';
 import type { CatalogueService } from './catalogue.service.js';
 import type { CategoriesService } from './categories.service.js';
 import { License } from './license.entity.js';
@@ -22,6 +23,13 @@ import { Version } from './version.entity.js';
 export const MAX_IMAGE_BYTES = 4 * 1024 * 1024;
 export const MAX_TAGS = 10;
 export const MAX_CATEGORIES_PER_APP = 2;
+/**
+ * Preview images, as the original stored them (ADDON_PREVIEW_SIZES): the full image within
+ * 2400×1800 and a thumbnail within 640×480, aspect kept, never enlarged. The full image keeps the
+ * upload's format; the thumbnail is a JPEG (its URL ends in `.jpg`).
+ */
+export const PREVIEW_FULL_SIZE = { width: 2400, height: 1800 };
+export const PREVIEW_THUMBNAIL_SIZE = { width: 640, height: 480 };
 
 export interface UploadedFile {
   filename: string;
@@ -50,8 +58,8 @@ const isUrl = (value: string) => {
 
 /**
  * What an add-on's developers change on its listing: texts, categories, tags, licence, payment
- * flag, default locale; owners also manage authors. Previews and icon are images checked from
- * their bytes (PNG or JPEG, at most 4 MB, not animated).
+ * flag, default locale; owners also manage authors. Previews and icon are PNG or JPEG uploads (at
+ * most 4 MB, not animated), decoded and re-encoded at their stored sizes (`core/images.ts`).
  */
 export class ListingService {
   constructor(
@@ -256,19 +264,29 @@ export class ListingService {
     if (!authors.some((a) => a.listed)) throw errors.field('non_field_errors', 'At least one author must be listed.');
   }
 
-  /** Reads an upload up to the image limit, refusing anything that is not a still PNG or JPEG. */
+  /** Reads an upload up to the image limit, refusing anything that is not a still PNG or JPEG by its header. */
   private async readImage(upload: UploadedFile, field: string) {
     const { data, size } = await readClientStream(upload.createReadStream(), MAX_IMAGE_BYTES);
     if (size > MAX_IMAGE_BYTES) throw errors.field(field, 'Please use images smaller than 4MB.');
-    const info = inspectImage(data);
-    if (!info) throw errors.field(field, 'Images must be either PNG or JPG.');
-    if (info.animated) throw errors.field(field, 'Images cannot be animated.');
-    return { data, info };
+    const sniffed = sniffImage(data);
+    if (!sniffed) throw errors.field(field, 'Images must be either PNG or JPG.');
+    if (sniffed.animated) throw errors.field(field, 'Images cannot be animated.');
+    return { data, sniffed };
+  }
+
+  /** Decodes and re-encodes an upload; data sharp cannot decode is refused like another format. */
+  private async render(data: Buffer, variants: ImageVariant[], field: string): Promise<RenderResult> {
+    try {
+      return await renderImage(data, variants);
+    } catch (error) {
+      if (error instanceof InvalidImageError) throw errors.field(field, 'Images must be either PNG or JPG.');
+      throw error;
+    }
   }
 
   /**
-   * Adds a preview. The image is stored as uploaded and also serves as its own thumbnail
-   * (no image resizing in this service yet): `thumbnail_size` is the image size.
+   * Adds a preview: the image re-encoded within `PREVIEW_FULL_SIZE` (PNG or JPEG as uploaded) and a
+   * JPEG thumbnail within `PREVIEW_THUMBNAIL_SIZE`; `image_size` and `thumbnail_size` are theirs.
    */
   async addPreview(ctx: RequestContext, identifier: string, upload: UploadedFile, caption: unknown) {
     const addon = await this.editable(ctx, identifier);
@@ -277,22 +295,32 @@ export class ListingService {
       .map((t) => lengthProblem(t, 'previewCaption'))
       .find(Boolean);
     if (tooLong) throw errors.field('caption', tooLong);
-    const { data, info } = await this.readImage(upload, 'image');
+    const { data, sniffed } = await this.readImage(upload, 'image');
+    const {
+      variants: [full, thumbnail],
+    } = await this.render(
+      data,
+      [
+        { fit: 'inside', ...PREVIEW_FULL_SIZE, format: sniffed.type === 'image/png' ? 'png' : 'jpeg', quality: 90 },
+        { fit: 'inside', ...PREVIEW_THUMBNAIL_SIZE, format: 'jpeg', quality: 80 },
+      ],
+      'image',
+    );
     const count = await ctx.em.count(Preview, { addon });
     const preview = ctx.em.create(Preview, {
       addon,
       position: count,
       caption: captions,
-      imageSize: [info.width, info.height],
-      thumbnailSize: [info.width, info.height],
-      imageFormat: info.extension,
+      imageSize: [full.width, full.height],
+      thumbnailSize: [thumbnail.width, thumbnail.height],
+      imageFormat: full.extension,
       modified: new Date(),
     });
     await ctx.em.flush();
     ctx.loaders.get(previewsByAddonId).clear(addon.id);
     const bucket = Math.floor(preview.id / 1000);
-    await this.storage.put(`previews/full/${bucket}/${preview.id}.${info.extension}`, data);
-    await this.storage.put(`previews/thumbs/${bucket}/${preview.id}.jpg`, data);
+    await this.storage.put(`previews/full/${bucket}/${preview.id}.${full.extension}`, full.data);
+    await this.storage.put(`previews/thumbs/${bucket}/${preview.id}.jpg`, thumbnail.data);
     return preview;
   }
 
@@ -309,17 +337,27 @@ export class ListingService {
     return addon;
   }
 
-  /** Sets the icon; the uploaded image serves every icon size (no resizing yet). */
+  /**
+   * Sets the icon: one square PNG per size of `ICON_SIZES` (the whole image centred on a
+   * transparent background), stored where `iconUrl(size)` points.
+   */
   async setIcon(ctx: RequestContext, identifier: string, upload: UploadedFile) {
     const addon = await this.editable(ctx, identifier);
-    const { data, info } = await this.readImage(upload, 'icon');
+    const { data } = await this.readImage(upload, 'icon');
+    const { variants } = await this.render(
+      data,
+      ICON_SIZES.map((size): ImageVariant => ({ fit: 'square', width: size, height: size, format: 'png' })),
+      'icon',
+    );
     const bucket = Math.floor(addon.id / 1000);
-    for (const size of [32, 64, 128]) {
-      await this.storage.put(`addon_icons/${bucket}/${addon.id}-${size}.${info.extension}`, data);
-    }
-    addon.iconType = info.type;
+    const key = (size: number, extension: string) => `addon_icons/${bucket}/${addon.id}-${size}.${extension}`;
+    for (const [i, size] of ICON_SIZES.entries()) await this.storage.put(key(size, 'png'), variants[i].data);
+    const previousType = addon.iconType;
+    addon.iconType = 'image/png';
     addon.iconHash = Date.now().toString(36).slice(-8);
     await ctx.em.flush();
+    // Icons stored as uploaded JPEGs before images were re-encoded.
+    if (previousType === 'image/jpeg') for (const size of ICON_SIZES) await this.storage.delete(key(size, 'jpg'));
     return addon;
   }
 }

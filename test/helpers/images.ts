@@ -1,43 +1,74 @@
-import { deflateSync } from 'node:zlib';
+import { crc32, deflateSync } from 'node:zlib';
+import sharp from 'sharp';
 
-/** Minimal valid image files for upload tests. */
-function chunk(type: string, data: Buffer): Buffer {
+/** Real image files for upload tests, made by sharp, and a reader for what the service stored. */
+
+const colour = { r: 40, g: 120, b: 200, alpha: 1 };
+
+export function png(width: number, height: number, options: { animated?: boolean; alpha?: boolean } = {}) {
+  const background = options.alpha ? { ...colour, alpha: 0.5 } : colour;
+  const image = sharp({ create: { width, height, channels: options.alpha ? 4 : 3, background } })
+    .png()
+    .toBuffer();
+  return options.animated ? image.then(animate) : image;
+}
+
+/** A JPEG; `exif` writes camera metadata with a GPS position (which the service must not keep). */
+export function jpeg(width: number, height: number, options: { exif?: boolean } = {}) {
+  let image = sharp({ create: { width, height, channels: 3, background: colour } }).jpeg();
+  if (options.exif) {
+    image = image.withExif({
+      IFD0: { Make: 'TestCam', Model: 'T-1', Copyright: 'Secret Owner' },
+      IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '48/1 51/1 24/1', GPSLongitudeRef: 'E', GPSLongitude: '2/1 21/1 7/1' },
+    });
+  }
+  return image.toBuffer();
+}
+
+export function webp(width: number, height: number) {
+  return sharp({ create: { width, height, channels: 3, background: colour } })
+    .webp()
+    .toBuffer();
+}
+
+function pngChunk(type: string, data: Buffer): Buffer {
   const length = Buffer.alloc(4);
   length.writeUInt32BE(data.length);
-  return Buffer.concat([length, Buffer.from(type, 'latin1'), data, Buffer.alloc(4)]);
+  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
 }
 
-export function png(width: number, height: number, animated = false): Buffer {
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr[8] = 8;
-  ihdr[9] = 2;
+/** An animated PNG: an `acTL` chunk (2 frames) right after IHDR; decoders show the default image. */
+export function animate(image: Buffer): Buffer {
+  const afterHeader = 8 + 25;
+  const control = Buffer.alloc(8);
+  control.writeUInt32BE(2, 0);
+  return Buffer.concat([image.subarray(0, afterHeader), pngChunk('acTL', control), image.subarray(afterHeader)]);
+}
+
+/**
+ * A valid PNG whose header declares `width`×`height` pixels of zeros: a few hundred KB that would
+ * decode to `width`×`height` bytes (a decompression bomb).
+ */
+export function pngBomb(width: number, height: number): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8; // bit depth
+  header[9] = 0; // greyscale
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    ...(animated ? [chunk('acTL', Buffer.alloc(8))] : []),
-    chunk('IDAT', deflateSync(Buffer.alloc(height * (width * 3 + 1)))),
-    chunk('IEND', Buffer.alloc(0)),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', deflateSync(Buffer.alloc(height * (width + 1)), { level: 9 })),
+    pngChunk('IEND', Buffer.alloc(0)),
   ]);
 }
 
-export function jpeg(width: number, height: number): Buffer {
-  const app0 = Buffer.from([0xff, 0xe0, 0x00, 0x04, 0x00, 0x00]);
-  const sof = Buffer.from([
-    0xff,
-    0xc0,
-    0x00,
-    0x0b,
-    0x08,
-    height >> 8,
-    height & 255,
-    width >> 8,
-    width & 255,
-    0x01,
-    0,
-    0,
-    0,
-  ]);
-  return Buffer.concat([Buffer.from([0xff, 0xd8]), app0, sof, Buffer.from([0xff, 0xd9])]);
+/** What a stored or served file really is: format and size read by decoding it, and its EXIF. */
+export async function readImage(data: Buffer) {
+  const meta = await sharp(data).metadata();
+  await sharp(data, { failOn: 'error' }).raw().toBuffer(); // decodes completely
+  return { format: meta.format, width: meta.width, height: meta.height, hasExif: Boolean(meta.exif) };
 }
