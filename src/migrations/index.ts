@@ -36,6 +36,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261125144235_DraftComments', class: Migration20261125144235_DraftComments },
   { name: 'Migration20261125164132_PackageContents', class: Migration20261125164132_PackageContents },
   { name: 'Migration20261125171045_Shelves', class: Migration20261125171045_Shelves },
-  { name: 'Migration20261125172012_Discovery', class: Migration20261125172012_Discovery },
   { name: 'Migration20261125171326_AbuseReports', class: Migration20261125171326_AbuseReports },
+  { name: 'Migration20261125172012_Discovery', class: Migration20261125172012_Discovery },
 ];
