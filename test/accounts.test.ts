@@ -366,6 +366,16 @@ describe('picture (PATCH picture_upload, DELETE picture/)', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: ids.editable, picture_type: null, picture_url: null });
   });
+
+  it('is also served without the trailing slash, as the contract writes the path', async () => {
+    await upload(await png(8, 8), 'x.png');
+    for (const v of ['v3', 'v4'] as const) {
+      const res = await call('delete', accountPath(v, ids.editable, 'picture'), 'admin');
+      expect([v, res.status]).toEqual([v, 200]);
+      expect(res.body).toMatchObject({ id: ids.editable, picture_type: null, picture_url: null });
+    }
+    expect((await call('delete', accountPath('v4', ids.editable, 'picture'))).status).toBe(401);
+  });
 });
 
 describe('notifications (GET/POST notifications/)', () => {

@@ -521,6 +521,17 @@ describe('list', () => {
   });
 });
 
+describe('v3 delete', () => {
+  it('deletes through /api/v3/reviews/review/<id>/ as through v4 (owner: 204; others 403; anonymous 401)', async () => {
+    const f = await fixture();
+    const rating = await rate(alice, f, f.v1, 3);
+    expect((await send('delete', `${V3}${rating.id}/`, null)).status).toBe(401);
+    expect((await send('delete', `${V3}${rating.id}/`, bob)).status).toBe(403);
+    expect((await send('delete', `${V3}${rating.id}/`, alice)).status).toBe(204);
+    expect((await send('get', `${V3}${rating.id}/`, null)).status).toBe(404);
+  });
+});
+
 describe('detail', () => {
   it('shows a rating; deleted ones only to Addons:Edit (is_deleted: true)', async () => {
     const f = await fixture();

@@ -428,6 +428,15 @@ describe('listed versions wait for a reviewer', () => {
     });
     const v3 = await t.http.get(notesPath.replace('/v4/', '/v3/')).set('Authorization', dev.jwt());
     expect(Object.keys(v3.body.results[1].user).sort()).toEqual(['id', 'name', 'url', 'username']);
+    // One note by its id, in both versions; an unknown id is a 404.
+    const one = await t.http.get(`${notesPath}${notes.body.results[1].id}/`).set('Authorization', dev.jwt());
+    expect(one.status).toBe(200);
+    expect(one.body).toEqual(notes.body.results[1]);
+    const oneV3 = await t.http
+      .get(`${notesPath.replace('/v4/', '/v3/')}${notes.body.results[1].id}/`)
+      .set('Authorization', dev.jwt());
+    expect(oneV3.body).toEqual(v3.body.results[1]);
+    expect((await t.http.get(`${notesPath}999999999/`).set('Authorization', dev.jwt())).status).toBe(404);
     expect((await t.http.get(notesPath)).status).toBe(401);
     expect((await t.http.get(notesPath).set('Authorization', (await developer()).jwt())).status).toBe(403);
 

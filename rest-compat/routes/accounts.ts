@@ -206,9 +206,10 @@ export const accountRoutes = defineRoutes([
     }),
     shape: accountShape('editUser'),
   },
-  {
-    method: 'DELETE',
-    path: `${account}picture/`,
+  // The contract writes this path without its trailing slash; both forms are served.
+  ...[`${account}picture/`, `${account}picture`].map((path) => ({
+    method: 'DELETE' as const,
+    path,
     versions: both,
     document: gql`
       mutation RestDeleteAccountPicture($user: String!) {
@@ -218,9 +219,9 @@ export const accountRoutes = defineRoutes([
       }
       ${userFields}
     `,
-    variables: (req) => ({ user: req.params.user }),
+    variables: (req: RestRequest) => ({ user: req.params.user }),
     shape: accountShape('deleteUserPicture'),
-  },
+  })),
   {
     method: 'GET',
     path: `${account}notifications/`,
