@@ -21,10 +21,21 @@ import { ReadTrackingParams, RestCacheKeys } from './cache-keys.js';
 import { toRestError, type ErrorStyle } from './errors.js';
 import { FileReply, RedirectReply, sendJson } from './http.js';
 import { entityTag, PRIVATE_CACHE_HEADERS, sendSharedAnswer } from '../src/core/http-caching.js';
-import type { ApiVersion, CacheScope, HttpMethod, RestRequest, RouteDefinition, ShapeContext } from './route.js';
+import type {
+  AnyRouteDefinition,
+  CacheScope,
+  HttpMethod,
+  RestRequest,
+  RouteDefinition,
+  RouteVersion,
+  ShapeContext,
+} from './route.js';
+
+/** A route of either table, as the engine handles it (the version it sees is the path's). */
+type EngineRoute = RouteDefinition<any, RouteVersion>;
 
 interface CompiledRoute {
-  definition: RouteDefinition;
+  definition: EngineRoute;
   /** The document compiled by graphql-jit (same results as `execute`, less work per request). */
   run: CompiledOperation;
   /** Credentials accepted: the operation's (see Accepts), narrowed by the route's `auth`. */
@@ -34,7 +45,7 @@ interface CompiledRoute {
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-const VERSIONED_PATH = /^\/api\/(v3|v4)(\/.*)$/;
+const VERSIONED_PATH = /^\/api\/(v3|v4|v5)(\/.*)$/;
 
 /**
  * Parses and validates every route's document against the schema. Any problem stops the boot
@@ -42,15 +53,17 @@ const VERSIONED_PATH = /^\/api\/(v3|v4)(\/.*)$/;
  */
 export function compileRoutes(
   schema: GraphQLSchema,
-  routes: readonly RouteDefinition[],
-): Map<ApiVersion, CompiledRoute[]> {
+  routes: readonly AnyRouteDefinition[],
+): Map<RouteVersion, CompiledRoute[]> {
   const problems: string[] = [];
-  const byVersion = new Map<ApiVersion, CompiledRoute[]>([
+  const byVersion = new Map<RouteVersion, CompiledRoute[]>([
     ['v3', []],
     ['v4', []],
+    ['v5', []],
   ]);
   const seen = new Set<string>();
-  for (const definition of routes) {
+  // Each entry is only ever called with a version it declares (the path's), so the wider type is safe.
+  for (const definition of routes as readonly EngineRoute[]) {
     const label = `${definition.method} ${definition.path} (${definition.versions.join(', ')})`;
     let document: DocumentNode;
     try {
@@ -120,7 +133,7 @@ export interface RestEngineOptions {
   schema: GraphQLSchema;
   services: Services;
   db: Database;
-  routes: readonly RouteDefinition[];
+  routes: readonly AnyRouteDefinition[];
 }
 
 /** Multipart text fields: a route reads a handful of short ones (channel, version, profile texts). */
@@ -130,7 +143,7 @@ const FORM_FIELD_BYTES = 256 * 1024;
 const UPLOAD_FILES = 5;
 
 /**
- * Serves `/api/v3/...` and `/api/v4/...`: match the route, refuse writes in read-only mode,
+ * Serves `/api/v3/...` and `/api/v4/...` (and the v5 submission routes): match the route, refuse writes in read-only mode,
  * authenticate with the schemes its operation accepts, read a multipart body (only now, so an
  * unknown caller's upload never touches the disk), map the request to variables, execute the
  * pre-parsed document in-process against the same schema and context as /graphql, shape the result.
@@ -152,7 +165,7 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
       const path = requestUrl.pathname.replace(/\/{2,}/g, '/');
       const versioned = VERSIONED_PATH.exec(path);
       if (!versioned) return sendJson(res, 404, { detail: 'Not found.' });
-      const version = versioned[1] as ApiVersion;
+      const version = versioned[1] as RouteVersion;
       const method = (req.method === 'HEAD' ? 'GET' : req.method) as HttpMethod;
 
       const em = db.fork();
@@ -172,7 +185,7 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
       if (badParameter) throw errors.badRequest(badParameter.message);
 
       const query = new ReadTrackingParams(requestUrl.search);
-      let restRequest: RestRequest = { version, params, query, body: req.body, locale };
+      let restRequest: RestRequest<RouteVersion> = { version, params, query, body: req.body, locale };
       const ip = req.ip ?? null;
       const scope = method === 'GET' ? cacheScope(route.definition, restRequest) : false;
       const anonymous = !req.headers.authorization;
@@ -287,7 +300,7 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
    * only, within the caller's concurrent upload slots; other routes take short text fields only.
    * Spooled files and the slot are given back when the response ends.
    */
-  async function readRouteMultipart(req: Request, res: Response, route: RouteDefinition, viewer: Viewer) {
+  async function readRouteMultipart(req: Request, res: Response, route: EngineRoute, viewer: Viewer) {
     let release = () => {};
     if (route.uploads) {
       if (viewer.userId === null) throw errors.notAuthenticated();
@@ -334,7 +347,7 @@ function sendFile(res: Response, reply: FileReply, file: { stream: NodeJS.Readab
   file.stream.pipe(res);
 }
 
-function cacheScope(route: RouteDefinition, request: RestRequest): CacheScope | false {
+function cacheScope(route: EngineRoute, request: RestRequest<RouteVersion>): CacheScope | false {
   const rule = route.cache;
   return typeof rule === 'function' ? rule(request) : (rule ?? false);
 }
@@ -358,7 +371,11 @@ function matchPath(routes: CompiledRoute[], path: string) {
   return matches;
 }
 
-function createShapeContext(request: RestRequest, requestUrl: URL, services: Services): ShapeContext {
+function createShapeContext(
+  request: RestRequest<RouteVersion>,
+  requestUrl: URL,
+  services: Services,
+): ShapeContext<RouteVersion> {
   const lang = request.query.has('lang') ? (canonicalLocale(request.query.get('lang')) ?? request.locale) : null;
   const wrap = request.query.has('wrap_outgoing_links');
   const host = requestUrl.host;

@@ -2,12 +2,16 @@ import type { AuthScheme } from '../src/auth/authenticator.js';
 import type { Translations } from '../src/core/i18n/translations.js';
 
 export type ApiVersion = 'v3' | 'v4';
+/** The v5 submission API (web-ext 8+): only its routes declare it (`routes/submission.ts`). */
+export type SubmissionApiVersion = 'v5';
+/** Every version a path may carry: v3/v4 for the whole table, v5 for the submission routes alone. */
+export type RouteVersion = ApiVersion | SubmissionApiVersion;
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type CacheScope = 'anonymous' | 'public';
 
 /** The parts of an HTTP request a route maps to GraphQL variables. */
-export interface RestRequest {
-  readonly version: ApiVersion;
+export interface RestRequest<V extends RouteVersion = ApiVersion> {
+  readonly version: V;
   /** Path variables, URL-decoded. */
   readonly params: Readonly<Record<string, string>>;
   readonly query: URLSearchParams;
@@ -17,9 +21,9 @@ export interface RestRequest {
 }
 
 /** What a shaper needs to turn GraphQL data into the v3/v4 JSON. */
-export interface ShapeContext {
-  readonly version: ApiVersion;
-  readonly request: RestRequest;
+export interface ShapeContext<V extends RouteVersion = ApiVersion> {
+  readonly version: V;
+  readonly request: RestRequest<V>;
   /** Absolute base URL of the service (no trailing slash). */
   readonly baseUrl: string;
   /** Absolute URL of this request, query string included. */
@@ -39,11 +43,11 @@ export interface ShapeContext {
  * One entry of the route table: a REST path in some API versions, served by one named GraphQL
  * operation. The document is parsed and validated against the schema once, at boot.
  */
-export interface RouteDefinition<TData = any> {
+export interface RouteDefinition<TData = any, V extends RouteVersion = ApiVersion> {
   method: HttpMethod;
   /** Relative to `/api/<version>`; `<name>` marks a path variable, e.g. `/accounts/account/<user>/`. */
   path: string;
-  versions: readonly ApiVersion[];
+  versions: readonly V[];
   /**
    * Narrows the credentials accepted: by default those its operation declares (`@Accepts` next to
    * the resolver; sessions only unless declared). A scheme the operation does not accept stops the
@@ -57,11 +61,11 @@ export interface RouteDefinition<TData = any> {
   uploads?: boolean;
   /** GraphQL source with exactly one named operation. */
   document: string;
-  variables?: (request: RestRequest) => Record<string, unknown>;
+  variables?: (request: RestRequest<V>) => Record<string, unknown>;
   /** Success status (default 200), or computed from the data (201 created / 202 accepted). */
   status?: number | ((data: TData) => number);
   /** Turns `data` into the response body (default: `data` as is). Null with status 204 sends no body. */
-  shape?: (data: TData, context: ShapeContext) => unknown;
+  shape?: (data: TData, context: ShapeContext<V>) => unknown;
   /** Body style of 4xx errors: DRF's `{"detail"}`/field maps, or the signing API's `{"error"}`. */
   errorStyle?: 'drf' | 'signing';
   /**
@@ -73,7 +77,7 @@ export interface RouteDefinition<TData = any> {
    *   checked (bad ones still get their 401).
    * A function decides per request (false: not cached).
    */
-  cache?: CacheScope | ((request: RestRequest) => CacheScope | false);
+  cache?: CacheScope | ((request: RestRequest<V>) => CacheScope | false);
   /**
    * Cache tags a cached answer depends on beyond the rows it reads (which the loaders record:
    * `a:<addon id>`, `u:<user id>`): the listings it is one page of (`l:all`, and `l:<sort>` for
@@ -83,6 +87,16 @@ export interface RouteDefinition<TData = any> {
 }
 
 export function defineRoutes(routes: RouteDefinition[]): RouteDefinition[] {
+  return routes;
+}
+
+/** An entry of either table: v3/v4, or the v5 submission API's. */
+export type AnyRouteDefinition = RouteDefinition | RouteDefinition<any, SubmissionApiVersion>;
+
+/** The v5 submission API's entries: their requests and shapers see `v5`, and no other route does. */
+export function defineSubmissionRoutes(
+  routes: RouteDefinition<any, SubmissionApiVersion>[],
+): RouteDefinition<any, SubmissionApiVersion>[] {
   return routes;
 }
 

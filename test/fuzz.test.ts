@@ -17,8 +17,18 @@ import { User } from '../src/accounts/user.entity.js';
 import { AddonStatus, App, Channel, FileStatus } from '../src/catalogue/catalogue.enums.js';
 import { Preview } from '../src/catalogue/preview.entity.js';
 import { AddonFile, Version } from '../src/catalogue/version.entity.js';
-import { routes } from '../rest-compat/routes/index.js';
-import type { ApiVersion, RestRequest, RouteDefinition } from '../rest-compat/route.js';
+import { routes as routeTable } from '../rest-compat/routes/index.js';
+import type {
+  RestRequest as VersionedRequest,
+  RouteDefinition as VersionedRoute,
+  RouteVersion,
+} from '../rest-compat/route.js';
+
+/** Routes of every version (v3/v4, and the v5 submission API's), each only ever called with its own. */
+type ApiVersion = RouteVersion;
+type RouteDefinition = VersionedRoute<any, RouteVersion>;
+type RestRequest = VersionedRequest<RouteVersion>;
+const routes = routeTable as readonly RouteDefinition[];
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { createAddon } from './helpers/catalogue.js';
 import {

@@ -56,6 +56,8 @@ export const catalogueRoutes = defineRoutes([
     method: 'GET',
     path: '/addons/addon/<addon>/versions/',
     versions: ['v3', 'v4'],
+    // The operation also takes API keys (v5 submission routes); v3/v4 keep sessions only.
+    auth: ['session'],
     cache: 'anonymous',
     document: gql`
       query RestAddonVersions($addon: String!, $filter: String, $page: Int, $pageSize: Int) {
@@ -79,6 +81,8 @@ export const catalogueRoutes = defineRoutes([
     method: 'GET',
     path: '/addons/addon/<addon>/versions/<version>/',
     versions: ['v3', 'v4'],
+    // The operation also takes API keys (v5 submission routes); v3/v4 keep sessions only.
+    auth: ['session'],
     cache: 'anonymous',
     document: gql`
       query RestAddonVersion($addon: String!, $id: Int!) {

@@ -1,4 +1,4 @@
-import type { RouteDefinition } from '../route.js';
+import type { AnyRouteDefinition } from '../route.js';
 import { accountRoutes } from './accounts.js';
 import { catalogueRoutes } from './catalogue.js';
 import { searchRoutes } from './search.js';
@@ -12,9 +12,10 @@ import { ratingsRoutes } from './ratings.js';
 import { abuseRoutes } from './abuse.js';
 import { shelfRoutes } from './shelves.js';
 import { discoveryRoutes } from './discovery.js';
+import { submissionRoutes } from './submission.js';
 
-/** The whole v3/v4 route table. Each domain contributes its entries. */
-export const routes: readonly RouteDefinition[] = [
+/** The whole v3/v4 route table, and the v5 submission API's few entries. Each domain contributes its entries. */
+export const routes: readonly AnyRouteDefinition[] = [
   ...siteRoutes,
   ...accountRoutes,
   ...catalogueRoutes,
@@ -28,4 +29,5 @@ export const routes: readonly RouteDefinition[] = [
   ...abuseRoutes,
   ...shelfRoutes,
   ...discoveryRoutes,
+  ...submissionRoutes,
 ];

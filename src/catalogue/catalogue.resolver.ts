@@ -1,4 +1,5 @@
 import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
+import { Accepts } from '../auth/credentials.js';
 import type { RequestContext } from '../core/context.js';
 import { PageArgs } from '../graphql/pagination.js';
 import type { Services } from '../services.js';
@@ -44,11 +45,14 @@ export class CatalogueResolver {
     return this.services.catalogue.getAddon(ctx, id);
   }
 
+  /** API keys too: the v5 submission API follows a submitted version with them (web-ext). */
+  @Accepts('jwt', 'session')
   @Query(() => VersionPageType, { description: 'Versions of an add-on, newest first.' })
   addonVersions(@Args() { addon, filter, page, pageSize }: VersionListArgs, @Ctx() ctx: RequestContext) {
     return this.services.catalogue.listVersions(ctx, addon, filter, page, pageSize);
   }
 
+  @Accepts('jwt', 'session')
   @Query(() => VersionType)
   addonVersion(
     @Arg('addon', { description: 'Add-on id, slug or guid.' }) addon: string,

@@ -17,6 +17,7 @@ import { Migration20261125164132_PackageContents } from './Migration202611251641
 import { Migration20261125171045_Shelves } from './Migration20261125171045_Shelves.js';
 import { Migration20261125172012_Discovery } from './Migration20261125172012_Discovery.js';
 import { Migration20261125171326_AbuseReports } from './Migration20261125171326_AbuseReports.js';
+import { Migration20261125174627_SubmissionUploads } from './Migration20261125174627_SubmissionUploads.js';
 
 /** Applied in order at start. Add each new migration here (npm run migration:create prints the line). */
 export const migrationsList: MigrationObject[] = [
@@ -38,4 +39,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261125171045_Shelves', class: Migration20261125171045_Shelves },
   { name: 'Migration20261125171326_AbuseReports', class: Migration20261125171326_AbuseReports },
   { name: 'Migration20261125172012_Discovery', class: Migration20261125172012_Discovery },
+  { name: 'Migration20261125174627_SubmissionUploads', class: Migration20261125174627_SubmissionUploads },
 ];

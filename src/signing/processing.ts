@@ -3,6 +3,7 @@ import { Addon } from '../catalogue/addon.entity.js';
 import { AddonType, App, Channel, FileStatus, versionInt } from '../catalogue/catalogue.enums.js';
 import type { AddonLifecycle } from '../catalogue/lifecycle/lifecycle.service.js';
 import { AddonFile, Version, VersionCompat } from '../catalogue/version.entity.js';
+import type { License } from '../catalogue/license.entity.js';
 import type { Logger } from '../core/logger.js';
 import type { Database } from '../db/database.js';
 import type { JobQueue } from '../jobs/queue.port.js';
@@ -62,7 +63,8 @@ export class UploadProcessor {
     const upload = await em.findOne(FileUpload, uploadId, { populate: ['validation', 'addon'] });
     if (!upload) return;
     if (!upload.processedAt) await this.validate(em, upload);
-    if (upload.valid && !upload.createdVersion) await this.createVersion(em, upload);
+    // A v5 upload becomes a version when it is submitted to an add-on (UploadsService.submitUpload).
+    if (upload.valid && upload.addon && !upload.createdVersion) await this.createVersion(em, upload);
   }
 
   private async validate(em: EntityManager, upload: FileUpload) {
@@ -86,7 +88,7 @@ export class UploadProcessor {
     await em.transactional(async (tx) => {
       tx.assign(await tx.findOneOrFail(FileUpload, upload.uuid), outcome);
       // A valid upload's validation is recorded with the version it becomes (createVersion).
-      if (!valid) {
+      if (!valid && upload.addon) {
         await this.lifecycle.validated(tx, {
           addonId: upload.addon.id,
           uploadId: upload.uuid,
@@ -101,6 +103,7 @@ export class UploadProcessor {
 
   /** A version with this string appeared since the upload was accepted (a concurrent upload won). */
   private async duplicateVersionMessages(em: EntityManager, upload: FileUpload): Promise<InjectedMessage[]> {
+    if (!upload.addon) return [];
     const taken = await em.count(Version, { addon: upload.addon, version: upload.version });
     return taken ? [{ type: 'error', message: `Version ${upload.version} already exists.`, id: 'version_exists' }] : [];
   }
@@ -108,47 +111,9 @@ export class UploadProcessor {
   private async createVersion(em: EntityManager, upload: FileUpload) {
     const pkg = await this.reparse(upload);
     if (!pkg) return;
-    await em.transactional(async (tx) => {
-      const addon = await tx.findOneOrFail(Addon, upload.addon.id);
-      const previousListed = await tx.findOne(
-        Version,
-        { addon, channel: Channel.LISTED, deleted: false },
-        { orderBy: { id: 'desc' } },
-      );
-      const version = Object.assign(new Version(), {
-        addon,
-        version: upload.version,
-        channel: upload.channel,
-        license: upload.channel === Channel.LISTED ? (previousListed?.license ?? null) : null,
-      });
-      tx.persist(version);
-      this.addCompatibility(tx, version, pkg);
-      const file = tx.create(AddonFile, {
-        version,
-        status: FileStatus.AWAITING_REVIEW,
-        filename: fileName(addon, upload.version),
-        hash: upload.hash,
-        size: upload.size,
-        permissions: [...pkg.permissions, ...pkg.hostPermissions],
-        optionalPermissions: pkg.optionalPermissions,
-        storageKey: upload.storageKey,
-      });
-      tx.assign(upload, { createdVersion: version });
-      if (upload.channel === Channel.LISTED) {
-        tx.create(ReviewNote, { addon, version, user: upload.user, action: ReviewAction.REVIEW_REQUESTED });
-      }
-      await tx.flush();
-      // A listed version now waits for review: the add-on's status follows (incomplete -> nominated).
-      await this.lifecycle.validated(tx, {
-        addonId: addon.id,
-        uploadId: upload.uuid,
-        valid: true,
-        versionId: version.id,
-        actorId: upload.user.id,
-      });
-      if (upload.automatedSigning) await this.jobs.send('sign-version', { versionId: version.id }, { transaction: tx });
-      this.logger.info({ upload: upload.uuid, version: version.id, file: file.id }, 'version created from upload');
-    });
+    await em.transactional((tx) =>
+      createVersionFromUpload(tx, { lifecycle: this.lifecycle, jobs: this.jobs, logger: this.logger }, upload, pkg),
+    );
   }
 
   /** The stored upload parsed again (the request's parse ran on the same bytes, so this passes). */
@@ -163,27 +128,6 @@ export class UploadProcessor {
       return null;
     } finally {
       await local.release();
-    }
-  }
-
-  private addCompatibility(em: EntityManager, version: Version, pkg: ParsedPackage) {
-    const ranges: [App, { strictMinVersion: string | null; strictMaxVersion: string | null }][] = [
-      [App.BROWSER, pkg.apps.firefox],
-    ];
-    if (pkg.apps.android.strictMinVersion || pkg.apps.android.strictMaxVersion || pkg.type !== AddonType.STATICTHEME) {
-      ranges.push([App.ANDROID, pkg.apps.android]);
-    }
-    for (const [application, range] of ranges) {
-      const min = range.strictMinVersion ?? DEFAULT_MIN;
-      const max = range.strictMaxVersion ?? ANY;
-      em.create(VersionCompat, {
-        version,
-        application,
-        min,
-        max,
-        minInt: versionInt(min) ?? 0,
-        maxInt: versionInt(max) ?? Number.MAX_SAFE_INTEGER,
-      });
     }
   }
 
@@ -238,4 +182,88 @@ export class UploadProcessor {
 export function fileName(addon: Addon, version: string): string {
   const safe = (s: string) => s.replace(/[^A-Za-z0-9_.-]+/g, '_').replace(/^[._]+/, '');
   return `${safe(addon.slug).slice(0, 50) || 'addon'}-${safe(version) || '0'}.xpi`;
+}
+
+/** What making a version from an upload needs besides the transaction. */
+export interface VersionCreationDeps {
+  lifecycle: AddonLifecycle;
+  jobs: JobQueue<ServiceJobs>;
+  logger?: Logger;
+}
+
+/**
+ * The version a valid, submitted upload becomes, with its compatibility and file, linked to the
+ * upload in the caller's transaction (exactly once: the link and the version commit together);
+ * a listed one waits for review, an automatically signed one has its `sign-version` job queued.
+ * `license`: a listed version's licence given with the submission (v5), else the last listed one's.
+ */
+export async function createVersionFromUpload(
+  tx: EntityManager,
+  deps: VersionCreationDeps,
+  upload: FileUpload,
+  pkg: ParsedPackage,
+  options: { license?: License | null } = {},
+): Promise<Version> {
+  if (!upload.addon) throw new Error(`upload ${upload.uuid} is not submitted to an add-on`);
+  const addon = await tx.findOneOrFail(Addon, upload.addon.id);
+  const previousListed = await tx.findOne(
+    Version,
+    { addon, channel: Channel.LISTED, deleted: false },
+    { orderBy: { id: 'desc' } },
+  );
+  const version = Object.assign(new Version(), {
+    addon,
+    version: upload.version,
+    channel: upload.channel,
+    license: upload.channel === Channel.LISTED ? (options.license ?? previousListed?.license ?? null) : null,
+  });
+  tx.persist(version);
+  addCompatibility(tx, version, pkg);
+  const file = tx.create(AddonFile, {
+    version,
+    status: FileStatus.AWAITING_REVIEW,
+    filename: fileName(addon, upload.version),
+    hash: upload.hash,
+    size: upload.size,
+    permissions: [...pkg.permissions, ...pkg.hostPermissions],
+    optionalPermissions: pkg.optionalPermissions,
+    storageKey: upload.storageKey,
+  });
+  tx.assign(upload, { createdVersion: version });
+  if (upload.channel === Channel.LISTED) {
+    tx.create(ReviewNote, { addon, version, user: upload.user, action: ReviewAction.REVIEW_REQUESTED });
+  }
+  await tx.flush();
+  // A listed version now waits for review: the add-on's status follows (incomplete -> nominated).
+  await deps.lifecycle.validated(tx, {
+    addonId: addon.id,
+    uploadId: upload.uuid,
+    valid: true,
+    versionId: version.id,
+    actorId: upload.user.id,
+  });
+  if (upload.automatedSigning) await deps.jobs.send('sign-version', { versionId: version.id }, { transaction: tx });
+  deps.logger?.info({ upload: upload.uuid, version: version.id, file: file.id }, 'version created from upload');
+  return version;
+}
+
+function addCompatibility(em: EntityManager, version: Version, pkg: ParsedPackage) {
+  const ranges: [App, { strictMinVersion: string | null; strictMaxVersion: string | null }][] = [
+    [App.BROWSER, pkg.apps.firefox],
+  ];
+  if (pkg.apps.android.strictMinVersion || pkg.apps.android.strictMaxVersion || pkg.type !== AddonType.STATICTHEME) {
+    ranges.push([App.ANDROID, pkg.apps.android]);
+  }
+  for (const [application, range] of ranges) {
+    const min = range.strictMinVersion ?? DEFAULT_MIN;
+    const max = range.strictMaxVersion ?? ANY;
+    em.create(VersionCompat, {
+      version,
+      application,
+      min,
+      max,
+      minInt: versionInt(min) ?? 0,
+      maxInt: versionInt(max) ?? Number.MAX_SAFE_INTEGER,
+    });
+  }
 }

@@ -66,7 +66,7 @@ export function validationReport(services: Services, db: Database): RequestHandl
       const body = '<p>Validation is still running. This page reloads every few seconds.</p>';
       return html(res, 200, page('Validation in progress', body, '<meta http-equiv="refresh" content="3">'));
     }
-    const guid = upload.addon.guid ?? undefined;
+    const guid = upload.addon?.guid ?? undefined;
     html(
       res,
       200,

@@ -2,13 +2,15 @@ import GraphQLUpload from 'graphql-upload/GraphQLUpload.mjs';
 import { receiveUpload } from '../core/multipart.js';
 import { Accepts } from '../auth/credentials.js';
 import type { FileUpload as UploadedFile } from 'graphql-upload/processRequest.mjs';
-import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { addonById, versionById } from '../catalogue/catalogue.loaders.js';
+import { AddonObjectType, VersionType } from '../catalogue/catalogue.types.js';
 import type { RequestContext } from '../core/context.js';
 import type { Services } from '../services.js';
-import { FileDownloadType, UploadSubmissionType, UploadType } from './signing.types.js';
+import { FileDownloadType, SubmissionMetadataInput, UploadSubmissionType, UploadType } from './signing.types.js';
 
 /** Uploading versions and following them to a signed file (the signing API's GraphQL side). */
-@Resolver()
+@Resolver(() => UploadType)
 export class SigningResolver {
   constructor(private readonly services: Services) {}
 
@@ -17,7 +19,9 @@ export class SigningResolver {
     description:
       'Upload a package as a new version: of the add-on `guid` (created if unknown, like PUT), or of a new add-on ' +
       'whose id comes from the manifest or is generated (like POST). Validation and signing continue in the ' +
-      'background: poll `addonUpload`. Send `apollo-require-preflight: true` with multipart requests.',
+      'background: poll `addonUpload`. Send `apollo-require-preflight: true` with multipart requests. ' +
+      'In two steps (the v5 submission API): `submit: false` with `upload` and `channel` only stores and validates ' +
+      'the package; once valid, `uploadUuid` (with `guid`, or none for a new add-on, and `metadata`) submits it.',
   })
   async submitAddonVersion(
     @Arg('upload', () => GraphQLUpload, { nullable: true }) upload: Promise<UploadedFile> | null,
@@ -26,28 +30,62 @@ export class SigningResolver {
     @Arg('version', () => String, { nullable: true }) version?: string | null,
     @Arg('channel', () => String, { nullable: true, description: '`listed` or `unlisted`.' })
     channel?: string | null,
+    @Arg('submit', () => Boolean, {
+      defaultValue: true,
+      description: 'False: store and validate the package only (submitted later with `uploadUuid`).',
+    })
+    submit?: boolean,
+    @Arg('uploadUuid', () => String, {
+      nullable: true,
+      description: 'Submit this earlier upload (`submit: false`, processed and valid) instead of a file.',
+    })
+    uploadUuid?: string | null,
+    @Arg('metadata', () => SubmissionMetadataInput, { nullable: true }) metadata?: SubmissionMetadataInput | null,
   ) {
-    const submitted = await this.services.uploads.submitStream(ctx, {
-      guid: guid ?? null,
-      version: version ?? null,
-      channel: channel ?? null,
-      upload: await receiveUpload(upload),
-    });
+    const submitted =
+      uploadUuid !== null && uploadUuid !== undefined
+        ? await this.services.uploads.submitUpload(ctx, {
+            uuid: uploadUuid,
+            guid: guid ?? null,
+            metadata: { ...(metadata ?? {}) },
+          })
+        : await this.services.uploads.submitStream(ctx, {
+            guid: guid ?? null,
+            version: version ?? null,
+            channel: channel ?? null,
+            upload: await receiveUpload(upload),
+            detached: submit === false,
+          });
     return { addonCreated: submitted.created, upload: await this.services.uploads.describe(ctx, submitted.upload) };
   }
 
   @Accepts('jwt', 'session')
   @Query(() => UploadType, {
-    description: 'The upload of a version: the one named by `uuid`, else the newest. Authors only.',
+    description:
+      'The upload of a version: the one named by `uuid`, else the newest. Authors only. ' +
+      'By `uuid` alone: any upload of the viewer (v5), submitted or not.',
   })
   async addonUpload(
-    @Arg('guid') guid: string,
-    @Arg('version') version: string,
     @Ctx() ctx: RequestContext,
+    @Arg('guid', () => String, { nullable: true }) guid?: string | null,
+    @Arg('version', () => String, { nullable: true }) version?: string | null,
     @Arg('uuid', () => String, { nullable: true }) uuid?: string | null,
   ) {
-    const upload = await this.services.uploads.status(ctx, guid, version, uuid ?? null);
+    const upload =
+      (guid === null || guid === undefined) && (version === null || version === undefined) && uuid
+        ? await this.services.uploads.uploadByUuid(ctx, uuid)
+        : await this.services.uploads.status(ctx, guid ?? '', version ?? '', uuid ?? null);
     return this.services.uploads.describe(ctx, upload);
+  }
+
+  @FieldResolver(() => AddonObjectType, { nullable: true, description: 'The add-on, once submitted.' })
+  addon(@Root() upload: UploadType, @Ctx() ctx: RequestContext) {
+    return upload.addonId === null ? null : ctx.loaders.get(addonById).load(upload.addonId);
+  }
+
+  @FieldResolver(() => VersionType, { nullable: true, description: 'The version made from this upload.' })
+  createdVersion(@Root() upload: UploadType, @Ctx() ctx: RequestContext) {
+    return upload.versionId === null ? null : ctx.loaders.get(versionById).load(upload.versionId);
   }
 
   @Accepts('jwt', 'session')

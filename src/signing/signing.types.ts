@@ -1,5 +1,5 @@
-import { GraphQLJSONObject } from 'graphql-scalars';
-import { Field, Int, ObjectType } from 'type-graphql';
+import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
+import { Field, InputType, Int, ObjectType } from 'type-graphql';
 import { Channel, FileStatus } from '../catalogue/catalogue.enums.js';
 
 @ObjectType('UploadFile', { description: 'A file of the version made from an upload.' })
@@ -60,6 +60,38 @@ export class UploadType {
 
   @Field()
   created!: Date;
+
+  @Field({
+    description:
+      'Submitted to an add-on. A v5 upload (`submit: false`) is validated first and becomes a version when submitted.',
+  })
+  submitted!: boolean;
+
+  /** For the `addon` and `createdVersion` field resolvers. */
+  addonId!: number | null;
+  versionId!: number | null;
+}
+
+@InputType('SubmissionMetadataInput', {
+  description:
+    "A submission's listing (v5): translated texts as objects of locales; a listed version needs a name, a summary, " +
+    'categories and a licence (unless an earlier listed version has one).',
+})
+export class SubmissionMetadataInput {
+  @Field(() => GraphQLJSON, { nullable: true })
+  name?: unknown;
+
+  @Field(() => GraphQLJSON, { nullable: true })
+  summary?: unknown;
+
+  @Field(() => GraphQLJSON, { nullable: true })
+  description?: unknown;
+
+  @Field(() => [String], { nullable: true, description: 'Category slugs of the browser application.' })
+  categories?: string[] | null;
+
+  @Field(() => String, { nullable: true, description: 'A built-in licence: MPL-2.0, MIT, all-rights-reserved, …' })
+  license?: string | null;
 }
 
 @ObjectType('UploadSubmission')

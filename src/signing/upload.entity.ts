@@ -19,8 +19,12 @@ export class FileUpload {
   @ManyToOne({ entity: () => User, deleteRule: 'cascade', index: true })
   user!: User;
 
-  @ManyToOne({ entity: () => Addon, deleteRule: 'cascade' })
-  addon!: Addon;
+  /**
+   * The add-on it is a version of. Null for a v5 upload not submitted yet (`POST /api/v5/addons/upload/`):
+   * validated on its own, it becomes a version when submitted to an add-on.
+   */
+  @ManyToOne({ entity: () => Addon, deleteRule: 'cascade', nullable: true })
+  addon: Addon | null = null;
 
   /** The version string (the manifest's, checked against the URL's). */
   @Property({ type: 'string', length: 255 })

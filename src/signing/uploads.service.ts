@@ -2,14 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { User } from '../accounts/user.entity.js';
 import { jwtMessages } from '../auth/jwt.js';
 import { Addon, AddonUser } from '../catalogue/addon.entity.js';
-import { AddonStatus, addonTypeName, Channel, FileStatus } from '../catalogue/catalogue.enums.js';
+import { AddonStatus, addonTypeName, App, Channel, FileStatus } from '../catalogue/catalogue.enums.js';
+import { Category } from '../catalogue/category.entity.js';
+import { License } from '../catalogue/license.entity.js';
+import { MAX_CATEGORIES_PER_APP as MAX_CATEGORIES } from '../catalogue/listing.service.js';
 import { Version } from '../catalogue/version.entity.js';
 import type { RequestContext } from '../core/context.js';
-import { errors } from '../core/errors.js';
+import { errors, type AppError } from '../core/errors.js';
+import { mergeTranslations, parseTranslationsInput, type Translations } from '../core/i18n/translations.js';
+import { lengthProblem } from '../core/text-limits.js';
 import { canonicalLocale } from '../core/i18n/locales.js';
 import type { JobQueue } from '../jobs/queue.port.js';
 import type { ServiceJobs } from '../jobs/service-jobs.js';
@@ -18,6 +24,8 @@ import { assertValidUrlGuid, isValidGuid } from './package/guid.js';
 import { PackageError, packageErrors } from './package/package.errors.js';
 import { parsePackage, type PackageLimits, type ParsedPackage } from './package/parse.js';
 import { signingErrors } from './signing.errors.js';
+import { submissionErrors } from './submission.errors.js';
+import { createVersionFromUpload } from './processing.js';
 import { DeniedGuid, FileUpload } from './upload.entity.js';
 import type { ReviewFlagsService } from '../reviews/review-flags.service.js';
 import type { FileUpload as UploadedFile } from 'graphql-upload/processRequest.mjs';
@@ -41,6 +49,30 @@ export interface SubmitInput {
   version: string | null;
   channel: string | null;
   upload: ReceivedFile | null;
+  /**
+   * v5 (`POST /api/v5/addons/upload/`): store and validate the package only; it becomes a version
+   * when submitted to an add-on (`submitUpload`). `guid` and `version` are ignored; `channel` is required.
+   */
+  detached?: boolean;
+}
+
+/** A v5 submission of an earlier upload (`POST /api/v5/addons/addon/`, `PUT …/addon/<guid>/`). */
+export interface UploadSubmissionInput {
+  uuid: string;
+  /** The add-on (PUT; created if unknown); null for a new add-on (POST). */
+  guid: string | null;
+  metadata: SubmissionMetadata;
+}
+
+/** The listing a submission may carry (v5: translated fields as objects of locales). */
+export interface SubmissionMetadata {
+  name?: unknown;
+  summary?: unknown;
+  description?: unknown;
+  /** Category slugs of the browser's application. */
+  categories?: string[] | null;
+  /** A built-in licence's slug (listed versions). */
+  license?: string | null;
 }
 
 export interface UploadNames {
@@ -51,6 +83,19 @@ export interface UploadNames {
 }
 
 const CHANNELS: Record<string, Channel> = { listed: Channel.LISTED, unlisted: Channel.UNLISTED };
+
+/** v5's licence slugs, in the order of the built-in licence numbers (1 to 9). */
+const LICENSE_SLUGS = [
+  'MPL-2.0',
+  'GPL-2.0-or-later',
+  'GPL-3.0-or-later',
+  'LGPL-2.1-or-later',
+  'LGPL-3.0-or-later',
+  'MIT',
+  'BSD-2-Clause',
+  'all-rights-reserved',
+  'cc-by-3.0',
+];
 
 /**
  * The signing API's upload rules, in the original order of checks (compat notes §3): ownership,
@@ -82,18 +127,19 @@ export class UploadsService {
   /** The status object's facts: validation, and the files of the version with this string. */
   async describe(ctx: RequestContext, upload: FileUpload): Promise<UploadType> {
     await ctx.em.populate(upload, ['validation', 'addon']);
-    const version = await ctx.em.findOne(
-      Version,
-      { addon: upload.addon, version: upload.version },
-      { populate: ['files'] },
-    );
+    const version = upload.addon
+      ? await ctx.em.findOne(Version, { addon: upload.addon, version: upload.version }, { populate: ['files'] })
+      : null;
     const files = version?.files.getItems() ?? [];
     const reviewed = files.length > 0 && files.every((f) => f.reviewed !== null);
     const active = files.length > 0 && files.every((f) => f.status === FileStatus.APPROVED);
     const processed = upload.processedAt !== null;
     return {
       uuid: upload.uuid,
-      guid: upload.addon.guid ?? '',
+      guid: upload.addon?.guid ?? '',
+      submitted: upload.addon !== null,
+      addonId: upload.addon?.id ?? null,
+      versionId: version?.id ?? null,
       version: upload.version,
       channel: upload.channel,
       automatedSigning: upload.automatedSigning,
@@ -130,42 +176,243 @@ export class UploadsService {
 
   private async accept(ctx: RequestContext, input: SubmitInput) {
     const user = await this.uploader(ctx);
-    const userId = user.id;
+    if (input.detached) return this.acceptDetached(ctx, user, input);
     const existing = input.guid === null ? null : await this.findByGuid(ctx.em, input.guid);
-    if (existing && existing.status !== AddonStatus.DELETED && !(await this.isAuthor(ctx.em, existing, userId))) {
+    if (existing && existing.status !== AddonStatus.DELETED && !(await this.isAuthor(ctx.em, existing, user.id))) {
       throw signingErrors.notOwner();
     }
     if (!input.upload) throw signingErrors.missingUpload();
     const pkg = await this.parse(input.upload.path);
+    const checked = await this.checkSubmission(ctx.em, user, existing, pkg, {
+      guid: input.guid,
+      version: input.version,
+      channel: existing ? await this.channelFor(ctx.em, existing, input.channel) : Channel.UNLISTED,
+    });
+    if (existing && checked.channel === Channel.LISTED) await this.assertListable(ctx.em, existing);
+    return this.record(ctx.em, { addon: existing, user, pkg, ...checked, file: input.upload });
+  }
 
-    const addon = existing;
+  /**
+   * The rules of a submission to an add-on (or a new one), in the original order of checks, after
+   * ownership and the package's parse: add-on state, version, guid, type, content. Shared by the
+   * v3/v4 one-step upload and the v5 submission of a validated upload.
+   */
+  private async checkSubmission(
+    em: EntityManager,
+    user: User,
+    addon: Addon | null,
+    pkg: ParsedPackage,
+    input: { guid: string | null; version: string | null; channel: Channel },
+  ) {
     if (addon?.status === AddonStatus.DELETED) throw signingErrors.duplicateGuid();
     if (addon && pkg.guid && pkg.guid !== addon.guid) throw signingErrors.guidMismatch(pkg.guid, addon.guid ?? '');
     if (!addon && input.guid && pkg.guid && pkg.guid !== input.guid) {
       throw signingErrors.guidMismatch(pkg.guid, input.guid);
     }
     if (addon?.status === AddonStatus.DISABLED) throw signingErrors.disabledByVendor(this.names.vendorName);
-    if (addon?.guid && (await ctx.em.count(DeniedGuid, { guid: addon.guid }))) throw signingErrors.duplicateGuid();
+    if (addon?.guid && (await em.count(DeniedGuid, { guid: addon.guid }))) throw signingErrors.duplicateGuid();
     const version = input.version ?? pkg.version;
     if (version !== pkg.version) throw signingErrors.versionMismatch();
-    if (addon) await this.assertNewVersion(ctx.em, addon, version);
+    if (addon) await this.assertNewVersion(em, addon, version);
 
     const guid = addon?.guid ?? pkg.guid ?? this.urlGuid(input.guid) ?? `{${randomUUID()}}`;
     if (!addon) {
       // POST with a manifest id of an existing add-on, a denied id, or a deleted add-on's.
-      const taken = await this.findByGuid(ctx.em, guid);
-      if (taken || (await ctx.em.count(DeniedGuid, { guid }))) throw signingErrors.duplicateGuid();
+      const taken = await this.findByGuid(em, guid);
+      if (taken || (await em.count(DeniedGuid, { guid }))) throw signingErrors.duplicateGuid();
     }
     if (addon && addon.type !== pkg.type) {
       throw signingErrors.typeMismatch(addonTypeName(pkg.type, 'v4'), addonTypeName(addon.type, 'v4'));
     }
     this.assertAllowedContent(pkg, guid, user, !addon);
-
-    const channel = addon ? await this.channelFor(ctx.em, addon, input.channel) : Channel.UNLISTED;
-    if (addon && channel === Channel.LISTED) await this.assertListable(ctx.em, addon);
+    const channel = input.channel;
     const automatedSigning =
-      channel === Channel.UNLISTED && !(addon && (await this.flags.blocksAutoApproval(ctx.em, addon)));
-    return this.record(ctx.em, { addon, user, pkg, guid, version, channel, automatedSigning, file: input.upload });
+      channel === Channel.UNLISTED && !(addon && (await this.flags.blocksAutoApproval(em, addon)));
+    return { guid, version, channel, automatedSigning };
+  }
+
+  /** v5's upload: the package's own rules now, the add-on's when it is submitted. */
+  private async acceptDetached(ctx: RequestContext, user: User, input: SubmitInput) {
+    if (input.channel === null || input.channel === '') throw submissionErrors.required('channel');
+    const channel = CHANNELS[input.channel];
+    if (channel === undefined) throw submissionErrors.choice('channel', input.channel);
+    if (!input.upload) throw submissionErrors.noFile('upload');
+    const pkg = await this.parse(input.upload.path);
+    const known = pkg.guid ? await this.findByGuid(ctx.em, pkg.guid) : null;
+    this.assertAllowedContent(pkg, pkg.guid, user, !known);
+    return this.record(ctx.em, {
+      addon: null,
+      user,
+      pkg,
+      guid: pkg.guid ?? '',
+      version: pkg.version,
+      channel,
+      automatedSigning: false,
+      file: input.upload,
+      detached: true,
+    });
+  }
+
+  /**
+   * v5: submits a validated upload of the viewer's to an add-on (`guid`, created if unknown) or to
+   * a new add-on (`guid` null), with the upload's channel. Every rule of the one-step upload
+   * applies, then the listing a listed version needs; the add-on (if new), the link and the
+   * version (exactly once: the upload row is locked) are written in one transaction.
+   */
+  async submitUpload(
+    ctx: RequestContext,
+    input: UploadSubmissionInput,
+  ): Promise<{ upload: FileUpload; created: boolean }> {
+    const user = await this.uploader(ctx);
+    const uuid = input.uuid.toLowerCase();
+    const upload = /^[0-9a-f]{32}$/.test(uuid) ? await ctx.em.findOne(FileUpload, uuid) : null;
+    if (!upload || upload.user.id !== user.id) throw submissionErrors.unknownUpload(input.uuid);
+    if (upload.addon) throw submissionErrors.alreadySubmitted();
+    if (!upload.processedAt || !upload.valid) throw submissionErrors.notValid();
+
+    const existing = input.guid === null ? null : await this.findByGuid(ctx.em, input.guid);
+    if (existing && existing.status !== AddonStatus.DELETED && !(await this.isAuthor(ctx.em, existing, user.id))) {
+      throw signingErrors.notOwner();
+    }
+    const pkg = await this.parseStored(upload.storageKey);
+    const checked = await this.checkSubmission(ctx.em, user, existing, pkg, {
+      guid: input.guid,
+      version: upload.version,
+      channel: upload.channel,
+    });
+    const listing = await this.submittedListing(ctx, existing, pkg, input.metadata, checked.channel);
+
+    return ctx.em.transactional(async (tx) => {
+      const locked = await tx.findOneOrFail(FileUpload, upload.uuid, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (locked.addon) throw submissionErrors.alreadySubmitted();
+      const created = !existing;
+      const addon = existing ? tx.merge(existing) : await this.createAddon(tx, pkg, checked.guid, user);
+      tx.assign(addon, listing.addon);
+      tx.assign(locked, { addon, automatedSigning: checked.automatedSigning });
+      await tx.flush();
+      await this.lifecycle.submitted(tx, {
+        addon,
+        created,
+        uploadId: locked.uuid,
+        version: locked.version,
+        channel: locked.channel,
+        actorId: user.id,
+      });
+      await createVersionFromUpload(tx, { lifecycle: this.lifecycle, jobs: this.jobs }, locked, pkg, {
+        license: listing.license,
+      });
+      return { upload: locked, created };
+    });
+  }
+
+  /**
+   * The listing after a v5 submission's metadata: texts (objects of locales), categories and a
+   * licence. A listed version needs a name, a summary, categories and a licence (v5's messages).
+   */
+  private async submittedListing(
+    ctx: RequestContext,
+    addon: Addon | null,
+    pkg: ParsedPackage,
+    metadata: SubmissionMetadata,
+    channel: Channel,
+  ) {
+    if (addon && channel === Channel.LISTED && addon.disabledByUser) throw signingErrors.invisibleAddon();
+    const problems: Record<string, string[]> = {};
+    const fail = (field: string, message: string) => (problems[field] ??= []).push(message);
+    const texts: Partial<Record<'name' | 'summary' | 'description', Translations | null>> = {};
+    const limits = { name: 'addonName', summary: 'addonSummary', description: 'addonDescription' } as const;
+    for (const field of ['name', 'summary', 'description'] as const) {
+      const value = metadata[field];
+      if (value === undefined || value === null) continue;
+      if (typeof value !== 'object' || Array.isArray(value)) {
+        fail(field, 'You must provide an object of {lang-code:value}.');
+        continue;
+      }
+      try {
+        const parsed = parseTranslationsInput(field, value, ctx.locale);
+        const merged = mergeTranslations(addon?.[field] ?? null, parsed);
+        const tooLong = Object.values(merged ?? {})
+          .map((text) => lengthProblem(text, limits[field]))
+          .find(Boolean);
+        if (tooLong) fail(field, tooLong);
+        else texts[field] = merged;
+      } catch (error) {
+        const appError = error as AppError;
+        for (const message of appError.fields?.[field] ?? [appError.message]) fail(field, message);
+      }
+    }
+    let categoryIds: number[] | undefined;
+    const type = addon?.type ?? pkg.type;
+    if (metadata.categories) {
+      categoryIds = [];
+      for (const slug of metadata.categories) {
+        const category = await ctx.em.findOne(Category, { application: App.BROWSER, type, slug });
+        if (!category) fail('categories', `Invalid category name ${slug} for application firefox.`);
+        else if (!categoryIds.includes(category.id)) categoryIds.push(category.id);
+      }
+      if (categoryIds.length > MAX_CATEGORIES) {
+        fail('categories', `Maximum number of categories per application (${MAX_CATEGORIES}) exceeded`);
+      }
+    }
+    let license: License | null = null;
+    if (metadata.license) {
+      const builtin = LICENSE_SLUGS.indexOf(metadata.license) + 1;
+      license = builtin > 0 ? await ctx.em.findOne(License, { builtin }) : null;
+      if (!license) fail('license', `License with slug=${metadata.license} does not exist.`);
+    }
+    if (channel === Channel.LISTED) {
+      const required = 'This field is required for add-ons with listed versions.';
+      const hasText = (t: Translations | null | undefined) => !!t && Object.values(t).some((v) => v?.trim());
+      const name = 'name' in texts ? texts.name : (addon?.name ?? (pkg.name ? { x: pkg.name } : null));
+      const summary =
+        'summary' in texts ? texts.summary : (addon?.summary ?? (pkg.description ? { x: pkg.description } : null));
+      if (!problems.name && !hasText(name)) fail('name', required);
+      if (!problems.summary && !hasText(summary)) fail('summary', required);
+      if (!problems.categories && !(categoryIds ?? addon?.categoryIds ?? []).length) fail('categories', required);
+      if (!license && !problems.license && !(addon && (await this.hasListedLicense(ctx.em, addon)))) {
+        fail('license', 'This field is required for listed versions.');
+      }
+    }
+    if (Object.keys(problems).length) throw errors.validation(problems);
+    const changes: Partial<Pick<Addon, 'name' | 'summary' | 'description' | 'categoryIds'>> = { ...texts };
+    if (categoryIds) changes.categoryIds = categoryIds;
+    return { addon: changes, license };
+  }
+
+  private async hasListedLicense(em: EntityManager, addon: Addon): Promise<boolean> {
+    const previous = await em.findOne(
+      Version,
+      { addon, channel: Channel.LISTED, deleted: false },
+      { orderBy: { id: 'desc' }, fields: ['license'] },
+    );
+    return !!previous?.license;
+  }
+
+  /** A stored upload parsed again (it parsed when it was uploaded). */
+  private async parseStored(storageKey: string): Promise<ParsedPackage> {
+    const local = await this.files.localFile(storageKey);
+    if (!local) throw new Error(`${storageKey} missing from storage`);
+    try {
+      return await this.parse(local.path);
+    } finally {
+      await local.release();
+    }
+  }
+
+  /** A v5 upload by its uuid: the uploader's, or (submitted) an author's of its add-on. */
+  async uploadByUuid(ctx: RequestContext, uuid: string): Promise<FileUpload> {
+    const userId = ctx.viewer.userId;
+    if (userId === null) throw errors.notAuthenticated();
+    const id = uuid.toLowerCase();
+    const upload = /^[0-9a-f]{32}$/.test(id)
+      ? await ctx.em.findOne(FileUpload, id, { populate: ['validation', 'addon'] })
+      : null;
+    const allowed =
+      upload &&
+      (upload.user.id === userId ||
+        (upload.addon && ((await this.isAuthor(ctx.em, upload.addon, userId)) || ctx.viewer.can('Addons:Edit'))));
+    if (!upload || !allowed) throw errors.notFound();
+    return upload;
   }
 
   /** The upload for a version: the one named, else the newest; only an author's (or an admin's, reading). */
@@ -227,13 +474,14 @@ export class UploadsService {
     if (pending) throw signingErrors.versionInProgress(version);
   }
 
-  private assertAllowedContent(pkg: ParsedPackage, guid: string, user: User, isNew: boolean) {
+  private assertAllowedContent(pkg: ParsedPackage, guid: string | null, user: User, isNew: boolean) {
     const staff = this.isVendorStaff(user);
     if (pkg.isExperiment && !staff) throw signingErrors.experiment();
     if (pkg.isSigned && !staff) throw signingErrors.vendorSigned(this.names.vendorName);
     if (!staff && pkg.name && this.misusesTrademark(pkg.name)) {
       throw signingErrors.trademark(this.names.vendorName, this.names.browserName);
     }
+    if (guid === null) return;
     if (isNew && !staff) {
       const vendor = this.names.vendorName.toLowerCase();
       const reserved = [`@${vendor}.org`, `@shield.${vendor}.org`, `@pioneer.${vendor}.org`, `@${vendor}.com`];
@@ -285,6 +533,8 @@ export class UploadsService {
       channel: Channel;
       automatedSigning: boolean;
       file: ReceivedFile;
+      /** v5: no add-on until the upload is submitted. */
+      detached?: boolean;
     },
   ) {
     const uuid = randomUUID().replaceAll('-', '');
@@ -293,8 +543,13 @@ export class UploadsService {
     await this.files.putFile(storageKey, args.file.path);
     try {
       return await em.transactional(async (tx) => {
-        const created = !args.addon;
-        const addon = args.addon ? tx.merge(args.addon) : await this.createAddon(tx, args.pkg, args.guid, args.user);
+        const detached = args.detached === true;
+        const created = !args.addon && !detached;
+        const addon = args.addon
+          ? tx.merge(args.addon)
+          : detached
+            ? null
+            : await this.createAddon(tx, args.pkg, args.guid, args.user);
         const upload = tx.create(FileUpload, {
           uuid,
           user: args.user,
@@ -309,14 +564,16 @@ export class UploadsService {
           hash,
         });
         await tx.flush();
-        await this.lifecycle.submitted(tx, {
-          addon,
-          created,
-          uploadId: uuid,
-          version: args.version,
-          channel: args.channel,
-          actorId: args.user.id,
-        });
+        if (addon) {
+          await this.lifecycle.submitted(tx, {
+            addon,
+            created,
+            uploadId: uuid,
+            version: args.version,
+            channel: args.channel,
+            actorId: args.user.id,
+          });
+        }
         await this.jobs.send('validate-upload', { uploadId: uuid }, { transaction: tx });
         return { upload, created };
       });

@@ -1,0 +1,332 @@
+import Upload from 'graphql-upload/Upload.mjs';
+import { errors } from '../../src/core/errors.js';
+import type { Translations } from '../../src/core/i18n/translations.js';
+import type { Page } from '../../src/core/pagination.js';
+import { parseIntParam, parseVersionFilter, refuseFilterOnDetail } from '../params/catalogue.js';
+import { paginated, pageVariables } from '../pagination.js';
+import {
+  defineSubmissionRoutes,
+  gql,
+  type RestRequest,
+  type ShapeContext,
+  type SubmissionApiVersion,
+} from '../route.js';
+import { versionFields, type VersionData } from '../shapes/addons.js';
+import { restEnums } from '../shapes/enums.js';
+
+/**
+ * The v5 submission API, as far as web-ext 8+ (and 7 with `--use-submission-api`) uses it: upload
+ * a package (validated on its own), submit it to an add-on, follow the version to its signed file.
+ * The same operations and pipeline as the signing API (`submitAddonVersion`, `addonUpload`), and
+ * the catalogue's version queries; v5's conventions: translated fields as objects of locales, DRF
+ * error bodies (`{"detail"}`, field maps), API keys or sessions.
+ */
+type Request = RestRequest<SubmissionApiVersion>;
+type Context = ShapeContext<SubmissionApiVersion>;
+
+const uploadFields = gql`
+  fragment SubmissionUploadFields on AddonUpload {
+    uuid
+    channel
+    processed
+    submitted
+    valid
+    validationResults
+    version
+  }
+`;
+
+interface UploadData {
+  uuid: string;
+  channel: 'LISTED' | 'UNLISTED';
+  processed: boolean;
+  submitted: boolean;
+  valid: boolean;
+  validationResults: object | null;
+  version: string;
+}
+
+/** v5's upload object (keys in the original serializer's order). */
+function shapeUpload(u: UploadData, ctx: Context) {
+  return {
+    uuid: u.uuid,
+    channel: restEnums.channel(u.channel),
+    processed: u.processed,
+    submitted: u.submitted,
+    url: `${ctx.baseUrl}/api/v5/addons/upload/${u.uuid}/`,
+    valid: u.valid,
+    validation: u.validationResults,
+    version: u.version,
+  };
+}
+
+/** v5's file status names (what web-ext waits for: `public`). */
+const FILE_STATUS: Record<number, string> = { 1: 'unreviewed', 4: 'public', 5: 'disabled' };
+
+/**
+ * v5's version object: one `file`, whose `url` is the API-key download (`/api/v4/file/…`: streamed
+ * to authors, public files redirected to the mirror), and translated fields as objects.
+ */
+function shapeVersion(version: VersionData, ctx: Context) {
+  const file = version.files[0] ?? null;
+  const compatibility: Record<string, { min: string; max: string }> = {};
+  for (const c of version.compatibility) {
+    compatibility[restEnums.app(c.application as never)] = { min: c.min, max: c.max };
+  }
+  return {
+    id: version.id,
+    channel: restEnums.channel(version.channel),
+    compatibility,
+    edit_url: version.editUrl,
+    file: file && {
+      id: file.id,
+      created: ctx.timestamp(file.created),
+      hash: file.hash,
+      is_mozilla_signed_extension: file.isVendorSigned,
+      optional_permissions: file.optionalPermissions,
+      permissions: file.permissions,
+      size: file.size,
+      status: FILE_STATUS[file.status] ?? 'unreviewed',
+      url: `${ctx.baseUrl}/api/v4/file/${file.id}/${new URL(file.url).pathname.split('/').pop()}`,
+    },
+    license: version.license && {
+      id: version.license.id,
+      is_custom: version.license.isCustom,
+      name: version.license.name,
+      url: version.license.url,
+    },
+    release_notes: version.releaseNotes ?? null,
+    reviewed: ctx.timestamp(version.reviewed),
+    version: version.version,
+  };
+}
+
+interface SubmittedAddon {
+  id: number;
+  guid: string | null;
+  slug: string;
+  status: string;
+  name: Translations | null;
+  summary: Translations | null;
+  description: Translations | null;
+  editUrl: string;
+  url: string;
+  categories: { slug: string; application: string }[];
+  currentVersion: VersionData | null;
+  latestUnlistedVersion: VersionData | null;
+}
+
+interface Submitted {
+  submitAddonVersion: {
+    addonCreated: boolean;
+    upload: UploadData & { addon: SubmittedAddon | null; createdVersion: VersionData | null };
+  };
+}
+
+/**
+ * The add-on after a submission, with the new `version`. `current_version` falls back to the
+ * submitted listed version while none is public (web-ext 7 reads it after creating a listed add-on).
+ */
+function shapeSubmitted(data: Submitted, ctx: Context) {
+  const { addon, createdVersion } = data.submitAddonVersion.upload;
+  if (!addon || !createdVersion) throw new Error('a submitted upload has its add-on and version');
+  const version = shapeVersion(createdVersion, ctx);
+  const listed = createdVersion.channel === 'LISTED';
+  return {
+    id: addon.id,
+    categories: addon.categories.filter((c) => c.application === 'BROWSER').map((c) => c.slug),
+    current_version: addon.currentVersion ? shapeVersion(addon.currentVersion, ctx) : listed ? version : null,
+    description: addon.description,
+    edit_url: addon.editUrl,
+    guid: addon.guid,
+    latest_unlisted_version: addon.latestUnlistedVersion ? shapeVersion(addon.latestUnlistedVersion, ctx) : null,
+    name: addon.name,
+    slug: addon.slug,
+    status: restEnums.status(addon.status as never, 'v4'),
+    summary: addon.summary,
+    url: addon.url,
+    version,
+  };
+}
+
+const submitDocument = gql`
+  mutation SubmissionSubmit($uploadUuid: String!, $guid: String, $metadata: SubmissionMetadataInput) {
+    submitAddonVersion(uploadUuid: $uploadUuid, guid: $guid, metadata: $metadata) {
+      addonCreated
+      upload {
+        ...SubmissionUploadFields
+        createdVersion {
+          ...RestVersionFields
+        }
+        addon {
+          id
+          guid
+          slug
+          status
+          name
+          summary
+          description
+          editUrl
+          url
+          categories {
+            slug
+            application
+          }
+          currentVersion {
+            ...RestVersionFields
+          }
+          latestUnlistedVersion {
+            ...RestVersionFields
+          }
+        }
+      }
+    }
+  }
+  ${uploadFields}
+  ${versionFields}
+`;
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * `{"version": {"upload": "<uuid>", "license": …}, "name": …, "summary": …, "categories": […]}`:
+ * the upload to submit and the listing metadata (web-ext's `--amo-metadata` merges into it).
+ */
+function submissionVariables(req: Request, guid: string | null) {
+  const body = isObject(req.body) ? req.body : {};
+  const version = body.version;
+  if (!isObject(version)) throw errors.field('version', 'This field is required.');
+  if (typeof version.upload !== 'string' || !version.upload) throw errors.field('upload', 'This field is required.');
+  let categories = body.categories;
+  // v4's shape `{"firefox": […]}` is accepted too.
+  if (isObject(categories)) categories = categories.firefox ?? [];
+  if (categories !== undefined && categories !== null) {
+    if (!Array.isArray(categories) || categories.some((c) => typeof c !== 'string')) {
+      throw errors.field('categories', 'Expected a list of items but got type "' + typeof categories + '".');
+    }
+  }
+  const license = version.license;
+  if (license !== undefined && license !== null && typeof license !== 'string') {
+    throw errors.field('license', 'Incorrect type. Expected slug value.');
+  }
+  return {
+    uploadUuid: version.upload,
+    guid,
+    metadata: {
+      name: body.name ?? null,
+      summary: body.summary ?? null,
+      description: body.description ?? null,
+      categories: categories ?? null,
+      license: license ?? null,
+    },
+  };
+}
+
+function form(req: Request): Record<string, unknown> {
+  return isObject(req.body) ? req.body : {};
+}
+
+const v5 = { versions: ['v5'] as const, errorStyle: 'drf' as const };
+
+export const submissionRoutes = defineSubmissionRoutes([
+  {
+    ...v5,
+    method: 'POST',
+    path: '/addons/upload/',
+    uploads: true,
+    document: gql`
+      mutation SubmissionUpload($upload: Upload, $channel: String) {
+        submitAddonVersion(upload: $upload, channel: $channel, submit: false) {
+          upload {
+            ...SubmissionUploadFields
+          }
+        }
+      }
+      ${uploadFields}
+    `,
+    variables: (req) => {
+      const { upload, channel } = form(req);
+      return {
+        upload: upload instanceof Upload ? upload : null,
+        channel: typeof channel === 'string' ? channel : null,
+      };
+    },
+    status: 201,
+    shape: (data: { submitAddonVersion: { upload: UploadData } }, ctx) =>
+      shapeUpload(data.submitAddonVersion.upload, ctx),
+  },
+  {
+    ...v5,
+    method: 'GET',
+    path: '/addons/upload/<uuid>/',
+    document: gql`
+      query SubmissionUploadDetail($uuid: String!) {
+        addonUpload(uuid: $uuid) {
+          ...SubmissionUploadFields
+        }
+      }
+      ${uploadFields}
+    `,
+    variables: (req) => ({ uuid: req.params.uuid }),
+    shape: (data: { addonUpload: UploadData }, ctx) => shapeUpload(data.addonUpload, ctx),
+  },
+  {
+    ...v5,
+    method: 'POST',
+    path: '/addons/addon/',
+    document: submitDocument,
+    variables: (req) => submissionVariables(req, null),
+    status: 201,
+    shape: shapeSubmitted,
+  },
+  {
+    ...v5,
+    method: 'PUT',
+    path: '/addons/addon/<guid>/',
+    document: submitDocument,
+    variables: (req) => submissionVariables(req, req.params.guid),
+    status: (data: Submitted) => (data.submitAddonVersion.addonCreated ? 201 : 200),
+    shape: shapeSubmitted,
+  },
+  {
+    ...v5,
+    method: 'GET',
+    path: '/addons/addon/<addon>/versions/',
+    document: gql`
+      query SubmissionVersions($addon: String!, $filter: String, $page: Int, $pageSize: Int) {
+        addonVersions(addon: $addon, filter: $filter, page: $page, pageSize: $pageSize) {
+          count
+          page
+          pageSize
+          pageCount
+          items {
+            ...RestVersionFields
+          }
+        }
+      }
+      ${versionFields}
+    `,
+    variables: (req) => ({ addon: req.params.addon, filter: parseVersionFilter(req.query), ...pageVariables(req) }),
+    shape: (data: { addonVersions: Page<VersionData> }, ctx) =>
+      paginated(data.addonVersions, ctx, (v) => shapeVersion(v, ctx)),
+  },
+  {
+    ...v5,
+    method: 'GET',
+    path: '/addons/addon/<addon>/versions/<version>/',
+    document: gql`
+      query SubmissionVersion($addon: String!, $id: Int!) {
+        addonVersion(addon: $addon, id: $id) {
+          ...RestVersionFields
+        }
+      }
+      ${versionFields}
+    `,
+    variables: (req) => {
+      refuseFilterOnDetail(req.query);
+      return { addon: req.params.addon, id: parseIntParam(req.params.version) };
+    },
+    shape: (data: { addonVersion: VersionData }, ctx) => shapeVersion(data.addonVersion, ctx),
+  },
+]);
