@@ -327,6 +327,10 @@ describe('picture (PATCH picture_upload, DELETE picture/)', () => {
       ),
     );
     expect(await stored(res.body.picture_url)).toEqual({ format: 'png', width: 32, height: 32, hasExif: false });
+    // The same upload through v3.
+    const viaV3 = await upload(await png(16, 16), 'me.png', 'v3');
+    expect(viaV3.status).toBe(200);
+    expect(await stored(viaV3.body.picture_url)).toMatchObject({ format: 'png', width: 16, height: 16 });
 
     const photo = await upload(await jpeg(1000, 500, { exif: true }), 'me.jpg');
     expect(photo.body.picture_type).toBe('image/png');
@@ -542,6 +546,12 @@ describe('delete (DELETE account/<id>/) and logout (DELETE session/)', () => {
     expect(row).toMatchObject({ deleted: true, displayName: null });
     expect(row.username).toMatch(/^anonymous-/);
     expect((await t.http.get('/api/v4/accounts/profile/').set('Authorization', token)).status).toBe(401);
+    // v3 too.
+    const other = `Bearer ${(await t.createUser({ session: true })).sessionToken}`;
+    expect((await t.http.delete('/api/v3/accounts/session/')).status).toBe(401);
+    const v3 = await t.http.delete('/api/v3/accounts/session/').set('Authorization', other);
+    expect([v3.status, v3.body]).toEqual([200, { ok: true }]);
+    expect((await t.http.get('/api/v3/accounts/profile/').set('Authorization', other)).status).toBe(401);
   });
 
   it('v4: removes the account, its sole-authored add-ons, and its authorship of shared ones', async () => {

@@ -324,6 +324,15 @@ describe('versions', () => {
     expect((await get(`/api/v4/addons/addon/${addon.id}/versions/abc/`)).status).toBe(404);
   });
 
+  it('answers one version in v3 too', async () => {
+    const id = publicAddon.currentVersion!.id;
+    const v3 = await get(`/api/v3/addons/addon/${publicAddon.id}/versions/${id}/`);
+    const v4 = await get(`/api/v4/addons/addon/${publicAddon.id}/versions/${id}/`);
+    expect(v3.status).toBe(200);
+    expect(v3.body).toMatchObject({ id, version: v4.body.version, channel: 'listed' });
+    expect((await get(`/api/v3/addons/addon/${publicAddon.id}/versions/999999999/`)).status).toBe(404);
+  });
+
   it('follows the add-on visibility', async () => {
     const hidden = await createAddon(t.em(), { status: AddonStatus.NOMINATED });
     expect((await get(`/api/v4/addons/addon/${hidden.id}/versions/`)).status).toBe(401);

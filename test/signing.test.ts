@@ -119,6 +119,40 @@ const graphql = (dev: { session: string } | null, query: string, variables: Reco
   return dev ? req.set('Authorization', dev.session) : req;
 };
 
+describe('the v3 signing paths', () => {
+  it('answer as v4: PUT, POST, status and download under /api/v3/', async () => {
+    const dev = await developer();
+    const guid = 'v3-put@example.com';
+    const res = await t.http
+      .put(`/api/v3/addons/${encodeURIComponent(guid)}/versions/1.0.0/`)
+      .set('Authorization', dev.jwt())
+      .attach('upload', await extension({ id: guid }), 'addon.xpi');
+    expect(res.status).toBe(201);
+    expect(res.body.url).toBe(
+      `http://addons.test/api/v3/addons/v3-put%40example.com/versions/1.0.0/uploads/${res.body.pk}/`,
+    );
+    const done = await poll(dev, res.body.url, signedDone);
+    expect(done).toMatchObject({ valid: true, reviewed: true, active: true });
+    // The status without the upload id, and the file through the v3 download path.
+    const status = await t.http
+      .get(`/api/v3/addons/${encodeURIComponent(guid)}/versions/1.0.0/`)
+      .set('Authorization', dev.jwt());
+    expect(status.status).toBe(200);
+    expect(status.body.files[0].download_url).toMatch(/^http:\/\/addons\.test\/api\/v3\/file\/\d+\//);
+    const file = await download(dev, status.body.files[0].download_url);
+    expect(file.status).toBe(200);
+    expect(file.headers['x-target-digest']).toBe(status.body.files[0].hash);
+    expect(await verifySignedPackage(file.body, readCaPem(t.app.services.config.dataDir))).toContain(`CN = ${guid}`);
+    // POST without an id gets a generated guid.
+    const created = await t.http
+      .post('/api/v3/addons/')
+      .set('Authorization', dev.jwt())
+      .attach('upload', await extension({ id: null }), 'addon.zip');
+    expect(created.status).toBe(201);
+    expect(created.body.guid).toMatch(/^\{[0-9a-f-]{36}\}$/);
+  });
+});
+
 describe('unlisted uploads are validated, signed and downloadable', () => {
   it('PUT with an id: 201, then a signed file that verifies against the CA', async () => {
     const dev = await developer();
