@@ -2,8 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createHash } from 'node:crypto';
+import { createHash, X509Certificate } from 'node:crypto';
 import yauzl from 'yauzl';
+import { checkManifest, PKCS7_FILES, verifyCosePackage } from '../../src/signing/crypto/__tests__/cose-verifier.js';
 import { zipFiles } from '../../src/signing/package/__tests__/zip-builder.js';
 
 export { buildZip, deflatedZeros, zipFiles } from '../../src/signing/package/__tests__/zip-builder.js';
@@ -132,6 +133,21 @@ export async function verifySignedPackage(bytes: Buffer, caPem: string): Promise
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Checks the COSE signature of a signed package as Firefox does once the PKCS#7 one holds: cose.sig
+ * in the add-on format, ES256 over cose.manifest with an end-entity certificate chaining to the CA,
+ * cose.manifest listing every file but the signature files; and manifest.mf listing every file but
+ * its own three, the COSE files included. Returns the COSE end-entity certificate's subject
+ * (`O=Addons\nOU=Production\nCN=<id>`).
+ */
+export async function verifyCoseSignedPackage(bytes: Buffer, caPem: string): Promise<string> {
+  const files = await unzip(bytes);
+  const mf = files.get('META-INF/manifest.mf');
+  if (!mf) throw new Error('manifest.mf missing');
+  checkManifest(mf, files, PKCS7_FILES);
+  return verifyCosePackage(files, new X509Certificate(caPem)).subject;
 }
 
 export const readCaPem = (dataDir: string) => readFileSync(join(dataDir, 'signing', 'ca', 'ca.pem'), 'utf8');

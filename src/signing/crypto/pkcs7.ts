@@ -1,6 +1,6 @@
 import { createHash, sign, type KeyObject } from 'node:crypto';
 import forge from 'node-forge';
-import { OID, children, derBuffer, tbsFields, tbsOf } from './x509.js';
+import { OID, asn1Time, children, derBuffer, tbsFields, tbsOf } from './x509.js';
 
 const { asn1 } = forge;
 const { Class, Type } = asn1;
@@ -51,7 +51,7 @@ function signedAttributes(content: Buffer, signingTime: Date): forge.asn1.Asn1[]
   const digest = createHash('sha256').update(content).digest();
   return [
     attribute(OID.contentType, oid(OID.data)),
-    attribute(OID.signingTime, time(signingTime)),
+    attribute(OID.signingTime, asn1Time(signingTime)),
     attribute(OID.messageDigest, asn1.create(Class.UNIVERSAL, Type.OCTETSTRING, false, digest.toString('binary'))),
   ];
 }
@@ -87,13 +87,6 @@ function integer(value: number): forge.asn1.Asn1 {
 
 function algorithm(identifier: string): forge.asn1.Asn1 {
   return sequence([oid(identifier), asn1.create(Class.UNIVERSAL, Type.NULL, false, '')]);
-}
-
-/** RFC 5280: UTCTime through 2049, GeneralizedTime from 2050. */
-function time(date: Date): forge.asn1.Asn1 {
-  return date.getUTCFullYear() < 2050
-    ? asn1.create(Class.UNIVERSAL, Type.UTCTIME, false, asn1.dateToUtcTime(date))
-    : asn1.create(Class.UNIVERSAL, Type.GENERALIZEDTIME, false, asn1.dateToGeneralizedTime(date));
 }
 
 function parseDer(der: Buffer): forge.asn1.Asn1 {

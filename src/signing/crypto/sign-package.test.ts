@@ -5,6 +5,8 @@ import { loadOrCreateAuthority, type CertificateAuthority } from './authority.js
 import { sha256Hex, signedFileHash } from './digest.js';
 import { AddonSigner } from './signer.js';
 import {
+  COSE_MANIFEST_PATH,
+  COSE_SIGNATURE_PATH,
   MANIFEST_PATH,
   SIGNATURE_FILE_PATH,
   SIGNATURE_PATH,
@@ -68,8 +70,15 @@ describe('signPackage', () => {
     return data;
   };
 
-  it('puts mozilla.rsa first, then the files in input order, then manifest.mf and mozilla.sf', () => {
-    expect(unzipped.names).toEqual([SIGNATURE_PATH, ...SIGNED_NAMES, MANIFEST_PATH, SIGNATURE_FILE_PATH]);
+  it('puts mozilla.rsa first, then the files in input order, the COSE files, manifest.mf and mozilla.sf', () => {
+    expect(unzipped.names).toEqual([
+      SIGNATURE_PATH,
+      ...SIGNED_NAMES,
+      COSE_MANIFEST_PATH,
+      COSE_SIGNATURE_PATH,
+      MANIFEST_PATH,
+      SIGNATURE_FILE_PATH,
+    ]);
     expect(unzipped.entries.every((entry) => entry.compressionMethod === 8)).toBe(true);
     for (const name of SIGNED_NAMES) {
       expect(file(name)).toEqual(INPUT.find((entry) => entry.name === name)?.data);
@@ -85,7 +94,11 @@ describe('signPackage', () => {
     expect(text.split('\n').every((line) => Buffer.byteLength(line) <= 72)).toBe(true);
     const [main, ...sections] = parseManifestSections(text);
     expect(main).toEqual(new Map([['Manifest-Version', '1.0']]));
-    expect(sections.map((section) => section.get('Name'))).toEqual(SIGNED_NAMES);
+    expect(sections.map((section) => section.get('Name'))).toEqual([
+      ...SIGNED_NAMES,
+      COSE_MANIFEST_PATH,
+      COSE_SIGNATURE_PATH,
+    ]);
     for (const section of sections) {
       const data = file(section.get('Name') ?? '');
       expect(section.get('Digest-Algorithms')).toBe('SHA1 SHA256');

@@ -1,6 +1,7 @@
 import { buffer } from 'node:stream/consumers';
 import { ZipFile } from 'yazl';
 import { manifestFile, signatureFile, type ManifestEntry } from './jar-manifest.js';
+import { signCose } from './cose.js';
 import { signDetached } from './pkcs7.js';
 import { type AddonSigner } from './signer.js';
 
@@ -18,21 +19,43 @@ export interface SignPackageOptions {
 export const MANIFEST_PATH = 'META-INF/manifest.mf';
 export const SIGNATURE_FILE_PATH = 'META-INF/mozilla.sf';
 export const SIGNATURE_PATH = 'META-INF/mozilla.rsa';
+export const COSE_MANIFEST_PATH = 'META-INF/cose.manifest';
+export const COSE_SIGNATURE_PATH = 'META-INF/cose.sig';
 
 /** Entry times are fixed so that only the signature differs between two signings of the same files. */
 const ENTRY_MTIME = new Date(Date.UTC(2020, 0, 1));
 
 /**
- * Signs an add-on as Firefox verifies it (PKCS#7 over a JAR signature file, SHA-256) and returns
- * the zip bytes. Existing signature files and directory entries are dropped. Archive order:
- * mozilla.rsa first (as AMO's signing-clients did), then the files in input order, then
- * manifest.mf and mozilla.sf.
+ * Signs an add-on as Firefox verifies it and returns the zip bytes: a COSE signature (ES256) over
+ * cose.manifest, which lists the add-on's files, then a PKCS#7 signature (SHA-256) over the JAR
+ * signature file of manifest.mf, which lists the same files and the two COSE files, as Mozilla's
+ * signer does. Firefox verifies the PKCS#7 signature first, ignores its three files when checking
+ * the COSE one, and requires every other entry to be listed in each manifest. Existing signature
+ * files and directory entries are dropped. Archive order: mozilla.rsa first (as AMO's
+ * signing-clients did), then the files in input order, cose.manifest, cose.sig, manifest.mf and
+ * mozilla.sf.
  */
 export async function signPackage(entries: readonly PackageEntry[], options: SignPackageOptions): Promise<Buffer> {
   const files = packageFiles(entries);
-  const manifest = manifestFile(files);
+  const coseManifest = manifestFile(files);
+  const [coseIdentity, identity] = await Promise.all([
+    options.signer.issueEc(options.guid),
+    options.signer.issue(options.guid),
+  ]);
+  const coseFiles = [
+    { name: COSE_MANIFEST_PATH, data: coseManifest },
+    {
+      name: COSE_SIGNATURE_PATH,
+      data: signCose({
+        manifest: coseManifest,
+        signerCertificate: coseIdentity.certificate,
+        signerKey: coseIdentity.privateKey,
+        intermediates: options.signer.chain,
+      }),
+    },
+  ];
+  const manifest = manifestFile([...files, ...coseFiles]);
   const sf = signatureFile(manifest);
-  const identity = await options.signer.issue(options.guid);
   const signature = signDetached({
     content: sf,
     signerCertificate: identity.certificate,
@@ -42,6 +65,7 @@ export async function signPackage(entries: readonly PackageEntry[], options: Sig
   return zip([
     { name: SIGNATURE_PATH, data: signature },
     ...files,
+    ...coseFiles,
     { name: MANIFEST_PATH, data: manifest },
     { name: SIGNATURE_FILE_PATH, data: sf },
   ]);

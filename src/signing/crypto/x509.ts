@@ -5,8 +5,13 @@ import forge from 'node-forge';
 declare module 'node-forge' {
   // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace pki {
-    /** Exported by node-forge's lib/x509.js, missing from @types/node-forge. */
-    function getTBSCertificate(cert: Certificate): asn1.Asn1;
+    /** Exported by node-forge's lib/x509.js, missing from @types/node-forge: `[3] { SEQUENCE OF Extension }`. */
+    function certificateExtensionsToAsn1(extensions: unknown[]): asn1.Asn1;
+  }
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace asn1 {
+    /** node-forge's lib/asn1.js also takes an options object, missing from @types/node-forge. */
+    function fromDer(bytes: Bytes | util.ByteBuffer, options: { strict?: boolean; decodeBitStrings?: boolean }): Asn1;
   }
 }
 
@@ -49,32 +54,87 @@ export async function generateRsaKey(bits: number): Promise<KeyObject> {
   return privateKey;
 }
 
-/** Builds and signs an X.509 v3 certificate (sha256WithRSAEncryption); returns its DER. */
-export function issueCertificate(spec: CertificateSpec, signingKey: KeyObject): Buffer {
-  const cert = forge.pki.createCertificate();
-  cert.serialNumber = randomSerialHex();
-  cert.validity.notBefore = spec.notBefore;
-  cert.validity.notAfter = spec.notAfter;
-  cert.publicKey = forge.pki.publicKeyFromPem(publicKeyPem(spec.publicKey));
-  const subject = spec.subject.map(utf8Attribute);
-  cert.setSubject(subject);
-  cert.setIssuer(subject); // replaced in the encoding by spec.issuerName unless self-signed
-  cert.setExtensions(spec.extensions);
-  signCertificate(cert, signingKey, spec.issuerName);
-  return derBuffer(forge.pki.certificateToAsn1(cert));
+/** A P-256 key (COSE ES256), generated on the libuv thread pool. */
+export async function generateEcKey(): Promise<KeyObject> {
+  const { privateKey } = await generateKeyPairAsync('ec', { namedCurve: 'P-256' });
+  return privateKey;
 }
 
 /**
- * forge's `cert.sign()` does the RSA operation in JavaScript (about 40 ms for a 2048-bit key and
- * 200 ms for 4096 bits); Node's native `sign` takes about 1 ms. forge still lays out the TBSCertificate.
+ * Builds and signs an X.509 v3 certificate (sha256WithRSAEncryption, so the signing key is RSA);
+ * returns its DER. The subject key may be RSA or EC: forge only encodes RSA keys, so the
+ * SubjectPublicKeyInfo is Node's own encoding, and the fields around it are laid out here with
+ * forge's ASN.1 helpers (forge still encodes the names and the extensions' values).
  */
-function signCertificate(cert: forge.pki.Certificate, key: KeyObject, issuerName: forge.asn1.Asn1 | null): void {
-  cert.signatureOid = cert.siginfo.algorithmOid = OID.sha256WithRsaEncryption;
-  const tbs = forge.pki.getTBSCertificate(cert);
-  // Chain building (mozilla::pkix) matches names byte for byte: copy the issuer's encoding verbatim.
-  if (issuerName) tbsFields(tbs).issuer = issuerName;
-  cert.tbsCertificate = tbs;
-  cert.signature = sign('sha256', derBuffer(tbs), key).toString('binary');
+export function issueCertificate(spec: CertificateSpec, signingKey: KeyObject): Buffer {
+  if (signingKey.asymmetricKeyType !== 'rsa') throw new Error('Certificates are signed with an RSA key');
+  const spki = subjectPublicKeyInfo(spec.publicKey);
+  const cert = forge.pki.createCertificate();
+  // forge derives the subjectKeyIdentifier extension from this; its own version reads an RSA key.
+  cert.generateSubjectKeyIdentifier = () => forge.util.createBuffer(keyIdentifier(spki).toString('binary'));
+  cert.setSubject(spec.subject.map(utf8Attribute));
+  cert.setExtensions(spec.extensions);
+  const subject = forge.pki.distinguishedNameToAsn1(cert.subject);
+  const signatureAlgorithm = (): forge.asn1.Asn1 =>
+    sequence([oid(OID.sha256WithRsaEncryption), asn1.create(asn1.Class.UNIVERSAL, asn1.Type.NULL, false, '')]);
+  const tbs = sequence([
+    asn1.create(asn1.Class.CONTEXT_SPECIFIC, 0, true, [integer(2)]), // v3
+    asn1.create(asn1.Class.UNIVERSAL, asn1.Type.INTEGER, false, forge.util.hexToBytes(randomSerialHex())),
+    signatureAlgorithm(),
+    // Chain building (mozilla::pkix) matches names byte for byte: the issuer's encoding verbatim.
+    spec.issuerName ?? subject,
+    sequence([asn1Time(spec.notBefore), asn1Time(spec.notAfter)]),
+    subject,
+    spki,
+    forge.pki.certificateExtensionsToAsn1(cert.extensions),
+  ]);
+  // Node's native RSA takes about 1 ms; forge's JavaScript one 40-200 ms.
+  const signature = sign('sha256', derBuffer(tbs), signingKey);
+  return derBuffer(
+    sequence([
+      tbs,
+      signatureAlgorithm(),
+      asn1.create(asn1.Class.UNIVERSAL, asn1.Type.BITSTRING, false, '\0' + signature.toString('binary')),
+    ]),
+  );
+}
+
+/** The key's SubjectPublicKeyInfo as Node encodes it (rsaEncryption, or id-ecPublicKey with its named curve). */
+function subjectPublicKeyInfo(key: KeyObject): forge.asn1.Asn1 {
+  const publicKey = key.type === 'private' ? createPublicKey(key) : key;
+  const der = publicKey.export({ type: 'spki', format: 'der' });
+  // Kept as raw bytes: forge would otherwise parse an RSA key's BIT STRING as nested ASN.1.
+  return asn1.fromDer(der.toString('binary'), { strict: true, decodeBitStrings: false });
+}
+
+/** RFC 5280 4.2.1.2 (1): SHA-1 of the subjectPublicKey BIT STRING's bytes (after its unused-bits octet). */
+function keyIdentifier(spki: forge.asn1.Asn1): Buffer {
+  const bits = children(spki)[1];
+  if (!bits || bits.type !== asn1.Type.BITSTRING || typeof bits.value !== 'string') {
+    throw new Error('Malformed SubjectPublicKeyInfo');
+  }
+  return createHash('sha1')
+    .update(Buffer.from(bits.value.slice(1), 'binary'))
+    .digest();
+}
+
+/** RFC 5280: UTCTime through 2049, GeneralizedTime from 2050. */
+export function asn1Time(date: Date): forge.asn1.Asn1 {
+  return date.getUTCFullYear() < 2050
+    ? asn1.create(asn1.Class.UNIVERSAL, asn1.Type.UTCTIME, false, asn1.dateToUtcTime(date))
+    : asn1.create(asn1.Class.UNIVERSAL, asn1.Type.GENERALIZEDTIME, false, asn1.dateToGeneralizedTime(date));
+}
+
+function sequence(elements: forge.asn1.Asn1[]): forge.asn1.Asn1 {
+  return asn1.create(asn1.Class.UNIVERSAL, asn1.Type.SEQUENCE, true, elements);
+}
+
+function oid(value: string): forge.asn1.Asn1 {
+  return asn1.create(asn1.Class.UNIVERSAL, asn1.Type.OID, false, asn1.oidToDer(value).getBytes());
+}
+
+function integer(value: number): forge.asn1.Asn1 {
+  return asn1.create(asn1.Class.UNIVERSAL, asn1.Type.INTEGER, false, asn1.integerToDer(value).getBytes());
 }
 
 /** Positive, non-zero-leading 128-bit serial (RFC 5280 allows up to 20 octets). */
@@ -90,11 +150,6 @@ const UTF8_STRING: number = asn1.Type.UTF8;
 function utf8Attribute(attribute: NameAttribute): forge.pki.CertificateField {
   // forge defaults to PrintableString, which cannot hold '@' (common in add-on IDs) or non-ASCII.
   return { name: attribute.name, value: attribute.value, valueTagClass: UTF8_STRING };
-}
-
-function publicKeyPem(key: KeyObject): string {
-  const publicKey = key.type === 'private' ? createPublicKey(key) : key;
-  return publicKey.export({ type: 'spki', format: 'pem' }).toString();
 }
 
 export function derBuffer(node: forge.asn1.Asn1): Buffer {
