@@ -534,7 +534,9 @@ describe('GraphQL', () => {
     const status = `{ addonUpload(guid: "${guid}", version: "1.0.0", uuid: "${uuid}") { valid reviewed active files { id signed hash } } }`;
     const done = await waitFor('the GraphQL upload to be signed', async () => {
       const r = await graphql(dev, status);
-      return r.body.data?.addonUpload.files[0]?.signed ? r.body.data.addonUpload : null;
+      // Signing and approval are two steps (approval follows the signature): wait for both.
+      const upload = r.body.data?.addonUpload;
+      return upload?.files[0]?.signed && upload.reviewed && upload.active ? upload : null;
     });
     expect(done).toMatchObject({ valid: true, reviewed: true, active: true });
 
