@@ -10,6 +10,9 @@
  *   default 50). Service and floor alternate upload by upload, each after the previous one's
  *   background work has settled (and the service's after a random 0-2 s pause, so that its periodic
  *   job polling is met at every phase), so that a noisy neighbour slows both alike.
+ * - v5: each sequential v4 upload is followed by the same upload through the v5 submission API
+ *   (web-ext 8+: POST /api/v5/addons/upload/, poll it, PUT /api/v5/addons/addon/<guid>/, poll the
+ *   version until its file is public), over the same pipeline; reported beside v4 as a ratio.
  * - throughput: BENCH_SIGNING_LOAD_UPLOADS (default 50) uploads by BENCH_SIGNING_CONCURRENCY
  *   (default 10) concurrent uploaders (polling every BENCH_SIGNING_LOAD_POLL_MS, default 200: 10
  *   clients polling every 50 ms would be a load of their own), and the floor driven at the same
@@ -134,6 +137,8 @@ export interface SigningReport {
     signAddonP50Ms: number;
     signAddonP95Ms: number;
   };
+  /** The same uploads through the v5 submission API, alternating with v4's; `processed` = upload validated. */
+  v5: LatencyStats & { processedP50Ms: number; processedP95Ms: number; vsV4P50: number; vsV4P95: number };
   /** Two runs, before and after the service's (`runsPerSec`); the figures are of both together. */
   baselineThroughput: ThroughputResult & { runsPerSec: number[] };
   throughput: ThroughputResult & { pollsPerUpload: number };
@@ -357,6 +362,87 @@ async function uploadUntilSigned(
   }
 }
 
+interface V5Upload {
+  uuid?: string;
+  processed?: boolean;
+  valid?: boolean;
+  validation?: { messages?: { message?: string }[] } | null;
+}
+
+/**
+ * The same package through the v5 submission API as web-ext 8+ sends it: POST the upload, poll it
+ * until validated, PUT the add-on with the upload's uuid, then poll the version until its file is
+ * public (signed and approved). Timed from the first request to the poll that shows it public.
+ */
+async function uploadUntilSignedV5(
+  base: string,
+  apiKey: ApiKey,
+  guid: string,
+  pollMs: number,
+  timeoutMs: number,
+): Promise<UploadOutcome> {
+  const bytes = await extensionPackage(guid, VERSION);
+  const form = new FormData();
+  form.append('upload', new Blob([bytes], { type: 'application/x-xpinstall' }), 'addon.xpi');
+  form.append('channel', 'unlisted');
+  const started = performance.now();
+  const elapsed = () => performance.now() - started;
+  const failed = (error: string): UploadOutcome => ({ ok: false, error: `${guid} (v5): ${error}`, totalMs: elapsed() });
+  const call = async (method: string, path: string, body?: FormData | string) => {
+    const res = await fetch(base + path, {
+      method,
+      headers: {
+        Authorization: authorization(apiKey),
+        Accept: 'application/json',
+        ...(typeof body === 'string' ? { 'Content-Type': 'application/json' } : {}),
+      },
+      body,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    return { status: res.status, body: (await res.json().catch(() => ({}))) as Record<string, unknown> };
+  };
+  try {
+    const created = await call('POST', '/api/v5/addons/upload/', form);
+    const putMs = elapsed();
+    const uuid = (created.body as V5Upload).uuid;
+    if (created.status !== 201 || !uuid) return failed(`upload answered ${created.status}`);
+    let polls = 0;
+    let upload: V5Upload = {};
+    while (!upload.processed) {
+      if (elapsed() > timeoutMs) return failed(`not validated after ${timeoutMs / 1000} s`);
+      if (polls++) await sleep(pollMs);
+      const res = await call('GET', `/api/v5/addons/upload/${uuid}/`);
+      if (res.status !== 200) return failed(`upload status answered ${res.status}`);
+      upload = res.body as V5Upload;
+    }
+    const processedMs = elapsed();
+    if (!upload.valid) {
+      return failed(`not valid: ${JSON.stringify(upload.validation?.messages?.map((m) => m.message).slice(0, 3))}`);
+    }
+    const addon = await call(
+      'PUT',
+      `/api/v5/addons/addon/${encodeURIComponent(guid)}/`,
+      JSON.stringify({ version: { upload: uuid } }),
+    );
+    const versionId = (addon.body.version as { id?: number } | undefined)?.id;
+    if ((addon.status !== 201 && addon.status !== 200) || !versionId) {
+      return failed(`PUT addon answered ${addon.status}: ${JSON.stringify(addon.body).slice(0, 300)}`);
+    }
+    for (;;) {
+      polls++;
+      const res = await call('GET', `/api/v5/addons/addon/${encodeURIComponent(guid)}/versions/${versionId}/`);
+      if (res.status !== 200) return failed(`version answered ${res.status}`);
+      if ((res.body.file as { status?: string } | null)?.status === 'public') {
+        return { ok: true, totalMs: elapsed(), putMs, processedMs, polls };
+      }
+      if (elapsed() > timeoutMs) return failed(`not signed after ${timeoutMs / 1000} s`);
+      await sleep(pollMs);
+    }
+  } catch (error) {
+    return failed(error instanceof Error ? error.message : String(error));
+  }
+}
+
 /** sign-addon checks right after the PUT answers, then every 1 s: the first check at or after the signing. */
 const signAddonView = (o: { totalMs: number; putMs: number }) =>
   o.putMs + Math.ceil(Math.max(0, o.totalMs - o.putMs) / 1000) * 1000;
@@ -515,9 +601,12 @@ export async function runSigningSuite(options: SigningSuiteOptions): Promise<Sig
       await activeFloor.signer.ready();
       await sleep(settings.settleMs);
     };
-    log(`  signing: latency, ${settings.uploads} sequential uploads alternating with the in-process floor ...`);
+    log(
+      `  signing: latency, ${settings.uploads} sequential uploads (v4, then v5) alternating with the in-process floor ...`,
+    );
     const floorRuns: FloorOutcome[] = [];
     const serviceRuns: Extract<UploadOutcome, { ok: true }>[] = [];
+    const v5Runs: Extract<UploadOutcome, { ok: true }>[] = [];
     for (let i = 0; i < settings.uploads; i++) {
       await settle();
       floorRuns.push(await floorOnce(activeFloor, nextGuid()));
@@ -527,6 +616,12 @@ export async function runSigningSuite(options: SigningSuiteOptions): Promise<Sig
       await sleep(Math.random() * settings.arrivalJitterMs);
       const outcome = record(await uploadUntilSigned(base, apiKey, nextGuid(), settings.pollMs, settings.timeoutMs));
       if (outcome) serviceRuns.push(outcome);
+      // The same upload through the v5 submission API (web-ext 8+), same pipeline: the figures
+      // should match v4's within noise.
+      await settle();
+      await sleep(Math.random() * settings.arrivalJitterMs);
+      const v5 = record(await uploadUntilSignedV5(base, apiKey, nextGuid(), settings.pollMs, settings.timeoutMs));
+      if (v5) v5Runs.push(v5);
     }
 
     log(`  signing: throughput, ${settings.loadUploads} uploads by ${settings.concurrency} uploaders ...`);
@@ -560,6 +655,7 @@ export async function runSigningSuite(options: SigningSuiteOptions): Promise<Sig
 
     const baseline = stats(floorRuns.map((r) => r.totalMs));
     const latency = stats(serviceRuns.map((r) => r.totalMs));
+    const v5Latency = stats(v5Runs.map((r) => r.totalMs));
     const puts = stats(serviceRuns.map((r) => r.putMs));
     const processed = stats(serviceRuns.map((r) => r.processedMs));
     const processedToSigned = stats(serviceRuns.map((r) => r.totalMs - r.processedMs));
@@ -603,6 +699,13 @@ export async function runSigningSuite(options: SigningSuiteOptions): Promise<Sig
         signAddonP50Ms: signAddon.p50Ms,
         signAddonP95Ms: signAddon.p95Ms,
       },
+      v5: {
+        ...v5Latency,
+        processedP50Ms: stats(v5Runs.map((r) => r.processedMs)).p50Ms,
+        processedP95Ms: stats(v5Runs.map((r) => r.processedMs)).p95Ms,
+        vsV4P50: v5Latency.p50Ms / latency.p50Ms,
+        vsV4P95: v5Latency.p95Ms / latency.p95Ms,
+      },
       baselineThroughput,
       throughput,
       samples: {
@@ -645,6 +748,15 @@ export function printSigningReport(r: SigningReport): void {
   const rows: Row[] = [
     ['floor: validate+sign', 'in-process', '1', r.baseline, null, null, null],
     ['service: upload→signed', `poll ${s.pollMs} ms`, '1', r.latency, r.ratios.latencyP50, r.ratios.latencyP95, null],
+    [
+      'service v5: upload→public',
+      `poll ${s.pollMs} ms`,
+      '1',
+      r.v5,
+      r.v5.p50Ms / r.baseline.p50Ms,
+      r.v5.p95Ms / r.baseline.p95Ms,
+      null,
+    ],
     [
       'floor: validate+sign',
       'in-process',
@@ -714,6 +826,8 @@ export function printSigningReport(r: SigningReport): void {
         `p95 ${fmt(r.latency.processedToSignedP95Ms, 0)} ms`,
       `as sign-addon sees it (checks right after the PUT, then every 1 s; estimate): ` +
         `p50 ${fmt(r.latency.signAddonP50Ms, 0)} ms, p95 ${fmt(r.latency.signAddonP95Ms, 0)} ms`,
+      `v5 submission API (upload, poll, PUT addon, poll version) vs v4 (PUT, poll) in the same run: ` +
+        `p50 ${fmt(r.v5.vsV4P50)}x, p95 ${fmt(r.v5.vsV4P95)}x; v5 upload validated after p50 ${fmt(r.v5.processedP50Ms, 0)} ms`,
       `cold first upload after start (linter worker start-up, ${s.server.caKeyBits}-bit CA generation): ${r.coldFirstUploadMs} ms`,
       `server RSS: ${rss(m.server)}`,
       `linter worker RSS: ${rss(m.linterWorker)} (pids ${m.linterWorkerPids.join(', ') || 'none found'}); ` +
