@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { signJwt } from '../src/auth/jwt.js';
 import { createTestDatabase, type TestDatabase } from './helpers/database.js';
 import { freePort, ROOT, runTs, startTs } from './helpers/process.js';
-import { readCaPem, verifySignedPackage, waitFor } from './helpers/signing.js';
+import { readCaPem, verifyCoseSignedPackage, verifySignedPackage, waitFor } from './helpers/signing.js';
 import { TEST_SECRET_KEY } from './helpers/app.js';
 
 let dataDir: string;
@@ -159,7 +159,7 @@ async function api(path: string) {
 const slug = (client: Client) => (client.v10 ? 'v10' : 'v7');
 
 describe.each(CLIENTS)('$name against the v5 submission API', (client) => {
-  it('signs an unlisted add-on: the downloaded file verifies (PKCS#7, openssl cms -verify)', async () => {
+  it('signs an unlisted add-on: the downloaded file verifies (PKCS#7 with openssl cms -verify, and COSE)', async () => {
     const guid = `web-ext-${slug(client)}-unlisted@example.com`;
     const dir = sourceDir(`${slug(client)}-unlisted`, guid);
     const run = await webExtSign(client, dir, ['--channel', 'unlisted', '--timeout', '150000']);
@@ -169,6 +169,8 @@ describe.each(CLIENTS)('$name against the v5 submission API', (client) => {
     expect(files[0]).toMatch(/\.xpi$/);
     const bytes = readFileSync(join(dir, '..', 'artifacts', files[0]));
     expect(await verifySignedPackage(bytes, readCaPem(dataDir))).toContain(`CN = ${guid}`);
+    // The COSE signature too (the browser checks both).
+    expect(await verifyCoseSignedPackage(bytes, readCaPem(dataDir))).toContain(guid);
     // What the server recorded: one unlisted version, its file approved (public) and signed.
     const versions = await api(`/addons/addon/${encodeURIComponent(guid)}/versions/?filter=all_with_unlisted`);
     expect(versions.status).toBe(200);
@@ -189,6 +191,7 @@ describe.each(CLIENTS)('$name against the v5 submission API', (client) => {
     expect(files).toHaveLength(1);
     const bytes = readFileSync(join(dir, '..', 'artifacts', files[0]));
     expect(await verifySignedPackage(bytes, readCaPem(dataDir))).toContain(`CN = ${id}`);
+    expect(await verifyCoseSignedPackage(bytes, readCaPem(dataDir))).toContain(id);
   }, 200_000);
 
   it('submits a listed version, which waits for review as web-ext reports it', async () => {
