@@ -138,7 +138,9 @@ onPostgres('a lost owner lease is taken again, and work goes on', async () => {
   await db
     .fork()
     .getConnection()
-    .execute(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'addons-jobs-lease'`);
+    .execute(
+      `select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'addons-jobs-lease' and datname = current_database()`,
+    );
   await waitFor(async () => reported.length > 0);
   expect(reported.join('')).toContain('terminating connection due to administrator command');
   reported.length = 0;
@@ -149,6 +151,8 @@ onPostgres('a lost owner lease is taken again, and work goes on', async () => {
   const leases = await db
     .fork()
     .getConnection()
-    .execute(`select count(*)::int as n from pg_stat_activity where application_name = 'addons-jobs-lease'`);
+    .execute(
+      `select count(*)::int as n from pg_stat_activity where application_name = 'addons-jobs-lease' and datname = current_database()`,
+    );
   expect(leases).toEqual([{ n: 1 }]);
 });
