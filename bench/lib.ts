@@ -6,6 +6,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 
@@ -23,6 +24,11 @@ export interface Scenario {
    * request misses the answer cache and runs the whole pipeline.
    */
   uncached?: boolean;
+  /**
+   * Every path exactly once (for work the server does once and stores, e.g. a first diff): no smoke
+   * test and no warm-up, and the measured run sends one request per path, however long that takes.
+   */
+  once?: boolean;
 }
 
 export interface ScenarioResult {
@@ -38,6 +44,9 @@ export interface ScenarioResult {
   non2xx: number;
   errors: number;
   serverRssMB: number | null;
+  /** `once` scenarios: distinct paths requested (each exactly once) and the run's wall time. */
+  distinctPaths?: number;
+  seconds?: number;
 }
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -156,7 +165,14 @@ async function smokeTest(base: string, s: Scenario): Promise<void> {
 let busted = 0;
 const withBuster = (path: string) => `${path}${path.includes('?') ? '&' : '?'}_=${++busted}`;
 
-function run(base: string, s: Scenario, connections: number, duration: number, latencies?: number[]) {
+function run(
+  base: string,
+  s: Scenario,
+  connections: number,
+  duration: number,
+  latencies?: number[],
+  issued?: (count: number) => void,
+) {
   const list = paths(s);
   const pathOf = (i: number) => (s.uncached ? withBuster(list[i % list.length]) : list[i % list.length]);
   let next = 0;
@@ -165,7 +181,8 @@ function run(base: string, s: Scenario, connections: number, duration: number, l
       {
         url: base,
         connections,
-        duration,
+        // `once`: one request per path (autocannon builds each request once, in turn), a long timeout.
+        ...(s.once ? { amount: list.length, timeout: 300 } : { duration }),
         requests: [
           {
             method: s.method,
@@ -175,7 +192,10 @@ function run(base: string, s: Scenario, connections: number, duration: number, l
           },
         ],
       },
-      (error, result) => (error ? reject(error) : resolve(result)),
+      (error, result) => {
+        issued?.(next);
+        return error ? reject(error) : resolve(result);
+      },
     );
     if (latencies) instance.on('response', (_c, _s, _b, time) => latencies.push(time));
   });
@@ -190,18 +210,25 @@ export async function runScenario(
   serverPid: number | undefined,
   options: { connections: number; warmupSeconds: number; durationSeconds: number },
 ): Promise<ScenarioResult> {
-  await smokeTest(base, s);
-  const connections = s.connections ?? options.connections;
-  await run(base, s, connections, options.warmupSeconds);
-  const latencies: number[] = [];
-  const r = await run(base, s, connections, options.durationSeconds, latencies);
-  latencies.sort((a, b) => a - b);
   const list = paths(s);
+  const connections = Math.min(s.connections ?? options.connections, s.once ? list.length : Infinity);
+  if (!s.once) {
+    await smokeTest(base, s);
+    await run(base, s, connections, options.warmupSeconds);
+  }
+  const latencies: number[] = [];
+  let issued = 0;
+  const started = performance.now();
+  const r = await run(base, s, connections, options.durationSeconds, latencies, (n) => (issued = n));
+  const seconds = (performance.now() - started) / 1000;
+  if (s.once && issued > list.length) throw new Error(`${s.name}: ${issued} requests for ${list.length} paths`);
+  latencies.sort((a, b) => a - b);
   return {
     name: s.name,
     request: `${s.method} ${list[0]}${list.length > 1 ? ` (+${list.length - 1} more)` : ''}${s.uncached ? ' uncached' : ''}`,
     connections,
-    reqPerSec: r.requests.average,
+    // A `once` run ends part-way through a second: its rate is its requests over its wall time.
+    reqPerSec: s.once ? r.requests.total / seconds : r.requests.average,
     p50Ms: percentile(latencies, 50),
     p95Ms: percentile(latencies, 95),
     p99Ms: percentile(latencies, 99),
@@ -210,6 +237,7 @@ export async function runScenario(
     non2xx: r.non2xx,
     errors: r.errors,
     serverRssMB: rssMB(serverPid),
+    ...(s.once ? { distinctPaths: issued, seconds: Math.round(seconds * 10) / 10 } : {}),
   };
 }
 

@@ -18,6 +18,12 @@
  *   throughput at 10 concurrent uploads and the server's and linter worker's RSS, as ratios against
  *   the same validation and signing done in-process (bench/signing.ts; embedded database, or a
  *   scratch database on DATABASE_URL's server).
+ * - browse: reviewer browse and compare of a 500-file, 5 MB unlisted extension uploaded as 1.0 and
+ *   as 1.1 (about 10% of its files changed) through the signing API: first browse of each version
+ *   (tree computed), browse of the default file and of a large script, first compares (every
+ *   request a path never compared: sequentially, and each path once under load) and repeated ones,
+ *   small and large, with ratios to a version detail request of the same run, and the server's RSS
+ *   (bench/browse.ts; embedded database, or a scratch database on DATABASE_URL's server).
  *
  * BENCH_SUITES picks suites (default all), BENCH_DURATION the measured seconds per scenario.
  * Raw numbers go to bench/results/latest.json. A run with any non-2xx answer or error fails, and so
@@ -49,8 +55,11 @@ import {
 } from './lib.js';
 import { hostileSettings, printHostileReport, runHostileSuite, type HostileReport } from './hostile.js';
 import { printSigningReport, runSigningSuite, signingSettings, type SigningReport } from './signing.js';
+import { browseSettings, printBrowseReport, runBrowseSuite, type BrowseReport } from './browse.js';
 
-const SUITES = (process.env.BENCH_SUITES ?? 'foundation,catalogue,hostile,signing').split(',').map((s) => s.trim());
+const SUITES = (process.env.BENCH_SUITES ?? 'foundation,catalogue,hostile,signing,browse')
+  .split(',')
+  .map((s) => s.trim());
 const SIZES = (process.env.BENCH_ADDONS ?? '50000,500000').split(',').map(Number);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const SETTINGS = { connections: 10, warmupSeconds: 2, durationSeconds: DURATION };
@@ -77,6 +86,8 @@ interface SuiteResult {
   signing?: SigningReport;
   /** The hostile neighbour suite's figures (`results`: /healthz alone, then under load). */
   hostile?: HostileReport;
+  /** The browse suite's figures (`results`: its scenarios under load). */
+  browse?: BrowseReport;
 }
 
 let current: RunningServer | undefined;
@@ -241,13 +252,26 @@ async function main() {
     runs.push({ suite: 'signing', database: signing.database, results: [], signing });
   }
 
+  if (SUITES.includes('browse')) {
+    const browse = await runBrowseSuite({
+      adminUrl: ADMIN_URL,
+      settings: browseSettings(),
+      track: (server) => (current = server),
+      log: (line) => process.stdout.write(`${line}\n`),
+    });
+    printBrowseReport(browse);
+    runs.push({ suite: 'browse', database: browse.database, results: browse.load, browse });
+  }
+
   const failed = runs.flatMap((r) => r.results).filter((r) => r.non2xx > 0 || r.errors > 0);
   for (const r of failed) console.error(`FAILED ${r.name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
   const unsigned = runs.flatMap((r) => r.signing?.failures ?? []);
   for (const f of unsigned) console.error(`FAILED signing: ${f}`);
   const hostileFailures = runs.flatMap((r) => r.hostile?.failures ?? []);
   for (const f of hostileFailures) console.error(`FAILED hostile neighbour: ${f}`);
-  if (failed.length || unsigned.length || hostileFailures.length) process.exit(1);
+  const browseFailures = runs.flatMap((r) => r.browse?.failures ?? []);
+  for (const f of browseFailures) console.error(`FAILED browse: ${f}`);
+  if (failed.length || unsigned.length || hostileFailures.length || browseFailures.length) process.exit(1);
   mkdirSync(join(RESULTS_FILE, '..'), { recursive: true });
   writeFileSync(
     RESULTS_FILE,
