@@ -6,11 +6,10 @@ import { isPublicAddon } from '../catalogue/public.js';
 import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
 import type { Translations } from '../core/i18n/translations.js';
-import type { CurationLog } from './curation-log.js';
+import type { CuratedKind, CurationLog, Facts } from './curation-log.js';
 import { DiscoveryItem } from './discovery.entity.js';
 import { isClientId, recommendExtensions } from './recommendations.js';
 import { hasText, MESSAGES, Problems } from './shelves.rules.js';
-import { action, changed } from './shelves.service.js';
 
 export const DiscoveryEdition = { DEFAULT: 'default', CHINA: 'china' } as const;
 export type DiscoveryEdition = (typeof DiscoveryEdition)[keyof typeof DiscoveryEdition];
@@ -106,40 +105,29 @@ export class DiscoveryService {
   // ---- Curation (Admin:Curation) ----
 
   async create(ctx: RequestContext, input: DiscoveryItemInput): Promise<DiscoveryItemView> {
-    this.curator(ctx);
+    this.log.assertCurator(ctx);
     const item = new DiscoveryItem();
     const addon = await this.validate(ctx, item, input, true);
-    ctx.em.persist(item);
-    await ctx.em.flush();
-    await this.log.record(ctx, 'created', 'discovery_item', item.id, addon.id, { item: facts(item) });
+    await this.log.create(ctx, ITEM, item);
     return itemView(item, addon);
   }
 
   async update(ctx: RequestContext, id: number, input: DiscoveryItemInput): Promise<DiscoveryItemView> {
-    this.curator(ctx);
+    this.log.assertCurator(ctx);
     const item = await ctx.em.findOne(DiscoveryItem, { id });
     if (!item) throw errors.notFound();
     const before = facts(item);
     const addon = await this.validate(ctx, item, input, false);
-    await ctx.em.flush();
-    const changes = changed(before, facts(item));
-    if (changes) await this.log.record(ctx, action(changes), 'discovery_item', item.id, addon.id, changes);
+    await this.log.update(ctx, ITEM, item, before);
     return itemView(item, addon);
   }
 
   async delete(ctx: RequestContext, id: number): Promise<boolean> {
-    this.curator(ctx);
+    this.log.assertCurator(ctx);
     const item = await ctx.em.findOne(DiscoveryItem, { id });
     if (!item) throw errors.notFound();
-    const before = facts(item);
-    await ctx.em.remove(item).flush();
-    await this.log.record(ctx, 'deleted', 'discovery_item', id, before.addon as number, { item: before });
+    await this.log.delete(ctx, ITEM, item);
     return true;
-  }
-
-  private curator(ctx: RequestContext): void {
-    if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
-    if (!ctx.viewer.can('Admin:Curation')) throw errors.forbidden();
   }
 
   private async validate(
@@ -232,7 +220,9 @@ function extensionSummary(addon: AddonRecord): Translations | null {
   return addon.type === AddonType.EXTENSION && hasText(addon.summary) ? addon.summary : null;
 }
 
-function facts(item: DiscoveryItem): Record<string, unknown> {
+const ITEM: CuratedKind<DiscoveryItem> = { subject: 'discovery_item', key: 'item', facts };
+
+function facts(item: DiscoveryItem): Facts {
   return {
     addon: item.addon?.id ?? null,
     customHeading: item.customHeading,

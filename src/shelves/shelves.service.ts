@@ -15,7 +15,7 @@ import {
   SHELF_GRADIENT_START,
   SHELF_GRADIENTS,
 } from './shelves.rules.js';
-import { type CurationLog } from './curation-log.js';
+import type { CuratedKind, CurationLog, Facts } from './curation-log.js';
 import { PrimaryShelf, SecondaryShelf, SecondaryShelfModule } from './shelf.entity.js';
 
 export interface CtaInput {
@@ -146,9 +146,7 @@ export class ShelvesService {
     this.curator(ctx);
     const shelf = new PrimaryShelf();
     const addon = await this.validatePrimary(ctx, shelf, input, true);
-    ctx.em.persist(shelf);
-    await ctx.em.flush();
-    await this.log.record(ctx, 'created', 'primary_shelf', shelf.id, addon.id, { shelf: primaryFacts(shelf) });
+    await this.log.create(ctx, PRIMARY, shelf);
     return primaryView(shelf, addon);
   }
 
@@ -156,11 +154,9 @@ export class ShelvesService {
     this.curator(ctx);
     const shelf = await ctx.em.findOne(PrimaryShelf, { id });
     if (!shelf) throw errors.notFound();
-    const before = primaryFacts(shelf);
+    const before = PRIMARY.facts(shelf);
     const addon = await this.validatePrimary(ctx, shelf, input, false);
-    await ctx.em.flush();
-    const changes = changed(before, primaryFacts(shelf));
-    if (changes) await this.log.record(ctx, action(changes), 'primary_shelf', shelf.id, addon.id, changes);
+    await this.log.update(ctx, PRIMARY, shelf, before);
     return primaryView(shelf, addon);
   }
 
@@ -168,9 +164,7 @@ export class ShelvesService {
     this.curator(ctx);
     const shelf = await ctx.em.findOne(PrimaryShelf, { id });
     if (!shelf) throw errors.notFound();
-    const facts = primaryFacts(shelf);
-    await ctx.em.remove(shelf).flush();
-    await this.log.record(ctx, 'deleted', 'primary_shelf', id, facts.addon as number, { shelf: facts });
+    await this.log.delete(ctx, PRIMARY, shelf);
     return true;
   }
 
@@ -178,9 +172,7 @@ export class ShelvesService {
     this.curator(ctx);
     const shelf = new SecondaryShelf();
     this.validateSecondary(ctx, shelf, input, true);
-    ctx.em.persist(shelf);
-    await ctx.em.flush();
-    await this.log.record(ctx, 'created', 'secondary_shelf', shelf.id, null, { shelf: secondaryFacts(shelf) });
+    await this.log.create(ctx, SECONDARY, shelf);
     return secondaryView(shelf);
   }
 
@@ -188,11 +180,9 @@ export class ShelvesService {
     this.curator(ctx);
     const shelf = await ctx.em.findOne(SecondaryShelf, { id }, { populate: ['modules'] });
     if (!shelf) throw errors.notFound();
-    const before = secondaryFacts(shelf);
+    const before = SECONDARY.facts(shelf);
     this.validateSecondary(ctx, shelf, input, false);
-    await ctx.em.flush();
-    const changes = changed(before, secondaryFacts(shelf));
-    if (changes) await this.log.record(ctx, action(changes), 'secondary_shelf', shelf.id, null, changes);
+    await this.log.update(ctx, SECONDARY, shelf, before);
     return secondaryView(shelf);
   }
 
@@ -200,16 +190,13 @@ export class ShelvesService {
     this.curator(ctx);
     const shelf = await ctx.em.findOne(SecondaryShelf, { id }, { populate: ['modules'] });
     if (!shelf) throw errors.notFound();
-    const facts = secondaryFacts(shelf);
-    await ctx.em.remove(shelf).flush();
-    await this.log.record(ctx, 'deleted', 'secondary_shelf', id, null, { shelf: facts });
+    await this.log.delete(ctx, SECONDARY, shelf);
     return true;
   }
 
   /** `Admin:Curation`: 401 anonymous, 403 others. */
   curator(ctx: RequestContext): void {
-    if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
-    if (!ctx.viewer.can('Admin:Curation')) throw errors.forbidden();
+    this.log.assertCurator(ctx);
   }
 
   // ---- Validation ----
@@ -430,7 +417,8 @@ function ctaView(url: string | null, text: Translations | null): CtaView | null 
   return url && hasText(text) ? { url, text } : null;
 }
 
-type Facts = Record<string, unknown>;
+const PRIMARY: CuratedKind<PrimaryShelf> = { subject: 'primary_shelf', key: 'shelf', facts: primaryFacts };
+const SECONDARY: CuratedKind<SecondaryShelf> = { subject: 'secondary_shelf', key: 'shelf', facts: secondaryFacts };
 
 function primaryFacts(shelf: PrimaryShelf): Facts {
   return {
@@ -455,20 +443,4 @@ function secondaryFacts(shelf: SecondaryShelf): Facts {
     enabled: shelf.enabled,
     position: shelf.position,
   };
-}
-
-/** `{field: [before, after]}` of the fields that changed; null when none did. */
-export function changed(before: Facts, after: Facts): Facts | null {
-  const changes: Facts = {};
-  for (const key of Object.keys(after)) {
-    if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) changes[key] = [before[key], after[key]];
-  }
-  return Object.keys(changes).length ? changes : null;
-}
-
-/** `enabled`/`disabled` when that is the only change, else `updated`. */
-export function action(changes: Facts): 'enabled' | 'disabled' | 'updated' {
-  const keys = Object.keys(changes);
-  if (keys.length === 1 && keys[0] === 'enabled') return (changes.enabled as boolean[])[1] ? 'enabled' : 'disabled';
-  return 'updated';
 }
