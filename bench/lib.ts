@@ -50,8 +50,11 @@ export interface ScenarioResult {
 }
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
-/** The built service, as `npm start` runs it (built once by `buildServer`). */
-const SERVER_ARGS = ['dist/src/main.js'];
+/**
+ * The built service, as `npm start` runs it (built once by `buildServer`). BENCH_NODE_ARGS adds
+ * Node options to the server only, e.g. `--cpu-prof --cpu-prof-dir=prof` to profile a run.
+ */
+const SERVER_ARGS = [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), 'dist/src/main.js'];
 
 /** Builds `dist/` when the sources changed (what `npm start` does first). */
 export function buildServer(): void {

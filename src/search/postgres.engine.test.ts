@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import type { Addon } from '../catalogue/addon.entity.js';
 import {
   AddonStatus,
@@ -23,6 +24,7 @@ describe('PostgresSearchEngine', () => {
   let t: TestApp;
   let engine: PostgresSearchEngine;
   let walking: PostgresSearchEngine;
+  let bounding: PostgresSearchEngine;
   const a = {} as Record<
     | 'darkReader'
     | 'darkMode'
@@ -45,6 +47,7 @@ describe('PostgresSearchEngine', () => {
     t = await startTestApp();
     engine = new PostgresSearchEngine(t.app.db);
     walking = new PostgresSearchEngine(t.app.db, { rankAllLimit: -1, walkStart: 1, prefixWalk: 2 });
+    bounding = new PostgresSearchEngine(t.app.db, { boundedAbove: -1, boundedRank: 1, boundedFactor: 1 });
     const em = t.em();
     const ann = (await t.createUser({ username: 'ann' })).id;
     const bob = (await t.createUser({ username: 'bob' })).id;
@@ -179,6 +182,7 @@ describe('PostgresSearchEngine', () => {
     // The popularity-walk engine must agree on every query.
     const walked = await walking.search(query(filters, sort, offset, limit));
     expect(walked.hits).toEqual(result.hits);
+    expect(await bounding.search(query(filters, sort, offset, limit))).toEqual(result);
     return result.hits.map((h) => h.id);
   };
   const names = (list: Addon[]) => list.map((x) => x.id);
@@ -307,6 +311,29 @@ describe('PostgresSearchEngine', () => {
     // A page of one: the walk stops early and proves it (no unread add-on can score more).
     expect(await ids({ q: 'dark' }, ['relevance'], 0, 1)).toEqual(names([dark]));
     expect(await ids({ q: 'dark' }, ['relevance'], 1, 1)).toEqual(names([darkReader]));
+  });
+
+  it('ranks only the best score bounds when they prove the order, and every match when not', async () => {
+    const { dark, darkReader } = a;
+    const proofs: boolean[] = [];
+    const rankBounded = (bounding as unknown as { rankBounded: (...args: unknown[]) => Promise<unknown> }).rankBounded;
+    const spy = jest
+      .spyOn(bounding as unknown as { rankBounded: typeof rankBounded }, 'rankBounded')
+      .mockImplementation(async function (this: unknown, ...args: unknown[]) {
+        const result = await rankBounded.apply(this, args);
+        proofs.push(result !== null);
+        return result;
+      });
+    try {
+      // Page 1 of 1: 'Dark' (exact name, 5 x its popularity) beats every other bound.
+      expect(await ids({ q: 'dark' }, ['relevance'], 0, 1)).toEqual(names([dark]));
+      // Page 2 of 1: the two best bounds ('Dark', and the very popular 'Giant' whose description
+      // matches) leave 'Giant' second with 0.1 x its popularity, below the next bound: all are ranked.
+      expect(await ids({ q: 'dark' }, ['relevance'], 1, 1)).toEqual(names([darkReader]));
+      expect(proofs).toEqual([true, false]);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('tolerates typos when the text finds little', async () => {

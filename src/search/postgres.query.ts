@@ -232,6 +232,17 @@ export function scoreSql(m: TextMatch, exact: 'test' | 'all' | 'none' = 'test'):
   return sql`(${text} * ${popularitySql})::float8`;
 }
 
+/**
+ * An upper bound of `scoreSql(m)` read without the vector (whose decompression and ranking is most
+ * of a search's cost): the text score is at most 1 for a row whose names match (`nameMatch`), and
+ * for others at most NON_NAME_TEXT when `q` is one term (the name is the only A-weight field), else 1.
+ */
+export function scoreBoundSql(m: TextMatch, nameMatch: Sql): Sql {
+  const other = sql`case when numnode(${tsquery(m)}) = 1 then ${raw(String(NON_NAME_TEXT))} else 1 end`;
+  return sql`((case when ${isExactNameSql(m)} then ${raw(String(1 + EXACT_NAME_BONUS))} when ${nameMatch} then 1
+    else ${other} end) * ${popularitySql})::float8`;
+}
+
 /** Popularity factor of a non-recommended add-on (its score for a text score of 1). */
 export const popularity = (averageDailyUsers: number) => Math.log10(averageDailyUsers + 2);
 
