@@ -14,9 +14,10 @@ let t: TestApp;
 const tokens: Record<string, string> = {};
 let authorId: number;
 let publicAddon: Addon;
+let statements = 0;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ onQuery: () => statements++ });
   const author = await t.createUser({ session: true, username: 'author1', name: 'The Author' });
   authorId = author.id;
   tokens.author = `Bearer ${author.sessionToken}`;
@@ -62,6 +63,24 @@ describe('add-on detail', () => {
     }
     expect((await get('/api/v4/addons/addon/no-such-addon/')).body).toEqual({ detail: 'Not found.' });
     expect((await get('/api/v4/addons/addon/999999999999/')).status).toBe(404);
+  });
+
+  it('reads an add-on with its authors, previews and current version (licence, files, compatibility) in one statement', async () => {
+    for (const key of [String(publicAddon.id), 'public-one']) {
+      const signedIn = await get(`/api/v4/addons/addon/${key}/`, tokens.other); // never cached
+      expect(signedIn.status).toBe(200);
+      const before = statements;
+      const res = await get(`/api/v4/addons/addon/${key}/?lang=fr`, tokens.other);
+      expect(res.status).toBe(200);
+      expect(res.body.authors.map((a: { id: number }) => a.id)).toEqual([authorId]);
+      expect(res.body.previews).toHaveLength(2);
+      expect(res.body.current_version.files).toHaveLength(1);
+      expect(res.body.current_version.compatibility).toBeDefined();
+      expect(res.body.current_version.license).not.toBeNull();
+      // The session, the add-on with everything it shows, and whether the viewer is an author (for
+      // latest_unlisted_version).
+      expect(statements - before).toBe(3);
+    }
   });
 
   it('finds slugs holding a semicolon or a percent sign, and refuses a NUL character', async () => {
