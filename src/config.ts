@@ -137,6 +137,8 @@ const schema = z.object({
   /** addons-linter worker processes, and the per-file limit in seconds. */
   VALIDATOR_WORKERS: z.coerce.number().int().min(1).max(16).default(1),
   VALIDATOR_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(110),
+  /** A linter worker idle this long is stopped (~120 MB back); the next upload starts one (~1-2 s). 0: never. */
+  VALIDATOR_IDLE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(120),
   /** A configured signing CA (PEM files); without them one is created in DATA_DIR/signing on first use. */
   SIGNING_CA_CERT_FILE: z.string().min(1).optional(),
   SIGNING_CA_KEY_FILE: z.string().min(1).optional(),

@@ -47,6 +47,7 @@ export class LazySigningTools implements SigningTools {
     const validator = new Validator({
       poolSize: this.config.VALIDATOR_WORKERS,
       timeoutMs: this.config.VALIDATOR_TIMEOUT_SECONDS * 1000,
+      idleMs: this.config.VALIDATOR_IDLE_SECONDS * 1000,
       logger: this.logger,
     });
     await validator.start();

@@ -210,6 +210,30 @@ describe('Validator', () => {
   });
 });
 
+describe('Validator with an idle limit', () => {
+  it('stops a worker nobody uses and starts another for the next file', async () => {
+    const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line)) });
+    const idling = new Validator({ logger, idleMs: 300 });
+    try {
+      await idling.start();
+      const first = idling.stats().workers[0].pid!;
+      expect((await idling.validate(files.valid, { listed: true })).success).toBe(true);
+      // Used again within the limit: the same worker.
+      expect(idling.stats().workers[0].pid).toBe(first);
+      await waitFor(() => !isRunning(first), 10_000);
+      expect(idling.stats().workers[0]).toMatchObject({ pid: null, rssBytes: 0 });
+      expect(logs.some((line) => line.msg === 'linter worker stopped after idling' && line.pid === first)).toBe(true);
+
+      expect((await idling.validate(files.valid, { listed: true })).success).toBe(true);
+      const second = idling.stats().workers[0].pid!;
+      expect(second).not.toBe(first);
+      expect(idling.stats()).toMatchObject({ crashes: 0, restarts: 1 });
+    } finally {
+      await idling.close();
+    }
+  });
+});
+
 describe('Validator whose worker cannot start', () => {
   it('answers with the crash skeleton instead of hanging', async () => {
     const lines: LogLine[] = [];
@@ -234,5 +258,13 @@ function isRunning(pid: number): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+async function waitFor(condition: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

@@ -18,6 +18,11 @@ export interface ValidatorOptions {
   workerEntry?: URL;
   /** Worker start-ups, failures, recycling and the workers' stderr; without one, workers inherit stderr. */
   logger?: Logger;
+  /**
+   * A worker that lints nothing for this long is stopped (its memory given back), and the next
+   * file starts another, paying its start-up. 0 keeps workers for good. Default 0.
+   */
+  idleMs?: number;
 }
 
 export interface ValidateOptions extends MappingOptions {
@@ -90,12 +95,17 @@ export class Validator {
       onStderr: this.logger && ((text: string, pid: number | null) => this.logStderr(text, pid)),
     };
     const spawn = () => this.logWhenReady(new LinterProcess(processOptions));
-    this.slots = Array.from({ length: Math.max(1, options.poolSize ?? 1) }, () => new Slot(spawn));
+    const idle = (pid: number | null) => this.logger?.info({ pid }, 'linter worker stopped after idling');
+    this.slots = Array.from(
+      { length: Math.max(1, options.poolSize ?? 1) },
+      () => new Slot(spawn, options.idleMs ?? 0, idle),
+    );
   }
 
   /** Starts and warms up every worker; rejects if one cannot start. Optional: `validate` starts them too. */
   async start(): Promise<void> {
     await Promise.all(this.slots.map((slot) => slot.worker()));
+    for (const slot of this.slots) slot.rest();
   }
 
   /** Queued behind earlier files; rejects only with `ValidatorClosedError`. */
@@ -129,6 +139,7 @@ export class Validator {
       slot.busy = true;
       void this.run(slot, job).finally(() => {
         slot.busy = false;
+        slot.rest();
         this.pump();
       });
     }
@@ -209,9 +220,28 @@ class Slot {
   private spawned = false;
   private closed = false;
   private current?: LinterProcess;
+  private idleTimer?: NodeJS.Timeout;
   private readonly live = new Set<LinterProcess>();
 
-  constructor(private readonly spawn: () => LinterProcess) {}
+  constructor(
+    private readonly spawn: () => LinterProcess,
+    private readonly idleMs: number,
+    private readonly onIdleStop: (pid: number | null) => void,
+  ) {}
+
+  /** The worker is free: it is stopped if it stays so for `idleMs` (the next file starts another). */
+  rest(): void {
+    clearTimeout(this.idleTimer);
+    if (!this.idleMs || this.closed) return;
+    this.idleTimer = setTimeout(() => {
+      const worker = this.current;
+      if (this.busy || !worker) return;
+      this.current = undefined;
+      this.onIdleStop(worker.pid);
+      void worker.stop();
+    }, this.idleMs);
+    this.idleTimer.unref();
+  }
 
   /** The running worker; one that died (idle or while starting) is started again here, on next use. */
   async worker(): Promise<LinterProcess> {
@@ -230,6 +260,7 @@ class Slot {
 
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.idleTimer);
     this.current = undefined;
     await Promise.all([...this.live].map((worker) => worker.stop()));
   }
