@@ -42,7 +42,7 @@ import { typoGroups } from './typos.js';
  * (exactly) in one statement.
  *
  * Before that, a page by relevance alone among `boundedAbove` to `boundedLimit` expected matches
- * ranks only the `boundedRank` (or 4 x the page's end) with the best score bounds, and counts them
+ * (and above `rankAllLimit`, at most `boundedShare` of the searchable add-ons) ranks only the `boundedRank` (or 4 x the page's end) with the best score bounds, and counts them
  * all exactly, when that proves the order (`rankBounded`).
  */
 export interface PostgresSearchOptions extends Partial<WalkLimits> {
@@ -50,10 +50,11 @@ export interface PostgresSearchOptions extends Partial<WalkLimits> {
   rankAllLimit?: number;
   /**
    * Bounded ranking (`rankBounded`): by relevance alone, from `boundedAbove` to `boundedLimit`
-   * estimated matches, ranking max(boundedRank, boundedFactor x k) of them.
+   * estimated matches (at most `boundedShare` of the searchable add-ons above `rankAllLimit`), ranking max(boundedRank, boundedFactor x k) of them.
    */
   boundedAbove?: number;
   boundedLimit?: number;
+  boundedShare?: number;
   boundedRank?: number;
   boundedFactor?: number;
 }
@@ -67,11 +68,16 @@ const RANK_ALL_LIMIT = 2_000;
  */
 const BOUNDED_RANK = 400;
 /**
- * Up to this many expected matches, bounded ranking comes before the popularity walk: its cost is
- * ~1.7 µs per match (no vector read), where the walk reads the covering index for terms in 0.4-4%
- * of add-ons ~70 ms deep. Above, the walk stops early enough.
+ * Up to this many expected matches, and this share of the searchable add-ons, bounded ranking
+ * comes before the popularity walk: its cost is ~1.7 µs per match (no vector read), where the walk
+ * reads ~walkStart / share entries of the covering index (a term in 0.5% of 500,000 add-ons: ~70
+ * ms deep). A more frequent term ends the walk early; at 50,000 add-ons a term in 30% of them took
+ * bounded ranking 60 ms.
  */
 const BOUNDED_LIMIT = 20_000;
+const BOUNDED_SHARE = 0.04;
+/** How long the number of searchable add-ons (a planner estimate) is reused. */
+const SEARCHABLE_TTL_MS = 60_000;
 /** With fewer real matches than this (and `q` under 20 characters), typo variants are added. */
 const FUZZY_BELOW = 10;
 const FUZZY_MAX_QUERY_LENGTH = 20;
@@ -101,6 +107,8 @@ export class PostgresSearchEngine implements SearchEngine {
   private readonly boundedRank: number;
   private readonly boundedAbove: number;
   private readonly boundedLimit: number;
+  private readonly boundedShare: number;
+  private searchableRows?: { rows: number; at: number };
   private readonly boundedFactor: number;
   private readonly limits: WalkLimits;
 
@@ -113,6 +121,7 @@ export class PostgresSearchEngine implements SearchEngine {
     this.boundedRank = options.boundedRank ?? BOUNDED_RANK;
     this.boundedAbove = options.boundedAbove ?? 2 * this.boundedRank;
     this.boundedLimit = options.boundedLimit ?? BOUNDED_LIMIT;
+    this.boundedShare = options.boundedShare ?? BOUNDED_SHARE;
     this.boundedFactor = options.boundedFactor ?? 4;
     this.limits = { ...DEFAULT_WALK_LIMITS, ...options };
   }
@@ -163,7 +172,8 @@ export class PostgresSearchEngine implements SearchEngine {
       sort[0] === 'relevance' &&
       limit > 0 &&
       estimate > Math.max(this.boundedAbove, 2 * this.boundedSize(k)) &&
-      estimate <= this.boundedLimit;
+      estimate <= this.boundedLimit &&
+      (estimate <= this.rankAllLimit || estimate <= this.boundedShare * (await this.searchable()));
     const ranked = bounded ? await this.rankBounded(where, match, k) : null;
     if (ranked) return { hits: ranked.hits.slice(offset, offset + limit), total: ranked.total, exact: true };
     if (estimate <= this.rankAllLimit) {
@@ -184,6 +194,15 @@ export class PostgresSearchEngine implements SearchEngine {
    * otherwise (the caller ranks them all). Counted exactly in the same statement. Not for typo
    * variants (their text score has other bounds).
    */
+  /** The planner's estimate of the searchable add-ons, reused for a minute. */
+  private async searchable(): Promise<number> {
+    const now = Date.now();
+    if (!this.searchableRows || now - this.searchableRows.at > SEARCHABLE_TTL_MS) {
+      this.searchableRows = { rows: await this.estimate(BASE), at: now };
+    }
+    return this.searchableRows.rows;
+  }
+
   private boundedSize(k: number) {
     return Math.max(this.boundedRank, this.boundedFactor * k, k);
   }
