@@ -20,7 +20,7 @@ import type { Services } from '../src/services.js';
 import { ReadTrackingParams, RestCacheKeys } from './cache-keys.js';
 import { toRestError, type ErrorStyle } from './errors.js';
 import { FileReply, RedirectReply, sendJson } from './http.js';
-import { entityTag, PRIVATE_CACHE_HEADERS, sendSharedAnswer } from '../src/core/http-caching.js';
+import { PRIVATE_CACHE_HEADERS, sendSharedAnswer, sharedAnswer } from '../src/core/http-caching.js';
 import type {
   AnyRouteDefinition,
   CacheScope,
@@ -254,8 +254,7 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
         const error = toRestError(result.errors[0], style, logger);
         return sendJson(res, error.status, error.body, error.headers);
       }
-      const body = JSON.stringify(shapeBody(result.data)) ?? '';
-      const answer = { status: statusOf(result.data), body, etag: entityTag(body) };
+      const answer = sharedAnswer(statusOf(result.data), JSON.stringify(shapeBody(result.data)) ?? '');
       const storeKey = cacheKeys.storeKey(route, requestUrl, locale, query);
       if (storeKey !== null) cache.store(storeKey, answer, recorded);
       claim?.settle(answer);

@@ -475,7 +475,7 @@ describe('hardening (issue 9)', () => {
     it('is bounded by bytes, least recently used first', async () => {
       const em = t.em();
       const cache = new ResponseCache(64 * 1024);
-      const body = 'x'.repeat(1000);
+      const body = Buffer.from('x'.repeat(2000));
       const tags = ['hardening:test'];
       const versions = await cache.tagVersions(em, tags);
       for (let i = 0; i < 100; i++) cache.set(`k${i}`, { status: 200, body, etag: '"e"' }, tags, versions);
@@ -483,7 +483,7 @@ describe('hardening (issue 9)', () => {
       expect(cache.size).toBeLessThan(100);
       expect(await cache.get(em, 'k99')).toBeDefined();
       expect(await cache.get(em, 'k0')).toBeUndefined();
-      cache.set('huge', { status: 200, body: 'y'.repeat(10 * 1024), etag: '"e"' }, tags, versions); // over an eighth
+      cache.set('huge', { status: 200, body: Buffer.from('y'.repeat(10 * 1024)), etag: '"e"' }, tags, versions); // over an eighth
       expect(await cache.get(em, 'huge')).toBeUndefined();
       await em.getConnection().execute(`select cache_bump(array['hardening:test'])`);
       expect(await cache.get(em, 'k99')).toBeUndefined(); // its tag's version changed: dropped

@@ -13,7 +13,7 @@ import type { Request, Response } from 'express';
  */
 
 /** A strong entity tag of a JSON payload: 128 bits of its SHA-1, base64url. */
-export function entityTag(payload: string): string {
+export function entityTag(payload: Buffer | string): string {
   return `"${createHash('sha1').update(payload).digest('base64url').slice(0, 22)}"`;
 }
 
@@ -46,11 +46,20 @@ export function sharedCacheHeaders(etag: string, maxAge: number, varyOnCredentia
 /** GET answers that depend on who asks: never kept by shared caches. */
 export const PRIVATE_CACHE_HEADERS: Readonly<Record<string, string>> = { 'Cache-Control': 'private, no-cache' };
 
-/** A shared answer as the cache keeps it: the status and the exact JSON bytes with their tag. */
+/**
+ * A shared answer as the cache keeps it: the status and the exact JSON bytes (UTF-8, encoded once
+ * when the answer is made, so a hit is sent without encoding or measuring it again) with their tag.
+ */
 export interface SharedAnswer {
   status: number;
-  body: string;
+  body: Buffer;
   etag: string;
+}
+
+/** A shared answer of a JSON text: its bytes and their tag. */
+export function sharedAnswer(status: number, json: string): SharedAnswer {
+  const body = Buffer.from(json);
+  return { status, body, etag: entityTag(body) };
 }
 
 /** Sends a shared answer with its caching headers, or `304` when the client already holds it. */
@@ -70,6 +79,6 @@ export function sendSharedAnswer(
   }
   res.status(answer.status);
   res.setHeader('Content-Type', 'application/json');
-  res.setHeader('Content-Length', Buffer.byteLength(answer.body));
+  res.setHeader('Content-Length', answer.body.length);
   res.end(answer.body);
 }

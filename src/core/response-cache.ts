@@ -23,8 +23,8 @@ const ENTRY_OVERHEAD_BYTES = 200;
  * served only while its tags still have those versions (one indexed read), so once a write has
  * committed no process serves an answer it changed, and writes elsewhere leave it alone.
  *
- * Bounded by memory, not entry count: the least recently used answers go once keys, bodies and
- * tags (counted as UTF-16, two bytes a character) pass `maxBytes`; an answer over an eighth of it
+ * Bounded by memory, not entry count: the least recently used answers go once bodies (bytes), keys
+ * and tags (counted as UTF-16, two bytes a character) pass `maxBytes`; an answer over an eighth of it
  * is never kept. Keys are built by the caller from what the answer depends on (RestCacheKeys).
  */
 export class ResponseCache {
@@ -80,7 +80,7 @@ export class ResponseCache {
     const existing = this.entries.get(key);
     if (existing) this.remove(key, existing);
     const tagChars = tags.reduce((n, t) => n + t.length, 0) + versions.reduce((n, v) => n + v.length, 0);
-    const bytes = (key.length + answer.body.length + answer.etag.length + tagChars) * 2 + ENTRY_OVERHEAD_BYTES;
+    const bytes = answer.body.length + (key.length + answer.etag.length + tagChars) * 2 + ENTRY_OVERHEAD_BYTES;
     if (bytes > this.maxBytes / 8) return;
     this.entries.set(key, { ...answer, tags, versions, bytes });
     this.totalBytes += bytes;

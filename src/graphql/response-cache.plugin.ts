@@ -14,7 +14,7 @@ import {
 } from 'graphql';
 import type { RequestContext } from '../core/context.js';
 import type { RequestHandler } from 'express';
-import { entityTag, sendSharedAnswer, sharedCacheHeaders } from '../core/http-caching.js';
+import { sendSharedAnswer, sharedAnswer, sharedCacheHeaders } from '../core/http-caching.js';
 import { baseUrlOf } from '../core/http.js';
 import { resolveRequestLocale } from '../core/i18n/locales.js';
 import type { Database } from '../db/database.js';
@@ -142,7 +142,10 @@ export function responseCachePlugin(
           if (hit) {
             const headers = new HeaderMap();
             if (request.http?.method === 'GET') setHeaders(headers, hit.etag);
-            return { http: { status: 200, headers }, body: { kind: 'single', singleResult: JSON.parse(hit.body) } };
+            return {
+              http: { status: 200, headers },
+              body: { kind: 'single', singleResult: JSON.parse(hit.body.toString()) },
+            };
           }
           // A miss: record what the answer shows, the listing tags' versions first (see ResponseCache).
           for (const [tag, version] of await cache.recorder(contextValue.em, tags)) {
@@ -157,10 +160,9 @@ export function responseCachePlugin(
           if (!key || !recorded || response.body.kind !== 'single' || response.body.singleResult.errors?.length) {
             return;
           }
-          const body = JSON.stringify(response.body.singleResult);
-          const etag = entityTag(body);
-          cache.store(key, { status: 200, body, etag }, recorded);
-          if (request.http?.method === 'GET') setHeaders(response.http.headers, etag);
+          const answer = sharedAnswer(200, JSON.stringify(response.body.singleResult));
+          cache.store(key, answer, recorded);
+          if (request.http?.method === 'GET') setHeaders(response.http.headers, answer.etag);
         },
       };
     },
