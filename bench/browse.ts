@@ -28,7 +28,6 @@
  * afterwards). Any non-2xx answer, an upload not signed, or a compare whose status is not the
  * expected one fails the run.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,10 +41,14 @@ import {
   createScratchDatabase,
   dropScratchDatabase,
   fmt,
-  ROOT,
+  percentile,
+  processRssMB,
+  runCli,
+  sleep,
   runScenario,
   startServer,
   stopServer,
+  type SuiteOptions,
   withClient,
   type RunningServer,
   type Scenario,
@@ -506,7 +509,6 @@ const jwt = (apiKey: ApiKey) => {
   const iat = Math.floor(Date.now() / 1000);
   return `JWT ${signJwt({ iss: apiKey.key, iat, exp: iat + 300 }, apiKey.secret)}`;
 };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface StatusBody {
   url?: string;
@@ -559,41 +561,18 @@ async function uploadUntilSigned(
 }
 
 /** Runs `src/cli.ts <args>` with the server's environment; resolves with its stdout. */
-function runCli(env: Record<string, string>, args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--no-warnings', '--import', '@swc-node/register/esm-register', 'src/cli.ts', ...args],
-      { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    let out = '';
-    child.stdout!.on('data', (d) => (out += d));
-    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${args[0]} exited with ${code}`))));
-  });
-}
-
-function rssMB(pid: number | undefined): number | null {
-  try {
-    const kb = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kb ? Math.round(Number(kb) / 102.4) / 10 : null;
-  } catch {
-    return null;
-  }
-}
 
 /** The process and its children (as bench/lib.ts counts the server's RSS). */
 function rssWithChildrenMB(pid: number | undefined): number | null {
   try {
     const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
-    const all = [rssMB(pid), ...children.map((c) => rssMB(Number(c)))];
+    const all = [processRssMB(pid), ...children.map((c) => processRssMB(Number(c)))];
     return all.every((v) => v === null) ? null : round1(all.reduce<number>((a, b) => a + (b ?? 0), 0));
   } catch {
     return null;
   }
 }
 
-const percentile = (sorted: number[], p: number) =>
-  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN;
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
 interface Sample {
@@ -642,14 +621,7 @@ const RUN = `${process.pid.toString(36)}${Date.now().toString(36)}`;
 
 // --- the suite -----------------------------------------------------------------------------------
 
-export interface BrowseSuiteOptions {
-  /** A PostgreSQL server where a scratch database may be created; embedded PGlite without one. */
-  adminUrl?: string;
-  settings: BrowseSettings;
-  /** Told about the running server (and `undefined` once stopped), so that an abort can kill it. */
-  track: (server: RunningServer | undefined) => void;
-  log: (line: string) => void;
-}
+export type BrowseSuiteOptions = SuiteOptions<BrowseSettings>;
 
 export async function runBrowseSuite(options: BrowseSuiteOptions): Promise<BrowseReport> {
   const { adminUrl, settings, log } = options;
@@ -727,7 +699,7 @@ export async function runBrowseSuite(options: BrowseSuiteOptions): Promise<Brows
     };
     const ids = { addon: addon.id, v1: idOf('1.0'), v2: idOf('1.1') };
     await sleep(1000);
-    const idleMB = rssMB(pid);
+    const idleMB = processRssMB(pid);
     const idleWithChildrenMB = rssWithChildrenMB(pid);
 
     const api = `/api/v4/reviewers/addon/${ids.addon}/versions`;
@@ -890,7 +862,7 @@ export async function runBrowseSuite(options: BrowseSuiteOptions): Promise<Brows
       }
     }
     await sleep(2000);
-    const endMB = rssMB(pid);
+    const endMB = processRssMB(pid);
     const endWithChildrenMB = rssWithChildrenMB(pid);
     const [detail] = load;
     return {

@@ -3,10 +3,9 @@
  * seeded once with `catalogue:seed` and reused by later runs (marked by a database comment), plus
  * the slugs, terms and prefixes the scenarios use, picked from the data itself.
  */
-import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { catalogueRoutes } from '../rest-compat/routes/catalogue.js';
-import { ROOT, withClient, type Scenario } from './lib.js';
+import { runCli, withClient, type Scenario } from './lib.js';
 
 /** One key for the CLI that signs the bench session and for the servers that check it. */
 export const BENCH_SECRET_KEY = randomBytes(32).toString('hex');
@@ -34,7 +33,7 @@ export async function prepareDatabase(adminUrl: string, addons: number, seed: nu
   }
   console.log(`seeding ${name} (${addons} add-ons) ...`);
   const started = Date.now();
-  await runCli(url.href, ['catalogue:seed', '--addons', String(addons), '--seed', String(seed)]);
+  await cliOn(url.href, ['catalogue:seed', '--addons', String(addons), '--seed', String(seed)]);
   console.log(`seeded in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   await withClient(adminUrl, (client) => client.query(`comment on database "${name}" is '${marker(addons, seed)}'`));
   return url.href;
@@ -42,28 +41,14 @@ export async function prepareDatabase(adminUrl: string, addons: number, seed: nu
 
 /** A signed-in user on the bench database: its requests bypass the anonymous answer cache. */
 export async function benchSession(url: string): Promise<{ id: number; token: string }> {
-  const output = await runCli(url, ['users:create', '--email', `bench-${Date.now()}@example.com`, '--session']);
+  const output = await cliOn(url, ['users:create', '--email', `bench-${Date.now()}@example.com`, '--session']);
   const created = JSON.parse(output) as { id: number; sessionToken: string };
   return { id: created.id, token: created.sessionToken };
 }
 
-/** Runs `npm run cli -- <args>` against a database (progress on our stderr); resolves with its stdout. */
-function runCli(databaseUrl: string, args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--no-warnings', '--import', '@swc-node/register/esm-register', 'src/cli.ts', ...args],
-      {
-        cwd: ROOT,
-        env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', SECRET_KEY: BENCH_SECRET_KEY },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
-    let out = '';
-    child.stdout!.on('data', (d) => (out += d));
-    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${args[0]} exited with ${code}`))));
-  });
-}
+/** The CLI against a bench database, signing with the bench's key. */
+const cliOn = (databaseUrl: string, args: string[]) =>
+  runCli({ DATABASE_URL: databaseUrl, SECRET_KEY: BENCH_SECRET_KEY }, args);
 
 export interface Workload {
   /** 1000 public add-ons in no particular order. */

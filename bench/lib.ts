@@ -204,8 +204,46 @@ function run(
   });
 }
 
-const percentile = (sorted: number[], p: number) =>
+/** The p-th percentile (nearest rank) of ascending values; NaN for none. */
+export const percentile = (sorted: number[], p: number) =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN;
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Resident memory of one process, in MB (one decimal); null when it is gone. */
+export function processRssMB(pid: number | null | undefined): number | null {
+  if (!pid) return null;
+  try {
+    const kb = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb ? Math.round(Number(kb) / 102.4) / 10 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Runs `npm run cli -- <args>` with `env` (progress on our stderr); resolves with its stdout. */
+export function runCli(env: Record<string, string>, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--no-warnings', '--import', '@swc-node/register/esm-register', 'src/cli.ts', ...args],
+      { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let out = '';
+    child.stdout!.on('data', (d) => (out += d));
+    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${args[0]} exited with ${code}`))));
+  });
+}
+
+/** What the suites that make their own server and scratch database are given by `bench/run.ts`. */
+export interface SuiteOptions<Settings> {
+  /** A PostgreSQL server where a scratch database may be created; embedded PGlite without one. */
+  adminUrl?: string;
+  settings: Settings;
+  /** Told about the running server (and `undefined` once stopped), so that an abort can kill it. */
+  track: (server: RunningServer | undefined) => void;
+  log: (line: string) => void;
+}
 
 export async function runScenario(
   base: string,

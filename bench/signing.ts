@@ -23,7 +23,6 @@
  * Embedded PGlite by default; with DATABASE_URL, a scratch database created on that server and
  * dropped afterwards. Any upload that does not end signed is a failure (`failures`).
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,9 +39,13 @@ import {
   createScratchDatabase,
   dropScratchDatabase,
   fmt,
-  ROOT,
+  percentile,
+  processRssMB,
+  runCli,
+  sleep,
   startServer,
   stopServer,
+  type SuiteOptions,
   type RunningServer,
 } from './lib.js';
 
@@ -168,9 +171,6 @@ const MAX_FAILURES = 5;
 
 // --- measuring -------------------------------------------------------------------------------
 
-const percentile = (sorted: number[], p: number) =>
-  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN;
-
 function stats(values: number[]): LatencyStats {
   const sorted = [...values].sort((a, b) => a - b);
   const round = (n: number) => Math.round(n * 10) / 10;
@@ -183,18 +183,6 @@ function stats(values: number[]): LatencyStats {
     minMs: round(sorted[0] ?? NaN),
     maxMs: round(sorted[sorted.length - 1] ?? NaN),
   };
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function rssMB(pid: number | null | undefined): number | null {
-  if (!pid) return null;
-  try {
-    const kb = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kb ? Math.round(Number(kb) / 102.4) / 10 : null;
-  } catch {
-    return null;
-  }
 }
 
 /** The server's addons-linter workers: its child processes running validation/worker. */
@@ -215,7 +203,7 @@ function linterWorkers(serverPid: number): number[] {
 }
 
 function sumRss(pids: number[]): number | null {
-  const values = pids.map(rssMB).filter((v): v is number => v !== null);
+  const values = pids.map((pid) => processRssMB(pid)).filter((v): v is number => v !== null);
   return values.length ? Math.round(values.reduce((a, b) => a + b, 0) * 10) / 10 : null;
 }
 
@@ -230,7 +218,7 @@ class MemoryWatch {
   sample(): { server: number | null; worker: number | null } {
     const pids = linterWorkers(this.serverPid);
     pids.forEach((pid) => this.workerPids.add(pid));
-    return { server: rssMB(this.serverPid), worker: sumRss(pids) };
+    return { server: processRssMB(this.serverPid), worker: sumRss(pids) };
   }
 
   start(everyMs: number): void {
@@ -521,29 +509,10 @@ async function concurrently(total: number, concurrency: number, job: (i: number)
 // --- database and API key --------------------------------------------------------------------
 
 /** Runs `src/cli.ts <args>` with the server's environment; resolves with its stdout. */
-function runCli(env: Record<string, string>, args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--no-warnings', '--import', '@swc-node/register/esm-register', 'src/cli.ts', ...args],
-      { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    let out = '';
-    child.stdout!.on('data', (d) => (out += d));
-    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${args[0]} exited with ${code}`))));
-  });
-}
 
 // --- the suite -------------------------------------------------------------------------------
 
-export interface SigningSuiteOptions {
-  /** A PostgreSQL server where a scratch database may be created; embedded PGlite without one. */
-  adminUrl?: string;
-  settings: SigningSettings;
-  /** Told about the running server (and `undefined` once stopped), so that an abort can kill it. */
-  track: (server: RunningServer | undefined) => void;
-  log: (line: string) => void;
-}
+export type SigningSuiteOptions = SuiteOptions<SigningSettings>;
 
 export async function runSigningSuite(options: SigningSuiteOptions): Promise<SigningReport> {
   const { adminUrl, settings, log } = options;
@@ -724,7 +693,7 @@ export async function runSigningSuite(options: SigningSuiteOptions): Promise<Sig
         server: { idleMB: idle.server, maxUnderLoadMB: peak.server, endMB: end.server },
         linterWorker: { idleMB: idle.worker, maxUnderLoadMB: peak.worker, endMB: end.worker },
         linterWorkerPids: [...memory.workerPids],
-        baselineLinterWorkerMB: rssMB(baselineWorkerPid),
+        baselineLinterWorkerMB: processRssMB(baselineWorkerPid),
       },
       failures,
     };
