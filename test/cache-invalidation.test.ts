@@ -183,6 +183,42 @@ it('concurrent misses of one answer compute it once', async () => {
   expect(eight).toBeLessThan(oneMiss * 3);
 });
 
+describe('reading the versions of cache tags', () => {
+  const bump = (tag: string) =>
+    t
+      .em()
+      .getConnection()
+      .execute(
+        `insert into cache_tags (tag, version) values ('${tag}', 1) on conflict (tag) do update set version = cache_tags.version + 1`,
+      );
+
+  it('reads asked while one is in flight share the next statement', async () => {
+    const cache = t.app.services.responseCache;
+    const before = statements;
+    const reads = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => cache.tagVersions(t.em(), [`l:test-shared-${i % 3}`, 'global'])),
+    );
+    // The first read goes at once; the five asked meanwhile wait and go together.
+    expect(statements - before).toBe(2);
+    expect(reads).toEqual(Array.from({ length: 6 }, () => ['0', reads[0][1]]));
+  });
+
+  it('a read asked after a write sees it, even while an earlier read is in flight', async () => {
+    const cache = t.app.services.responseCache;
+    const tag = 'l:test-read-order';
+    await bump(tag);
+    const [initial] = await cache.tagVersions(t.em(), [tag]);
+    const inFlight = cache.tagVersions(t.em(), [tag]);
+    await bump(tag);
+    const asked = cache.tagVersions(t.em(), [tag]);
+    const [[first], [second]] = await Promise.all([inFlight, asked]);
+    expect(Number(first)).toBeGreaterThanOrEqual(Number(initial));
+    expect(Number(second)).toBe(Number(initial) + 1);
+    expect(await cache.tagVersions(t.em(), [])).toEqual([]);
+    expect(await cache.tagVersions(t.em(), ['l:never-bumped', tag])).toEqual(['0', second]);
+  });
+});
+
 (process.env.DATABASE_URL ? describe : describe.skip)('two processes on one PostgreSQL database', () => {
   it("a write through one invalidates the other's cached answer", async () => {
     const { a } = await pair('aligot');

@@ -12,6 +12,13 @@ interface Entry extends CachedAnswer {
   bytes: number;
 }
 
+interface TagRead {
+  em: EntityManager;
+  tags: readonly string[];
+  resolve(versions: string[]): void;
+  reject(error: unknown): void;
+}
+
 /** What one entry costs besides its strings (map slot, object, numbers), as a rough constant. */
 const ENTRY_OVERHEAD_BYTES = 200;
 
@@ -33,16 +40,45 @@ export class ResponseCache {
 
   constructor(private readonly maxBytes = 64 * 1024 * 1024) {}
 
-  /** Current versions of `tags`, in order ('0' for a tag never bumped). */
-  async tagVersions(em: EntityManager, tags: readonly string[]): Promise<string[]> {
-    if (!tags.length) return [];
-    const rows = await executeSql<{ tag: string; version: string }[]>(
-      em,
-      'select tag, version::text as version from cache_tags where tag = any(?::text[])',
-      [textArray(tags)],
-    );
-    const current = new Map(rows.map((r) => [r.tag, r.version]));
-    return tags.map((tag) => current.get(tag) ?? '0');
+  /** Reads waiting for the statement in flight (see `tagVersions`). */
+  private queued: TagRead[] = [];
+  private reading = false;
+
+  /**
+   * Current versions of `tags`, in order ('0' for a tag never bumped). Reads asked for while a
+   * statement is in flight are made together by the next one, which starts after all of them were
+   * asked: each still sees every write committed before it was asked, and a busy process sends one
+   * statement for several requests instead of one each.
+   */
+  tagVersions(em: EntityManager, tags: readonly string[]): Promise<string[]> {
+    if (!tags.length) return Promise.resolve([]);
+    return new Promise((resolve, reject) => {
+      this.queued.push({ em, tags, resolve, reject });
+      if (!this.reading) void this.readQueued();
+    });
+  }
+
+  private async readQueued(): Promise<void> {
+    this.reading = true;
+    try {
+      while (this.queued.length) {
+        const batch = this.queued.splice(0);
+        try {
+          // The first asker's entity manager: its request is waiting for this read, not using it.
+          const rows = await executeSql<{ tag: string; version: string }[]>(
+            batch[0].em,
+            'select tag, version::text as version from cache_tags where tag = any(?::text[])',
+            [textArray([...new Set(batch.flatMap((read) => read.tags))])],
+          );
+          const current = new Map(rows.map((r) => [r.tag, r.version]));
+          for (const read of batch) read.resolve(read.tags.map((tag) => current.get(tag) ?? '0'));
+        } catch (error) {
+          for (const read of batch) read.reject(error);
+        }
+      }
+    } finally {
+      this.reading = false;
+    }
   }
 
   /**
