@@ -70,6 +70,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ WEB_PROCESSES: '0' })).toThrow(ConfigError);
   });
 
+  it('takes the heap growth in percent, 0 leaving V8 its own rule', () => {
+    expect(loadConfig({}).HEAP_GROWING_PERCENT).toBe(50);
+    expect(loadConfig({ HEAP_GROWING_PERCENT: '0' }).HEAP_GROWING_PERCENT).toBe(0);
+    expect(() => loadConfig({ HEAP_GROWING_PERCENT: '-1' })).toThrow(/HEAP_GROWING_PERCENT/);
+    expect(() => loadConfig({ HEAP_GROWING_PERCENT: '1.5' })).toThrow(ConfigError);
+  });
+
   it('takes an SMTP server by URL (smtp: or smtps:) and a From address', () => {
     expect(loadConfig({ SMTP_URL: 'smtp://user:pass@mail.example:587' }).SMTP_URL).toBe(
       'smtp://user:pass@mail.example:587',

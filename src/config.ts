@@ -125,6 +125,13 @@ const schema = z.object({
   MAX_CONCURRENT_UPLOADS_PER_USER: z.coerce.number().int().min(1).max(100).default(4),
   /** Memory for cached REST answers, in MiB (least recently used answers are dropped past it). */
   RESPONSE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(64),
+  /**
+   * How far V8 lets a process's heap grow past what survived its last full collection, in percent
+   * (V8's `--heap-growing-percent`). 0 leaves V8's own rule, which lets a busy process grow to ~4x
+   * its live heap (300-600 MB for a web process that keeps ~70 MB). Not a cap: a request that needs
+   * more memory still gets it.
+   */
+  HEAP_GROWING_PERCENT: z.coerce.number().int().min(0).max(1000).default(50),
   /** `Cache-Control: max-age` of shared catalogue answers, in seconds (0: clients and CDNs revalidate each time). */
   HTTP_CACHE_MAX_AGE: z.coerce.number().int().min(0).max(86_400).default(60),
   /** GraphQL documents past these limits are refused before execution (graphql-armor). */

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import cluster from 'node:cluster';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
+import v8 from 'node:v8';
 import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger } from './core/logger.js';
@@ -18,6 +19,8 @@ async function main() {
     throw error;
   }
   const logger = createLogger(config.LOG_LEVEL);
+  // Read by V8 at each full collection, so setting it now applies to the whole life of the process.
+  if (config.HEAP_GROWING_PERCENT > 0) v8.setFlagsFromString(`--heap-growing-percent=${config.HEAP_GROWING_PERCENT}`);
   if (config.WEB_PROCESSES > 1 && cluster.isPrimary) return supervise(config.WEB_PROCESSES, logger);
   const first = (process.env.WEB_PROCESS_INDEX ?? '0') === '0';
   const app = await createApp(config, logger);
@@ -25,7 +28,7 @@ async function main() {
   const { port } = server.address() as AddressInfo;
   const base = config.SITE_URL ?? `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
   logger.info({ database: app.db.kind, location: app.db.location }, 'ready');
-  // The linter worker and the signing CA start now rather than with the first upload.
+  // The signing CA starts now rather than with the first upload (the linter worker with it).
   if (config.JOB_WORKERS) app.services.signingTools.warmUp();
   // The two addresses a person starting the service needs, also in plain text.
   if (first) {

@@ -30,11 +30,13 @@ export class LazySigningTools implements SigningTools {
     return this.signerStarted;
   }
 
-  /** Starts both in the background (the server does this after it listens). */
+  /**
+   * Starts the signing authority in the background (the server does this after it listens). The
+   * linter worker is left to the first upload, as after an idle stop (VALIDATOR_IDLE_SECONDS): it
+   * takes 120-200 MB, which a process serving no uploads should not hold, and starts in ~1-2 s.
+   */
   warmUp(): void {
-    for (const started of [this.validator(), this.signer()]) {
-      started.catch((err: unknown) => this.logger.error({ err }, 'signing tools failed to start'));
-    }
+    this.signer().catch((err: unknown) => this.logger.error({ err }, 'signing tools failed to start'));
   }
 
   async close(): Promise<void> {
