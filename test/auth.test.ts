@@ -200,6 +200,22 @@ describe('internal session tokens', () => {
     expect(res.body).toEqual({ detail: 'Signature has expired.', code: 'ERROR_SIGNATURE_EXPIRED' });
   });
 
+  it('are read with their user and the permissions of their groups', async () => {
+    const { id, sessionToken } = await t.createUser({ session: true, permission: ['Reviews:Admin', 'Addons:Review'] });
+    const em = t.em();
+    const { session, permissions } = await t.app.services.sessions.verify(em, sessionToken!);
+    expect(session.user.id).toBe(id);
+    // The entity manager's own user, fully read (dates as dates).
+    expect(await em.findOneOrFail(User, id)).toBe(session.user);
+    expect(session.user.created).toBeInstanceOf(Date);
+    expect(session.user.email).toMatch(/@/);
+    expect(session.expiresAt).toBeInstanceOf(Date);
+    expect(session.revokedAt).toBeNull();
+    expect(permissions).toEqual(['Addons:Review', 'Reviews:Admin']);
+    const plain = await t.createUser({ session: true });
+    expect((await t.app.services.sessions.verify(t.em(), plain.sessionToken!)).permissions).toEqual([]);
+  });
+
   it('stop working once the session is revoked or the user deleted', async () => {
     const { id, sessionToken } = await t.createUser({ session: true });
     const em = t.em();

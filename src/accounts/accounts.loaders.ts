@@ -5,14 +5,17 @@ import { lookupRows, toDateOrNull, type DbTimestamp } from '../db/rows.js';
 import { intArray } from '../db/sql.js';
 import type { UserPrivateFields } from './accounts.records.js';
 
-/** Sorted union of the group rules of each user in `?` (an `intArray` of ids). */
-export const permissionsByUserIdQuery = `
-  select ug.user_id, array_agg(distinct rule order by rule) as rules
+/** The sorted union of the group rules of the user whose id is `userId` (an SQL expression), or null. */
+export const permissionsOfUserSql = (userId: string) => `(
+  select array_agg(distinct rule order by rule)
     from users_groups ug
     join groups g on g.id = ug.group_id
     cross join lateral unnest(g.rules) as rule
-   where ug.user_id = any(?::int[])
-   group by ug.user_id`;
+   where ug.user_id = ${userId})`;
+
+/** Sorted union of the group rules of each user in `?` (an `intArray` of ids); null for none. */
+export const permissionsByUserIdQuery = `
+  select u.id as user_id, ${permissionsOfUserSql('u.id')} as rules from unnest(?::int[]) as u(id)`;
 
 /** Permissions of many users in one query. */
 export const permissionsByUserId = defineLoader<number, string[]>('permissionsByUserId', async (ctx, ids) => {

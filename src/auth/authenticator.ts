@@ -67,9 +67,9 @@ export class Authenticator {
   }
 
   private async fromSession(em: EntityManager, token: string, ip: string | null): Promise<Viewer> {
-    const session = await this.sessions.verify(em, token);
+    const { session, permissions } = await this.sessions.verify(em, token);
     await this.touchLastLogin(em, session.user, ip);
-    return new Viewer(session.user, await this.permissions(em, session.user), 'session', session.id);
+    return new Viewer(session.user, permissions, 'session', session.id);
   }
 
   private async permissions(em: EntityManager, user: User): Promise<string[]> {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { User } from '../accounts/user.entity.js';
+import { permissionsOfUserSql } from '../accounts/accounts.loaders.js';
+import { User } from '../accounts/user.entity.js';
 import { errors } from '../core/errors.js';
 import type { Signer } from '../core/secrets.js';
 import { Session } from './session.entity.js';
@@ -13,6 +14,30 @@ export const sessionMessages = {
   decoding: 'Error decoding signature.',
   incorrect: 'Incorrect authentication credentials.',
 } as const;
+
+/** A verified session, its user (as `session.user`) and the user's permissions. */
+export interface VerifiedSession {
+  session: Session;
+  permissions: string[];
+}
+
+/**
+ * A session row, its user's row (every column, as `users`) and the user's permissions: what each
+ * signed-in request needs, in one statement.
+ */
+const SESSION_QUERY = `
+  select s.id as session_id, s.created as session_created, s.expires_at as session_expires_at,
+    s.revoked_at as session_revoked_at, ${permissionsOfUserSql('s.user_id')} as session_permissions, u.*
+  from sessions s join users u on u.id = s.user_id where s.id = ?`;
+
+interface SessionRow {
+  session_id: string;
+  session_created: Date;
+  session_expires_at: Date;
+  session_revoked_at: Date | null;
+  session_permissions: string[] | null;
+  [userColumn: string]: unknown;
+}
 
 interface SessionPayload {
   sid: string;
@@ -42,7 +67,7 @@ export class SessionsService {
   }
 
   /** Checks signature and age; then the session row and its user. */
-  async verify(em: EntityManager, token: string, nowSeconds = Math.floor(Date.now() / 1000)): Promise<Session> {
+  async verify(em: EntityManager, token: string, nowSeconds = Math.floor(Date.now() / 1000)): Promise<VerifiedSession> {
     const dot = token.lastIndexOf('.');
     const encoded = dot > 0 ? token.slice(0, dot) : '';
     if (!encoded || !this.signer.verify(encoded, token.slice(dot + 1))) {
@@ -57,11 +82,11 @@ export class SessionsService {
     if (typeof payload.iat !== 'number' || nowSeconds - payload.iat > SESSION_MAX_AGE_SECONDS) {
       throw errors.authenticationFailed(sessionMessages.expired, 'ERROR_SIGNATURE_EXPIRED');
     }
-    const session =
-      typeof payload.sid === 'string' && /^[0-9a-f-]{36}$/.test(payload.sid)
-        ? await em.findOne(Session, { id: payload.sid }, { populate: ['user'] })
-        : null;
+    const found =
+      typeof payload.sid === 'string' && /^[0-9a-f-]{36}$/.test(payload.sid) ? await this.find(em, payload.sid) : null;
+    const session = found?.session;
     if (
+      !found ||
       !session ||
       session.revokedAt ||
       session.expiresAt.getTime() < nowSeconds * 1000 ||
@@ -70,7 +95,30 @@ export class SessionsService {
     ) {
       throw errors.authenticationFailed(sessionMessages.incorrect);
     }
-    return session;
+    return found;
+  }
+
+  /** The session `id` with its user and permissions (one statement), merged into `em`. */
+  private async find(em: EntityManager, id: string): Promise<VerifiedSession | null> {
+    const [row] = await em.getConnection().execute<SessionRow[]>(SESSION_QUERY, [id]);
+    if (!row) return null;
+    const {
+      session_id: sessionId,
+      session_created: created,
+      session_expires_at: expiresAt,
+      session_revoked_at: revokedAt,
+      session_permissions: permissions,
+      ...userRow
+    } = row;
+    const user = em.map(User, userRow);
+    const session = em.map(Session, {
+      id: sessionId,
+      user_id: user.id,
+      created,
+      expires_at: expiresAt,
+      revoked_at: revokedAt,
+    });
+    return { session, permissions: permissions ?? [] };
   }
 
   async revoke(em: EntityManager, sessionId: string): Promise<void> {

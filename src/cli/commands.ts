@@ -52,7 +52,7 @@ export async function usersCreate(
   const sessionToken = args.session ? (await services.sessions.create(em, user)).token : null;
   const [row] = await em
     .getConnection()
-    .execute<{ rules: string[] }[]>(permissionsByUserIdQuery, [intArray([user.id])]);
+    .execute<{ rules: string[] | null }[]>(permissionsByUserIdQuery, [intArray([user.id])]);
   return {
     id: user.id,
     username: user.username,
