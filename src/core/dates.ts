@@ -3,7 +3,9 @@ export function formatTimestamp(value: Date | string | null | undefined): string
   if (value === null || value === undefined) return null;
   const date = value instanceof Date ? value : new Date(value);
   if (Number.isNaN(date.getTime())) return null;
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const iso = date.toISOString();
+  // `YYYY-MM-DDTHH:MM:SS.mmmZ` (24 characters) for years 0-9999; extended years keep the pattern.
+  return iso.length === 24 ? `${iso.slice(0, 19)}Z` : iso.replace(/\.\d{3}Z$/, 'Z');
 }
 
 /** Django REST framework's message for a date-time it cannot read. */
