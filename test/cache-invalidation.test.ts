@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { createApp } from '../src/app.js';
 import { Addon } from '../src/catalogue/addon.entity.js';
 import { User } from '../src/accounts/user.entity.js';
@@ -201,6 +202,20 @@ describe('reading the versions of cache tags', () => {
     // The first read goes at once; the five asked meanwhile wait and go together.
     expect(statements - before).toBe(2);
     expect(reads).toEqual(Array.from({ length: 6 }, () => ['0', reads[0][1]]));
+  });
+
+  it('a failed statement fails the reads that shared it, and the next reads go on', async () => {
+    const cache = t.app.services.responseCache;
+    const lost = new Error('connection lost');
+    const broken = {
+      getConnection: () => ({ execute: () => Promise.reject(lost) }),
+      getTransactionContext: () => undefined,
+    } as unknown as EntityManager;
+    const failed = cache.tagVersions(broken, ['global']);
+    const next = cache.tagVersions(t.em(), ['global']);
+    await expect(failed).rejects.toBe(lost);
+    expect(await next).toHaveLength(1);
+    expect(await cache.tagVersions(t.em(), ['global'])).toEqual(await next);
   });
 
   it('a read asked after a write sees it, even while an earlier read is in flight', async () => {

@@ -66,7 +66,7 @@ export class SessionsService {
     return { token: `${encoded}.${this.signer.sign(encoded)}`, session };
   }
 
-  /** Checks signature and age; then the session row and its user. */
+  /** Checks signature and age; then the session row, its user and their permissions (one statement). */
   async verify(em: EntityManager, token: string, nowSeconds = Math.floor(Date.now() / 1000)): Promise<VerifiedSession> {
     const dot = token.lastIndexOf('.');
     const encoded = dot > 0 ? token.slice(0, dot) : '';
