@@ -209,6 +209,7 @@ describe('reading the versions of cache tags', () => {
     const lost = new Error('connection lost');
     const broken = {
       getConnection: () => ({ execute: () => Promise.reject(lost) }),
+      execute: () => Promise.reject(lost),
       getTransactionContext: () => undefined,
     } as unknown as EntityManager;
     const failed = cache.tagVersions(broken, ['global']);

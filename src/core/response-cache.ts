@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { executeSql, textArray } from '../db/sql.js';
+import { lookupRows } from '../db/rows.js';
+import { textArray } from '../db/sql.js';
 import type { SharedAnswer } from './http-caching.js';
 
 /** A cached answer: status, JSON body and its entity tag (sent by src/core/http-caching.ts). */
@@ -65,7 +66,8 @@ export class ResponseCache {
         const batch = this.queued.splice(0);
         try {
           // The first asker's entity manager: its request is waiting for this read, not using it.
-          const rows = await executeSql<{ tag: string; version: string }[]>(
+          // A key lookup run for every cached answer: a prepared statement outside transactions.
+          const rows = await lookupRows<{ tag: string; version: string }>(
             batch[0].em,
             'select tag, version::text as version from cache_tags where tag = any(?::text[])',
             [textArray([...new Set(batch.flatMap((read) => read.tags))])],
