@@ -2,7 +2,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { AddonStatus, AddonType, Channel, FileStatus } from '../src/catalogue/catalogue.enums.js';
 import { AddonFile, Version } from '../src/catalogue/version.entity.js';
 import { User } from '../src/accounts/user.entity.js';
-import { PackageFileDiff } from '../src/reviews/browse/contents.entity.js';
+import { PackageContents, PackageFileDiff } from '../src/reviews/browse/contents.entity.js';
+import type { StoredEntry } from '../src/reviews/browse/package-contents.js';
 import { FileUpload } from '../src/signing/upload.entity.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { createAddon } from './helpers/catalogue.js';
@@ -400,6 +401,39 @@ describe('compare', () => {
     const second = await call(t, 'get', path, reviewer);
     expect(first.body.file.diff.lines_added).toBe(1);
     expect(second.body.file.diff.lines_added).toBe(99);
+  });
+
+  it("reads a file from where the stored tree says it is, and 404s when the package's bytes changed", async () => {
+    const { v1, base, h1 } = await addonWithPackages();
+    const browse = (file: string) => call(t, 'get', `${base}${v1.id}/?file=${file}&file_only=true`, reviewer);
+    expect((await browse('content/main.js')).body.file.content).toBe(V1['content/main.js']);
+    const hash = `sha256:${h1}`;
+    const stored = (await t.em().findOneOrFail(PackageContents, { hash })).entries as StoredEntry[];
+    // Shared by every package with these bytes: put back below.
+    const setEntries = (entries: StoredEntry[]) =>
+      t
+        .em()
+        .getConnection()
+        .execute('update package_contents set entries = ?::jsonb where hash = ?', [JSON.stringify(entries), hash]);
+    const main = stored.find((e) => e.path === 'content/main.js')!;
+    expect(main.at).toMatchObject({ method: 8, size: V1['content/main.js'].length });
+    expect(stored.find((e) => e.path === 'lib')!.at).toBeUndefined();
+
+    // A tree stored before places were recorded: the whole package is read, as before.
+    await setEntries(stored.map(({ at: _at, ...e }) => e));
+    expect((await browse('README.md')).body.file.content).toBe('# beastify\n');
+    // Bytes that are not the member's (a wrong place, or the stored package rewritten): 404.
+    await setEntries(stored.map((e) => (e.at ? { ...e, at: { ...e.at, start: e.at.start + 1 } } : e)));
+    const moved = await browse('README.md');
+    expect(moved.status).toBe(404);
+    expect(moved.body).toEqual({ detail: 'File not found' });
+    await setEntries(stored);
+    expect((await browse('README.md')).body.file.content).toBe('# beastify\n');
+    const file = await t.em().findOneOrFail(AddonFile, { version: v1.id });
+    await t.app.services.files.put(file.storageKey!, Buffer.from('not the package'));
+    expect((await browse('README.md')).status).toBe(404);
+    const download = await call(t, 'get', `${base}${v1.id}/download/?file=README.md`, reviewer);
+    expect(download.status).toBe(404);
   });
 
   it('serves the same data through GraphQL with the same rules', async () => {

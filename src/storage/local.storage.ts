@@ -1,8 +1,8 @@
 import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { dirname, join } from 'node:path';
-import { assertSafeKey, type Storage } from './storage.port.js';
+import { assertRange, assertSafeKey, type Storage } from './storage.port.js';
 
 /** Files under a local directory, served by the app at `/user-media/`. Writes are atomic (temp + rename). */
 export class LocalStorage implements Storage {
@@ -51,6 +51,29 @@ export class LocalStorage implements Storage {
       () => false,
     );
     return exists ? { path, release: async () => {} } : null;
+  }
+
+  async readRange(key: string, start: number, length: number): Promise<Buffer | null> {
+    assertRange(start, length);
+    let handle;
+    try {
+      handle = await open(this.path(key), 'r');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+    try {
+      const buffer = Buffer.alloc(length);
+      let read = 0;
+      while (read < length) {
+        const { bytesRead } = await handle.read(buffer, read, length - read, start + read);
+        if (bytesRead === 0) break;
+        read += bytesRead;
+      }
+      return buffer.subarray(0, read);
+    } finally {
+      await handle.close();
+    }
   }
 
   async get(key: string): Promise<Buffer | null> {

@@ -12,7 +12,7 @@ import {
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
-import { assertSafeKey, type Storage } from './storage.port.js';
+import { assertRange, assertSafeKey, type Storage } from './storage.port.js';
 
 export interface S3StorageOptions {
   /** S3-compatible endpoint (MinIO, Ceph, R2…); omit for AWS itself. */
@@ -88,6 +88,28 @@ export class S3Storage implements Storage {
     return this.object(key);
   }
 
+  async readRange(key: string, start: number, length: number): Promise<Buffer | null> {
+    assertRange(start, length);
+    let object;
+    try {
+      object = await this.object(key, length ? `bytes=${start}-${start + length - 1}` : undefined);
+    } catch (error) {
+      // A range that starts past the end: the object exists and holds none of those bytes.
+      if (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 416) return Buffer.alloc(0);
+      throw error;
+    }
+    if (!object) return null;
+    if (!length) {
+      object.stream.destroy();
+      return Buffer.alloc(0);
+    }
+    const chunks: Buffer[] = [];
+    for await (const chunk of object.stream) chunks.push(chunk as Buffer);
+    // A store that ignores Range sends the whole object: keep the asked bytes only.
+    const bytes = Buffer.concat(chunks);
+    return object.partial ? bytes.subarray(0, length) : bytes.subarray(start, start + length);
+  }
+
   async localFile(key: string): Promise<{ path: string; release(): Promise<void> } | null> {
     const object = await this.object(key);
     if (!object) return null;
@@ -113,16 +135,20 @@ export class S3Storage implements Storage {
     return base ? `${base}/${this.key(key)}` : `${baseUrl}/user-media/${key}`;
   }
 
-  private async object(key: string): Promise<{ stream: Readable; size: number } | null> {
+  private async object(
+    key: string,
+    range?: string,
+  ): Promise<{ stream: Readable; size: number; partial: boolean } | null> {
     try {
       const response = await this.client.send(
-        new GetObjectCommand({ Bucket: this.options.bucket, Key: this.key(key) }),
+        new GetObjectCommand({ Bucket: this.options.bucket, Key: this.key(key), Range: range }),
       );
       const body = response.Body as Readable | undefined;
       if (!body) return null;
       return {
         stream: body instanceof Readable ? body : Readable.from(body),
         size: Number(response.ContentLength ?? 0),
+        partial: response.ContentRange !== undefined,
       };
     } catch (error) {
       if (error instanceof NoSuchKey) return null;

@@ -62,6 +62,21 @@ describe.each(adapters)('%s', (_name, make) => {
     await storage.delete('icons/1/1-64.png'); // deleting what is gone is fine
   });
 
+  it('reads a byte range without the rest, short at the end, null for a missing key', async () => {
+    const bytes = Buffer.from(Array.from({ length: 1000 }, (_, i) => i % 251));
+    await storage.put('files/range/1.xpi', bytes);
+    expect(await storage.readRange('files/range/1.xpi', 0, 10)).toEqual(bytes.subarray(0, 10));
+    expect(await storage.readRange('files/range/1.xpi', 500, 250)).toEqual(bytes.subarray(500, 750));
+    expect(await storage.readRange('files/range/1.xpi', 990, 50)).toEqual(bytes.subarray(990));
+    expect(await storage.readRange('files/range/1.xpi', 1000, 5)).toEqual(Buffer.alloc(0));
+    expect(await storage.readRange('files/range/1.xpi', 2000, 5)).toEqual(Buffer.alloc(0));
+    expect(await storage.readRange('files/range/1.xpi', 3, 0)).toEqual(Buffer.alloc(0));
+    expect(await storage.readRange('files/range/missing.xpi', 0, 10)).toBeNull();
+    await expect(storage.readRange('files/range/1.xpi', -1, 10)).rejects.toThrow(RangeError);
+    await expect(storage.readRange('files/range/1.xpi', 0, 1.5)).rejects.toThrow(RangeError);
+    await storage.delete('files/range/1.xpi');
+  });
+
   it('moves a local file in, and hands out local copies that release cleans up', async () => {
     const source = join(scratch, 'upload.xpi');
     const bytes = Buffer.alloc(300_000, 7);

@@ -16,6 +16,11 @@ export interface Storage {
    * `release` removes it when it is a temporary copy.
    */
   localFile(key: string): Promise<{ path: string; release(): Promise<void> } | null>;
+  /**
+   * `length` bytes from offset `start` (fewer where the object ends first), without reading the
+   * rest (a member of a stored package); null when there is no such key.
+   */
+  readRange(key: string, start: number, length: number): Promise<Buffer | null>;
   delete(key: string): Promise<void>;
   /** The public URL of a key, under the service's base URL. */
   url(baseUrl: string, key: string): string;
@@ -24,5 +29,12 @@ export interface Storage {
 export function assertSafeKey(key: string): void {
   if (!/^[a-z0-9_-]+(\/[A-Za-z0-9_.-]+)*$/.test(key) || key.split('/').some((part) => part === '..' || part === '.')) {
     throw new Error(`Unsafe storage key: ${key}`);
+  }
+}
+
+/** A byte range a caller may ask for: whole, non-negative numbers (offsets past the end read nothing). */
+export function assertRange(start: number, length: number): void {
+  if (!Number.isSafeInteger(start) || start < 0 || !Number.isSafeInteger(length) || length < 0) {
+    throw new RangeError(`Invalid byte range: ${start}+${length}`);
   }
 }

@@ -11,10 +11,11 @@ import { browseUrls } from './browse.urls.js';
 import type { PackageEntry } from './contents.entity.js';
 import type { FileDiff, FileStatus } from './file-diff.js';
 import { decodeText, DIRECTORY_MIMETYPE, mimetypeByName } from './mime.js';
-import { compareTreePaths, type PackageContentsStore } from './package-contents.js';
+import { compareTreePaths, type PackageContentsStore, type StoredEntry } from './package-contents.js';
 
 /** A file entry of a browse (status null) or a compare; a deleted file's type fields are null. */
-export interface BrowseEntry extends Omit<PackageEntry, 'category' | 'mimetype'> {
+/** A tree entry as browse and compare show it (`at`: where a file of the browsed package is read from). */
+export interface BrowseEntry extends Omit<StoredEntry, 'category' | 'mimetype'> {
   category: PackageEntry['category'] | null;
   mimetype: string | null;
   status: FileStatus | null;
@@ -131,7 +132,9 @@ export class VersionBrowseService {
     const entries = compareEntries(before, after);
     const entry = select(entries, path, version.addon.type);
     const [validation, baseValidation] = await Promise.all([this.validation(ctx, version), this.validation(ctx, base)]);
-    const diff = entry.category === 'directory' ? null : await this.store.diff(ctx.em, baseFile, file, entry.path);
+    const trees = { base: before, file: after };
+    const diff =
+      entry.category === 'directory' ? null : await this.store.diff(ctx.em, baseFile, file, entry.path, trees);
     return {
       addon: version.addon,
       version,
@@ -164,7 +167,7 @@ export class VersionBrowseService {
   /** The bytes of a file whose access `download` checked. */
   async open(em: EntityManager, fileId: number, path: string): Promise<{ stream: Readable; size: number } | null> {
     const file = await em.findOne(AddonFile, fileId);
-    const bytes = file ? await this.store.read(file, path) : null;
+    const bytes = file ? await this.store.read(em, file, path) : null;
     return bytes && { stream: Readable.from([bytes]), size: bytes.length };
   }
 
@@ -190,7 +193,7 @@ export class VersionBrowseService {
 
   private async content(file: AddonFile, entry: BrowseEntry): Promise<string> {
     if (entry.category !== 'text' || (entry.size ?? 0) > this.settings.contentMax) return '';
-    const bytes = await this.store.read(file, entry.path);
+    const bytes = await this.store.readEntry(file, entry);
     return bytes ? decodeText(bytes) : '';
   }
 
@@ -245,6 +248,8 @@ function compareEntries(before: PackageEntry[], after: PackageEntry[]): BrowseEn
     if (e.category === 'directory' || entries.has(e.path)) continue;
     entries.set(e.path, {
       ...e,
+      // Where the base package holds it: nothing to read in this version.
+      at: undefined,
       size: null,
       sha256: null,
       category: null,

@@ -18,7 +18,7 @@ const S_IFREG = 0o100000;
 const S_IFDIR = 0o040000;
 const S_IFLNK = 0o120000;
 
-const STORED = 0;
+export const STORED = 0;
 export const DEFLATED = 8;
 
 /** Decoded the way yauzl would, but keeping backslashes so that they can be refused. */

@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { buildZip, deflatedZeros, type RawEntry, writeFixture, zipFiles } from './__tests__/zip-builder.js';
 import { PackageError } from './package.errors.js';
-import { inspectZip, readZip } from './zip.js';
+import { digestZip, inflateMember, inspectZip, readZip } from './zip.js';
 
 const MiB = 1024 * 1024;
 let dir: string;
@@ -96,6 +96,52 @@ describe('readZip and inspectZip on well-formed archives', () => {
     const members = await readZip(raw({ name: 'inner.zip', data: inner, method: 0 }));
     expect(members.map((member) => member.name)).toEqual(['inner.zip']);
     expect(members[0].data.equals(inner)).toBe(true);
+  });
+});
+
+describe('member locations (digestZip) and inflateMember', () => {
+  const files = {
+    'manifest.json': '{"name":"x"}',
+    'lib/a.js': 'a'.repeat(5000),
+    'icons/a.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]),
+  };
+
+  it('reads each member again from its recorded bytes alone, stored or deflated', async () => {
+    const archive = buildZip([
+      { name: 'manifest.json', data: files['manifest.json'] },
+      { name: 'lib/a.js', data: files['lib/a.js'] },
+      { name: 'icons/a.png', data: files['icons/a.png'], method: 0 },
+    ]);
+    const digests = await digestZip(fixture(archive), 16);
+    expect(digests.map((d) => [d.name, d.location.method, d.location.size])).toEqual([
+      ['manifest.json', 8, 12],
+      ['lib/a.js', 8, 5000],
+      ['icons/a.png', 0, 7],
+    ]);
+    for (const { name, location } of digests) {
+      const compressed = archive.subarray(location.start, location.start + location.compressedSize);
+      expect(await inflateMember(name, compressed, location)).toEqual(Buffer.from(files[name as keyof typeof files]));
+    }
+  });
+
+  it('refuses bytes that are not the recorded ones, and members past maxReadSize', async () => {
+    const path = fixture(await zipFiles(files));
+    const archive = readFileSync(path);
+    const [, big] = await digestZip(path, 16);
+    const at = big.location;
+    const compressed = archive.subarray(at.start, at.start + at.compressedSize);
+    const flipped = Buffer.from(compressed);
+    flipped[flipped.length >> 1] ^= 0xff;
+    expect(await refusal(inflateMember('lib/a.js', flipped, at))).toBe('Invalid archive.');
+    expect(await refusal(inflateMember('lib/a.js', compressed.subarray(1), at))).toBe('Invalid archive.');
+    expect(await refusal(inflateMember('lib/a.js', compressed, { ...at, crc32: at.crc32 ^ 1 }))).toBe(
+      'Invalid archive.',
+    );
+    expect(await refusal(inflateMember('lib/a.js', compressed, { ...at, size: at.size - 1 }))).toBe('Invalid archive.');
+    expect(await refusal(inflateMember('lib/a.js', compressed, { ...at, method: 12 }))).toBe('Invalid archive.');
+    expect(await refusal(inflateMember('lib/a.js', compressed, at, { maxReadSize: 4096 }))).toBe(
+      'File exceeding size limit in archive: lib/a.js',
+    );
   });
 });
 

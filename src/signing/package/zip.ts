@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
 import { type Readable, pipeline } from 'node:stream';
-import { type InflateRaw, crc32, createInflateRaw } from 'node:zlib';
+import { promisify } from 'node:util';
+import { type InflateRaw, crc32, createInflateRaw, inflateRaw } from 'node:zlib';
 import yauzl, { type Entry, type Options, type ZipFile } from 'yauzl';
 import { PackageError, packageErrors } from './package.errors.js';
-import { type ByteRange, type CheckedEntry, DEFLATED, checkEntry, hasOverlap } from './zip.entries.js';
+import { type ByteRange, type CheckedEntry, DEFLATED, STORED, checkEntry, hasOverlap } from './zip.entries.js';
 
 const MiB = 1024 * 1024;
+const inflateRawAsync = promisify(inflateRaw);
 
 export interface ZipLimits {
   /** Largest member, in decompressed bytes (compat: 100 MiB). */
@@ -121,18 +123,28 @@ function nextEntry(zip: ZipFile): Promise<Entry | null> {
 }
 
 /** Local headers must repeat the central name, and no two members may share bytes. */
-async function checkLocalHeaders(zip: ZipFile, members: readonly CheckedEntry[]): Promise<void> {
+/** Checks every local header against its central entry; the members' data starts, by member. */
+async function checkLocalHeaders(zip: ZipFile, members: readonly CheckedEntry[]): Promise<Map<CheckedEntry, number>> {
   const ranges: ByteRange[] = [];
-  for (const { entry } of members) {
+  const starts = new Map<CheckedEntry, number>();
+  for (const member of members) {
+    const { entry } = member;
     const header = await guard(zip.readLocalFileHeaderPromise(entry));
     if (!header.fileName.equals(entry.fileNameRaw)) throw packageErrors.invalidArchive();
     ranges.push({ start: entry.relativeOffsetOfLocalHeader, end: header.fileDataStart + entry.compressedSize });
+    starts.set(member, header.fileDataStart);
   }
   if (hasOverlap(ranges)) throw packageErrors.invalidArchive();
+  return starts;
 }
 
 /** Every metadata check, for all members, before a single byte is inflated. */
 async function listMembers(zip: ZipFile, limits: ZipLimits): Promise<CheckedEntry[]> {
+  return [...(await listMemberStarts(zip, limits)).keys()];
+}
+
+/** `listMembers`, with where each member's data starts in the archive. */
+async function listMemberStarts(zip: ZipFile, limits: ZipLimits): Promise<Map<CheckedEntry, number>> {
   if (zip.entryCount > limits.maxEntries) throw packageErrors.tooManyFiles(limits.maxEntries);
   const members: CheckedEntry[] = [];
   const names = new Set<string>();
@@ -142,8 +154,7 @@ async function listMembers(zip: ZipFile, limits: ZipLimits): Promise<CheckedEntr
     names.add(member.name);
     members.push(member);
   }
-  await checkLocalHeaders(zip, members);
-  return members;
+  return checkLocalHeaders(zip, members);
 }
 
 interface Progress {
@@ -289,6 +300,22 @@ export interface ZipDigest {
   sha256: string;
   /** The first `headBytes` bytes, for type sniffing. */
   head: Buffer;
+  /** Where the member's bytes are in this archive, to read it again alone (`inflateMember`). */
+  location: MemberLocation;
+}
+
+/**
+ * A member's compressed bytes in one archive (found and checked by a full read of its metadata),
+ * and what they must inflate to. Valid for those archive bytes only: keep it by the archive's hash.
+ */
+export interface MemberLocation {
+  /** Offset of the first data byte (after the local header). */
+  start: number;
+  compressedSize: number;
+  /** 0 stored, 8 deflated. */
+  method: number;
+  size: number;
+  crc32: number;
 }
 
 /**
@@ -304,7 +331,8 @@ export async function digestZip(
   return withZip(path, async (zip) => {
     const meter = new SizeMeter(resolved);
     const result: ZipDigest[] = [];
-    for (const member of fileMembers(await listMembers(zip, resolved))) {
+    const starts = await listMemberStarts(zip, resolved);
+    for (const member of fileMembers([...starts.keys()])) {
       const hash = createHash('sha256');
       const head: Buffer[] = [];
       let kept = 0;
@@ -317,7 +345,15 @@ export async function digestZip(
           kept += part.length;
         }
       });
-      result.push({ name: member.name, size, sha256: hash.digest('hex'), head: Buffer.concat(head, kept) });
+      const { entry } = member;
+      const location = {
+        start: starts.get(member)!,
+        compressedSize: entry.compressedSize,
+        method: entry.compressionMethod,
+        size,
+        crc32: entry.crc32,
+      };
+      result.push({ name: member.name, size, sha256: hash.digest('hex'), head: Buffer.concat(head, kept), location });
     }
     return result;
   });
@@ -346,4 +382,35 @@ export async function readZipMember(
     });
     return Buffer.concat(chunks, size);
   });
+}
+
+/**
+ * A member's bytes from its compressed bytes alone (read at `location.start`, `compressedSize`
+ * long): refused past `maxReadSize` before inflating, and unless they inflate to exactly the
+ * recorded size and CRC-32 (stored bytes that changed since the location was taken).
+ */
+export async function inflateMember(
+  name: string,
+  compressed: Buffer,
+  location: MemberLocation,
+  limits: Partial<ZipLimits> = {},
+): Promise<Buffer> {
+  const { maxReadSize } = resolveLimits(limits);
+  if (location.size > maxReadSize) throw packageErrors.fileTooLarge(name);
+  if (compressed.length !== location.compressedSize) throw packageErrors.invalidArchive();
+  let bytes: Buffer;
+  if (location.method === DEFLATED) {
+    try {
+      // One byte over the recorded size is enough to tell a member that grew.
+      bytes = await inflateRawAsync(compressed, { maxOutputLength: location.size + 1 });
+    } catch {
+      throw packageErrors.invalidArchive();
+    }
+  } else if (location.method === STORED) {
+    bytes = compressed;
+  } else {
+    throw packageErrors.invalidArchive();
+  }
+  if (bytes.length !== location.size || crc32(bytes) !== location.crc32) throw packageErrors.invalidArchive();
+  return bytes;
 }
