@@ -22,8 +22,9 @@ const probeRoutes = defineRoutes([
 ]);
 
 let t: TestApp;
+let statements = 0;
 beforeAll(async () => {
-  t = await startTestApp({ extraRoutes: probeRoutes });
+  t = await startTestApp({ extraRoutes: probeRoutes, onQuery: () => statements++ });
 });
 afterAll(() => t.close());
 
@@ -50,6 +51,25 @@ describe('JWT API keys over REST', () => {
       expect(res.headers['content-type']).toBe('application/json');
       expect(res.body).toMatchObject({ id: user.id, username: user.username, email: user.email });
     }
+  });
+
+  it('reads the active key with its user and the permissions of their groups (one statement)', async () => {
+    const user = await t.createUser({ 'api-key': true, permission: ['Addons:Review', 'Accounts:SuperCreate'] });
+    const em = t.em();
+    const before = statements;
+    const active = await t.app.services.apiKeys.findActive(em, user.apiKey!.key);
+    expect(statements - before).toBe(1);
+    expect(active?.secret).toBe(user.apiKey!.secret);
+    expect(active?.permissions).toEqual(['Accounts:SuperCreate', 'Addons:Review']);
+    // The entity manager's own user and key, fully read (dates as dates).
+    expect(await em.findOneOrFail(User, user.id)).toBe(active!.apiKey.user);
+    expect(active!.apiKey.user.created).toBeInstanceOf(Date);
+    expect(active!.apiKey.created).toBeInstanceOf(Date);
+    expect(active!.apiKey).toMatchObject({ key: user.apiKey!.key, isActive: true });
+    const plain = await t.createUser({ 'api-key': true });
+    expect((await t.app.services.apiKeys.findActive(t.em(), plain.apiKey!.key))?.permissions).toEqual([]);
+    await t.app.services.apiKeys.revoke(t.em(), active!.apiKey.user);
+    expect(await t.app.services.apiKeys.findActive(t.em(), user.apiKey!.key)).toBeNull();
   });
 
   it('accepts the prefix in any case and refuses malformed headers', async () => {

@@ -1,7 +1,8 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import type { User } from '../accounts/user.entity.js';
+import { permissionsOfUserSql } from '../accounts/accounts.loaders.js';
+import { User } from '../accounts/user.entity.js';
 import type { SecretBox } from '../core/secrets.js';
 import { ApiKey } from './api-key.entity.js';
 
@@ -14,6 +15,23 @@ export interface IssuedApiKey {
 export interface ActiveApiKey {
   apiKey: ApiKey;
   secret: string;
+  /** The key user's permission rules, sorted. */
+  permissions: string[];
+}
+
+/** An active key with its user (all columns) and the user's permissions. */
+const ACTIVE_KEY_QUERY = `
+  select k.id as key_id, k.key as key_key, k.secret_ciphertext as key_secret_ciphertext,
+    k.created as key_created, ${permissionsOfUserSql('k.user_id')} as key_permissions, u.*
+  from api_keys k join users u on u.id = k.user_id where k.key = ? and k.is_active`;
+
+interface ActiveKeyRow {
+  key_id: number;
+  key_key: string;
+  key_secret_ciphertext: string;
+  key_created: Date;
+  key_permissions: string[] | null;
+  [userColumn: string]: unknown;
 }
 
 /** JWT API keys: `user:<id>:<n>` issuers with a 64-hex-character secret, one active key per user. */
@@ -49,12 +67,33 @@ export class ApiKeysService {
     return (await em.nativeUpdate(ApiKey, { user, isActive: true }, { isActive: null })) > 0;
   }
 
-  /** The active key with this issuer and its decrypted secret, or null. */
+  /**
+   * The active key with this issuer, its decrypted secret, its user and the user's permissions
+   * (one statement, merged into `em`), or null.
+   */
   async findActive(em: EntityManager, key: string): Promise<ActiveApiKey | null> {
-    const apiKey = await em.findOne(ApiKey, { key, isActive: true }, { populate: ['user'] });
-    if (!apiKey) return null;
-    const secret = this.box.open(apiKey.secretCiphertext, apiKey.key);
-    return secret === null ? null : { apiKey, secret };
+    const [row] = await em.getConnection().execute<ActiveKeyRow[]>(ACTIVE_KEY_QUERY, [key]);
+    if (!row) return null;
+    const {
+      key_id: id,
+      key_key: issuer,
+      key_secret_ciphertext: ciphertext,
+      key_created: created,
+      key_permissions: permissions,
+      ...userRow
+    } = row;
+    const secret = this.box.open(ciphertext, issuer);
+    if (secret === null) return null;
+    const user = em.map(User, userRow);
+    const apiKey = em.map(ApiKey, {
+      id,
+      user_id: user.id,
+      key: issuer,
+      secret_ciphertext: ciphertext,
+      is_active: true,
+      created,
+    });
+    return { apiKey, secret, permissions: permissions ?? [] };
   }
 
   /** Records a jti; false when it was already used by this issuer within its lifetime. */

@@ -1,8 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { permissionsByUserIdQuery } from '../accounts/accounts.loaders.js';
 import type { User } from '../accounts/user.entity.js';
 import { errors } from '../core/errors.js';
-import { intArray } from '../db/sql.js';
 import type { ApiKeysService } from './api-keys.service.js';
 import { JWT_LEEWAY_SECONDS, jwtMessages, verifyApiKeyJwt } from './jwt.js';
 import type { SessionsService } from './sessions.service.js';
@@ -51,9 +49,9 @@ export class Authenticator {
       found.set(issuer, active);
       return active?.secret ?? null;
     });
-    const apiKey = found.get(claims.iss)?.apiKey;
-    if (!apiKey) throw errors.authenticationFailed(jwtMessages.issuerUnknown);
-    const user = apiKey.user;
+    const active = found.get(claims.iss);
+    if (!active) throw errors.authenticationFailed(jwtMessages.issuerUnknown);
+    const { user } = active.apiKey;
     if (user.deleted) throw errors.authenticationFailed(jwtMessages.userDisabled);
     if (!user.readDevAgreement) throw errors.authenticationFailed(jwtMessages.noDevAgreement);
     if (claims.jti !== undefined) {
@@ -63,20 +61,13 @@ export class Authenticator {
       }
     }
     await this.touchLastLogin(em, user, ip);
-    return new Viewer(user, await this.permissions(em, user), 'jwt');
+    return new Viewer(user, active.permissions, 'jwt');
   }
 
   private async fromSession(em: EntityManager, token: string, ip: string | null): Promise<Viewer> {
     const { session, permissions } = await this.sessions.verify(em, token);
     await this.touchLastLogin(em, session.user, ip);
     return new Viewer(session.user, permissions, 'session', session.id);
-  }
-
-  private async permissions(em: EntityManager, user: User): Promise<string[]> {
-    const rows: { rules: string[] | null }[] = await em
-      .getConnection()
-      .execute(permissionsByUserIdQuery, [intArray([user.id])]);
-    return rows[0]?.rules ?? [];
   }
 
   private async touchLastLogin(em: EntityManager, user: User, ip: string | null): Promise<void> {
