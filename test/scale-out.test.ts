@@ -129,6 +129,37 @@ const now = () => Math.floor(Date.now() / 1000);
     );
     expect(downloads[0].equals(downloads[1])).toBe(true);
     expect(`sha256:${createHash('sha256').update(downloads[0]).digest('hex')}`).toBe(signed.files[0].hash);
+
+    // A reviewer browses the signed package: the tree is computed by one process (the whole package
+    // read once from the object store), then each process reads single files by ranged GETs.
+    const reviewer = await runTs(
+      'src/cli.ts',
+      ['users:create', '--email', 'reviewer@example.com', '--permission', 'Addons:ReviewUnlisted', '--session'],
+      { ...env, DATA_DIR: dirs[0] },
+    );
+    expect(reviewer.code).toBe(0);
+    const { sessionToken } = JSON.parse(reviewer.stdout) as { sessionToken: string };
+    const asReviewer = { Authorization: `Bearer ${sessionToken}` };
+    const addon = (await fetch(`${web}/api/v4/addons/addon/${guid}/`, { headers: asReviewer }).then((r) =>
+      r.json(),
+    )) as { id: number };
+    const versionsUrl = `/api/v4/reviewers/addon/${addon.id}/versions/`;
+    const versions = (await fetch(`${web}${versionsUrl}`, { headers: asReviewer }).then((r) => r.json())) as {
+      id: number;
+    }[];
+    expect(versions).toHaveLength(1);
+    const browse = async (base: string, file: string) => {
+      const res = await fetch(`${base}${versionsUrl}${versions[0].id}/?file=${file}`, { headers: asReviewer });
+      expect(res.status).toBe(200);
+      return (await res.json()) as { file: { content: string; sha256: string } };
+    };
+    const manifest = await browse(web, 'manifest.json');
+    expect(JSON.parse(manifest.file.content).browser_specific_settings.gecko.id).toBe(guid);
+    for (const base of [worker, web]) {
+      const util = await browse(base, 'lib/util.js');
+      expect(util.file.content).toBe('export const answer = 42;\n');
+      expect(util.file.sha256).toBe(createHash('sha256').update(util.file.content).digest('hex'));
+    }
   }, 150_000);
 
   it('WEB_PROCESSES=2 serves one port from two processes and stops them together', async () => {
