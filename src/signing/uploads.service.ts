@@ -7,21 +7,17 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { User } from '../accounts/user.entity.js';
 import { jwtMessages } from '../auth/jwt.js';
 import { Addon, AddonUser } from '../catalogue/addon.entity.js';
-import { AddonStatus, addonTypeName, App, Channel, FileStatus } from '../catalogue/catalogue.enums.js';
-import { Category } from '../catalogue/category.entity.js';
-import { License } from '../catalogue/license.entity.js';
-import { MAX_CATEGORIES_PER_APP as MAX_CATEGORIES } from '../catalogue/listing.service.js';
+import { AddonStatus, addonTypeName, Channel, FileStatus } from '../catalogue/catalogue.enums.js';
 import { Version } from '../catalogue/version.entity.js';
 import type { RequestContext } from '../core/context.js';
-import { errors, type AppError } from '../core/errors.js';
-import { mergeTranslations, parseTranslationsInput, type Translations } from '../core/i18n/translations.js';
-import { lengthProblem } from '../core/text-limits.js';
+import { errors } from '../core/errors.js';
 import { canonicalLocale } from '../core/i18n/locales.js';
 import type { JobQueue } from '../jobs/queue.port.js';
 import type { ServiceJobs } from '../jobs/service-jobs.js';
 import type { Storage } from '../storage/storage.port.js';
-import { assertValidUrlGuid, isValidGuid } from './package/guid.js';
-import { PackageError, packageErrors } from './package/package.errors.js';
+import { SubmissionPolicy, type UploadNames } from './submission.policy.js';
+import { submissionListing, type SubmissionMetadata } from './submission.listing.js';
+import { PackageError } from './package/package.errors.js';
 import { parsePackage, type PackageLimits, type ParsedPackage } from './package/parse.js';
 import { signingErrors } from './signing.errors.js';
 import { submissionErrors } from './submission.errors.js';
@@ -64,38 +60,7 @@ export interface UploadSubmissionInput {
   metadata: SubmissionMetadata;
 }
 
-/** The listing a submission may carry (v5: translated fields as objects of locales). */
-export interface SubmissionMetadata {
-  name?: unknown;
-  summary?: unknown;
-  description?: unknown;
-  /** Category slugs of the browser's application. */
-  categories?: string[] | null;
-  /** A built-in licence's slug (listed versions). */
-  license?: string | null;
-}
-
-export interface UploadNames {
-  vendorName: string;
-  browserName: string;
-  /** Mail domains of the vendor's own staff: they may use reserved guids and trademarks. */
-  vendorEmailDomains: readonly string[];
-}
-
 const CHANNELS: Record<string, Channel> = { listed: Channel.LISTED, unlisted: Channel.UNLISTED };
-
-/** v5's licence slugs, in the order of the built-in licence numbers (1 to 9). */
-const LICENSE_SLUGS = [
-  'MPL-2.0',
-  'GPL-2.0-or-later',
-  'GPL-3.0-or-later',
-  'LGPL-2.1-or-later',
-  'LGPL-3.0-or-later',
-  'MIT',
-  'BSD-2-Clause',
-  'all-rights-reserved',
-  'cc-by-3.0',
-];
 
 /**
  * The signing API's upload rules, in the original order of checks (compat notes §3): ownership,
@@ -111,7 +76,11 @@ export class UploadsService {
     private readonly names: UploadNames,
     private readonly spool: { dir: string; maxBytes: number },
     private readonly limits: Partial<PackageLimits> = {},
-  ) {}
+  ) {
+    this.policy = new SubmissionPolicy(names);
+  }
+
+  private readonly policy: SubmissionPolicy;
 
   /** `submit` for a streamed file (GraphQL multipart, or the REST layer's spooled part). */
   async submitStream(ctx: RequestContext, input: Omit<SubmitInput, 'upload'> & { upload: UploadedFile | null }) {
@@ -215,7 +184,7 @@ export class UploadsService {
     if (version !== pkg.version) throw signingErrors.versionMismatch();
     if (addon) await this.assertNewVersion(em, addon, version);
 
-    const guid = addon?.guid ?? pkg.guid ?? this.urlGuid(input.guid) ?? `{${randomUUID()}}`;
+    const guid = addon?.guid ?? pkg.guid ?? this.policy.urlGuid(input.guid) ?? `{${randomUUID()}}`;
     if (!addon) {
       // POST with a manifest id of an existing add-on, a denied id, or a deleted add-on's.
       const taken = await this.findByGuid(em, guid);
@@ -224,7 +193,7 @@ export class UploadsService {
     if (addon && addon.type !== pkg.type) {
       throw signingErrors.typeMismatch(addonTypeName(pkg.type, 'v4'), addonTypeName(addon.type, 'v4'));
     }
-    this.assertAllowedContent(pkg, guid, user, !addon);
+    this.policy.assertAllowedContent(pkg, guid, user, !addon);
     const channel = input.channel;
     const automatedSigning =
       channel === Channel.UNLISTED && !(addon && (await this.flags.blocksAutoApproval(em, addon)));
@@ -239,7 +208,7 @@ export class UploadsService {
     if (!input.upload) throw submissionErrors.noFile('upload');
     const pkg = await this.parse(input.upload.path);
     const known = pkg.guid ? await this.findByGuid(ctx.em, pkg.guid) : null;
-    this.assertAllowedContent(pkg, pkg.guid, user, !known);
+    this.policy.assertAllowedContent(pkg, pkg.guid, user, !known);
     return this.record(ctx.em, {
       addon: null,
       user,
@@ -280,7 +249,7 @@ export class UploadsService {
       version: upload.version,
       channel: upload.channel,
     });
-    const listing = await this.submittedListing(ctx, existing, pkg, input.metadata, checked.channel);
+    const listing = await submissionListing(ctx, existing, pkg, input.metadata, checked.channel);
 
     return ctx.em.transactional(async (tx) => {
       const locked = await tx.findOneOrFail(FileUpload, upload.uuid, { lockMode: LockMode.PESSIMISTIC_WRITE });
@@ -303,89 +272,6 @@ export class UploadsService {
       });
       return { upload: locked, created };
     });
-  }
-
-  /**
-   * The listing after a v5 submission's metadata: texts (objects of locales), categories and a
-   * licence. A listed version needs a name, a summary, categories and a licence (v5's messages).
-   */
-  private async submittedListing(
-    ctx: RequestContext,
-    addon: Addon | null,
-    pkg: ParsedPackage,
-    metadata: SubmissionMetadata,
-    channel: Channel,
-  ) {
-    if (addon && channel === Channel.LISTED && addon.disabledByUser) throw signingErrors.invisibleAddon();
-    const problems: Record<string, string[]> = {};
-    const fail = (field: string, message: string) => (problems[field] ??= []).push(message);
-    const texts: Partial<Record<'name' | 'summary' | 'description', Translations | null>> = {};
-    const limits = { name: 'addonName', summary: 'addonSummary', description: 'addonDescription' } as const;
-    for (const field of ['name', 'summary', 'description'] as const) {
-      const value = metadata[field];
-      if (value === undefined || value === null) continue;
-      if (typeof value !== 'object' || Array.isArray(value)) {
-        fail(field, 'You must provide an object of {lang-code:value}.');
-        continue;
-      }
-      try {
-        const parsed = parseTranslationsInput(field, value, ctx.locale);
-        const merged = mergeTranslations(addon?.[field] ?? null, parsed);
-        const tooLong = Object.values(merged ?? {})
-          .map((text) => lengthProblem(text, limits[field]))
-          .find(Boolean);
-        if (tooLong) fail(field, tooLong);
-        else texts[field] = merged;
-      } catch (error) {
-        const appError = error as AppError;
-        for (const message of appError.fields?.[field] ?? [appError.message]) fail(field, message);
-      }
-    }
-    let categoryIds: number[] | undefined;
-    const type = addon?.type ?? pkg.type;
-    if (metadata.categories) {
-      categoryIds = [];
-      for (const slug of metadata.categories) {
-        const category = await ctx.em.findOne(Category, { application: App.BROWSER, type, slug });
-        if (!category) fail('categories', `Invalid category name ${slug} for application firefox.`);
-        else if (!categoryIds.includes(category.id)) categoryIds.push(category.id);
-      }
-      if (categoryIds.length > MAX_CATEGORIES) {
-        fail('categories', `Maximum number of categories per application (${MAX_CATEGORIES}) exceeded`);
-      }
-    }
-    let license: License | null = null;
-    if (metadata.license) {
-      const builtin = LICENSE_SLUGS.indexOf(metadata.license) + 1;
-      license = builtin > 0 ? await ctx.em.findOne(License, { builtin }) : null;
-      if (!license) fail('license', `License with slug=${metadata.license} does not exist.`);
-    }
-    if (channel === Channel.LISTED) {
-      const required = 'This field is required for add-ons with listed versions.';
-      const hasText = (t: Translations | null | undefined) => !!t && Object.values(t).some((v) => v?.trim());
-      const name = 'name' in texts ? texts.name : (addon?.name ?? (pkg.name ? { x: pkg.name } : null));
-      const summary =
-        'summary' in texts ? texts.summary : (addon?.summary ?? (pkg.description ? { x: pkg.description } : null));
-      if (!problems.name && !hasText(name)) fail('name', required);
-      if (!problems.summary && !hasText(summary)) fail('summary', required);
-      if (!problems.categories && !(categoryIds ?? addon?.categoryIds ?? []).length) fail('categories', required);
-      if (!license && !problems.license && !(addon && (await this.hasListedLicense(ctx.em, addon)))) {
-        fail('license', 'This field is required for listed versions.');
-      }
-    }
-    if (Object.keys(problems).length) throw errors.validation(problems);
-    const changes: Partial<Pick<Addon, 'name' | 'summary' | 'description' | 'categoryIds'>> = { ...texts };
-    if (categoryIds) changes.categoryIds = categoryIds;
-    return { addon: changes, license };
-  }
-
-  private async hasListedLicense(em: EntityManager, addon: Addon): Promise<boolean> {
-    const previous = await em.findOne(
-      Version,
-      { addon, channel: Channel.LISTED, deleted: false },
-      { orderBy: { id: 'desc' }, fields: ['license'] },
-    );
-    return !!previous?.license;
   }
 
   /** A stored upload parsed again (it parsed when it was uploaded). */
@@ -454,56 +340,12 @@ export class UploadsService {
     }
   }
 
-  /** A guid from the URL used as the add-on's id (the package has none): checked as the original does. */
-  private urlGuid(guid: string | null): string | null {
-    if (guid === null) return null;
-    try {
-      assertValidUrlGuid(guid);
-    } catch (error) {
-      if (error instanceof PackageError) throw errors.badRequest(error.message);
-      throw error;
-    }
-    return guid;
-  }
-
   /** Any earlier version with that string, deleted or not, or an upload of it still in progress. */
   private async assertNewVersion(em: EntityManager, addon: Addon, version: string) {
     const previous = await em.findOne(Version, { addon, version }, { fields: ['id', 'deleted'] });
     if (previous) throw previous.deleted ? signingErrors.versionDeleted(version) : signingErrors.versionExists(version);
     const pending = await em.count(FileUpload, { addon, version, processedAt: null });
     if (pending) throw signingErrors.versionInProgress(version);
-  }
-
-  private assertAllowedContent(pkg: ParsedPackage, guid: string | null, user: User, isNew: boolean) {
-    const staff = this.isVendorStaff(user);
-    if (pkg.isExperiment && !staff) throw signingErrors.experiment();
-    if (pkg.isSigned && !staff) throw signingErrors.vendorSigned(this.names.vendorName);
-    if (!staff && pkg.name && this.misusesTrademark(pkg.name)) {
-      throw signingErrors.trademark(this.names.vendorName, this.names.browserName);
-    }
-    if (guid === null) return;
-    if (isNew && !staff) {
-      const vendor = this.names.vendorName.toLowerCase();
-      const reserved = [`@${vendor}.org`, `@shield.${vendor}.org`, `@pioneer.${vendor}.org`, `@${vendor}.com`];
-      const suffix = reserved.find((s) => guid.toLowerCase().endsWith(s));
-      if (suffix) throw signingErrors.reservedGuid(suffix);
-    }
-    if (!isValidGuid(guid)) throw errors.badRequest(packageErrors.invalidGuid().message);
-  }
-
-  private isVendorStaff(user: User): boolean {
-    const domain = user.email.split('@').pop()?.toLowerCase() ?? '';
-    return this.names.vendorEmailDomains.includes(domain);
-  }
-
-  /** A trademark may appear once, only as a trailing " for <Browser>". */
-  private misusesTrademark(name: string): boolean {
-    const lower = name.toLowerCase();
-    const vendor = this.names.vendorName.toLowerCase();
-    const browser = this.names.browserName.toLowerCase();
-    if (lower.includes(vendor) && vendor !== browser) return true;
-    const count = lower.split(browser).length - 1;
-    return count > 1 || (count === 1 && !lower.endsWith(` for ${browser}`));
   }
 
   /** The `channel` parameter when valid, else the most recent version's, else unlisted. */

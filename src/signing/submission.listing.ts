@@ -1,0 +1,120 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Addon } from '../catalogue/addon.entity.js';
+import { App, Channel } from '../catalogue/catalogue.enums.js';
+import { Category } from '../catalogue/category.entity.js';
+import { License } from '../catalogue/license.entity.js';
+import { MAX_CATEGORIES_PER_APP as MAX_CATEGORIES } from '../catalogue/listing.service.js';
+import { Version } from '../catalogue/version.entity.js';
+import type { RequestContext } from '../core/context.js';
+import { errors, type AppError } from '../core/errors.js';
+import { mergeTranslations, parseTranslationsInput, type Translations } from '../core/i18n/translations.js';
+import { lengthProblem } from '../core/text-limits.js';
+import type { ParsedPackage } from './package/parse.js';
+import { signingErrors } from './signing.errors.js';
+
+/** The listing a submission may carry (v5: translated fields as objects of locales). */
+export interface SubmissionMetadata {
+  name?: unknown;
+  summary?: unknown;
+  description?: unknown;
+  /** Category slugs of the browser's application. */
+  categories?: string[] | null;
+  /** A built-in licence's slug (listed versions). */
+  license?: string | null;
+}
+
+/** v5's licence slugs, in the order of the built-in licence numbers (1 to 9). */
+const LICENSE_SLUGS = [
+  'MPL-2.0',
+  'GPL-2.0-or-later',
+  'GPL-3.0-or-later',
+  'LGPL-2.1-or-later',
+  'LGPL-3.0-or-later',
+  'MIT',
+  'BSD-2-Clause',
+  'all-rights-reserved',
+  'cc-by-3.0',
+];
+
+/**
+ * The listing after a v5 submission's metadata: texts (objects of locales), categories and a
+ * licence. A listed version needs a name, a summary, categories and a licence (v5's messages).
+ */
+export async function submissionListing(
+  ctx: RequestContext,
+  addon: Addon | null,
+  pkg: ParsedPackage,
+  metadata: SubmissionMetadata,
+  channel: Channel,
+) {
+  if (addon && channel === Channel.LISTED && addon.disabledByUser) throw signingErrors.invisibleAddon();
+  const problems: Record<string, string[]> = {};
+  const fail = (field: string, message: string) => (problems[field] ??= []).push(message);
+  const texts: Partial<Record<'name' | 'summary' | 'description', Translations | null>> = {};
+  const limits = { name: 'addonName', summary: 'addonSummary', description: 'addonDescription' } as const;
+  for (const field of ['name', 'summary', 'description'] as const) {
+    const value = metadata[field];
+    if (value === undefined || value === null) continue;
+    if (typeof value !== 'object' || Array.isArray(value)) {
+      fail(field, 'You must provide an object of {lang-code:value}.');
+      continue;
+    }
+    try {
+      const parsed = parseTranslationsInput(field, value, ctx.locale);
+      const merged = mergeTranslations(addon?.[field] ?? null, parsed);
+      const tooLong = Object.values(merged ?? {})
+        .map((text) => lengthProblem(text, limits[field]))
+        .find(Boolean);
+      if (tooLong) fail(field, tooLong);
+      else texts[field] = merged;
+    } catch (error) {
+      const appError = error as AppError;
+      for (const message of appError.fields?.[field] ?? [appError.message]) fail(field, message);
+    }
+  }
+  let categoryIds: number[] | undefined;
+  const type = addon?.type ?? pkg.type;
+  if (metadata.categories) {
+    categoryIds = [];
+    for (const slug of metadata.categories) {
+      const category = await ctx.em.findOne(Category, { application: App.BROWSER, type, slug });
+      if (!category) fail('categories', `Invalid category name ${slug} for application firefox.`);
+      else if (!categoryIds.includes(category.id)) categoryIds.push(category.id);
+    }
+    if (categoryIds.length > MAX_CATEGORIES) {
+      fail('categories', `Maximum number of categories per application (${MAX_CATEGORIES}) exceeded`);
+    }
+  }
+  let license: License | null = null;
+  if (metadata.license) {
+    const builtin = LICENSE_SLUGS.indexOf(metadata.license) + 1;
+    license = builtin > 0 ? await ctx.em.findOne(License, { builtin }) : null;
+    if (!license) fail('license', `License with slug=${metadata.license} does not exist.`);
+  }
+  if (channel === Channel.LISTED) {
+    const required = 'This field is required for add-ons with listed versions.';
+    const hasText = (t: Translations | null | undefined) => !!t && Object.values(t).some((v) => v?.trim());
+    const name = 'name' in texts ? texts.name : (addon?.name ?? (pkg.name ? { x: pkg.name } : null));
+    const summary =
+      'summary' in texts ? texts.summary : (addon?.summary ?? (pkg.description ? { x: pkg.description } : null));
+    if (!problems.name && !hasText(name)) fail('name', required);
+    if (!problems.summary && !hasText(summary)) fail('summary', required);
+    if (!problems.categories && !(categoryIds ?? addon?.categoryIds ?? []).length) fail('categories', required);
+    if (!license && !problems.license && !(addon && (await hasListedLicense(ctx.em, addon)))) {
+      fail('license', 'This field is required for listed versions.');
+    }
+  }
+  if (Object.keys(problems).length) throw errors.validation(problems);
+  const changes: Partial<Pick<Addon, 'name' | 'summary' | 'description' | 'categoryIds'>> = { ...texts };
+  if (categoryIds) changes.categoryIds = categoryIds;
+  return { addon: changes, license };
+}
+
+async function hasListedLicense(em: EntityManager, addon: Addon): Promise<boolean> {
+  const previous = await em.findOne(
+    Version,
+    { addon, channel: Channel.LISTED, deleted: false },
+    { orderBy: { id: 'desc' }, fields: ['license'] },
+  );
+  return !!previous?.license;
+}
