@@ -41,6 +41,8 @@ import { LazySigningTools } from './signing/tools.js';
 import { UploadsService } from './signing/uploads.service.js';
 import { collectionsOptions } from './collections/collections.config.js';
 import { CollectionsService } from './collections/collections.service.js';
+import { CollectionItemsService } from './collections/collection-items.service.js';
+import { CollectionAccess } from './collections/collections.access.js';
 import { RatingsService } from './ratings/ratings.service.js';
 import { NotificationsService } from './accounts/notifications.service.js';
 import { ActivityService } from './catalogue/lifecycle/activity.service.js';
@@ -86,6 +88,8 @@ export interface Services {
   readonly versionBrowse: VersionBrowseService;
   readonly mailer: Mailer;
   readonly collections: CollectionsService;
+  /** The add-ons of collections. */
+  readonly collectionItems: CollectionItemsService;
   readonly ratings: RatingsService;
   readonly notifications: NotificationsService;
   readonly uploadSlots: UploadSlots;
@@ -151,6 +155,7 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
     { dir: join(config.dataDir, 'tmp'), maxBytes: config.MAX_UPLOAD_MB * 1024 * 1024 },
   );
   const versionAccess = new VersionAccess(catalogue);
+  const collectionAccess = new CollectionAccess(collectionsOptions(config));
   const draftComments = new DraftCommentsService(versionAccess);
   const reviews = new ReviewsService(
     catalogue,
@@ -231,7 +236,8 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
       { contentMax: BROWSE_CONTENT_MAX },
     ),
     mailer,
-    collections: new CollectionsService(catalogue, collectionsOptions(config)),
+    collections: new CollectionsService(collectionAccess),
+    collectionItems: new CollectionItemsService(catalogue, collectionAccess),
     ratings,
     notifications: new NotificationsService(accounts),
     uploadSlots: new UploadSlots(config.MAX_CONCURRENT_UPLOADS_PER_USER),

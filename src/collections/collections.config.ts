@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import type { CollectionsOptions } from './collections.service.js';
+import type { CollectionsOptions } from './collections.access.js';
 
 /** The vendor's own account and its featured-themes collection, from the configuration. */
 export function collectionsOptions(config: Config): CollectionsOptions {

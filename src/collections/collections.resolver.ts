@@ -8,7 +8,7 @@ import { TranslatedInputScalar } from '../graphql/scalars.js';
 import type { Services } from '../services.js';
 import { addonCountByCollectionId, collectionAuthorById } from './collections.loaders.js';
 import type { CollectionAddonRecord, CollectionRecord } from './collections.records.js';
-import { CollectionRules } from './collections.service.js';
+import { CollectionRules } from './collections.access.js';
 import {
   CollectionAddonPageType,
   CollectionAddonType,
@@ -142,7 +142,7 @@ export class CollectionsResolver {
     @Ctx() ctx: RequestContext,
     @Arg('filter', () => String, FILTER) filter?: string | null,
   ) {
-    return this.services.collections.firstItems(ctx, collection, filter);
+    return this.services.collectionItems.firstItems(ctx, collection, filter);
   }
 }
 
@@ -157,12 +157,12 @@ export class CollectionAddonsResolver {
     @Args() { user, slug, rules, filter, sort, page, pageSize }: CollectionAddonListArgs,
     @Ctx() ctx: RequestContext,
   ) {
-    return this.services.collections.listItems(ctx, user, slug, rules, filter, sort, page, pageSize);
+    return this.services.collectionItems.listItems(ctx, user, slug, rules, filter, sort, page, pageSize);
   }
 
   @Query(() => CollectionAddonType, { description: 'One add-on of a collection, whatever its status.' })
   collectionAddon(@Args() { user, slug, addon, rules }: CollectionAddonArgs, @Ctx() ctx: RequestContext) {
-    return this.services.collections.getItem(ctx, user, slug, addon, rules);
+    return this.services.collectionItems.getItem(ctx, user, slug, addon, rules);
   }
 
   @Mutation(() => CollectionAddonType, { description: 'Adds a public add-on to the collection.' })
@@ -172,7 +172,7 @@ export class CollectionAddonsResolver {
     @Arg('addon', () => String, { nullable: true, ...ADDON }) addon?: string | null,
     @Arg('notes', () => TranslatedInputScalar, { nullable: true }) notes?: unknown,
   ) {
-    return this.services.collections.addItem(ctx, user, slug, addon, notes, rules);
+    return this.services.collectionItems.addItem(ctx, user, slug, addon, notes, rules);
   }
 
   @Mutation(() => CollectionAddonType, { description: "Changes the collector's notes." })
@@ -181,12 +181,12 @@ export class CollectionAddonsResolver {
     @Ctx() ctx: RequestContext,
     @Arg('notes', () => TranslatedInputScalar, { nullable: true }) notes?: unknown,
   ) {
-    return this.services.collections.updateItem(ctx, user, slug, addon, notes, rules);
+    return this.services.collectionItems.updateItem(ctx, user, slug, addon, notes, rules);
   }
 
   @Mutation(() => Boolean)
   removeCollectionAddon(@Args() { user, slug, addon, rules }: CollectionAddonArgs, @Ctx() ctx: RequestContext) {
-    return this.services.collections.removeItem(ctx, user, slug, addon, rules);
+    return this.services.collectionItems.removeItem(ctx, user, slug, addon, rules);
   }
 
   @FieldResolver(() => AddonObjectType, {
@@ -194,6 +194,6 @@ export class CollectionAddonsResolver {
     description: `${NESTED_ADDON} REST v3/v4 answers show it whatever its status, as the original did.`,
   })
   addon(@Root() item: CollectionAddonRecord, @Ctx() ctx: RequestContext) {
-    return this.services.collections.itemAddon(ctx, item);
+    return this.services.collectionItems.itemAddon(ctx, item);
   }
 }

@@ -2,7 +2,8 @@ import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphq
 import type { Translations } from '../core/i18n/translations.js';
 import { PageOf } from '../graphql/pagination.js';
 import { TranslatedInputScalar, TranslationsScalar } from '../graphql/scalars.js';
-import { CollectionRules, type CollectionInput } from './collections.service.js';
+import { CollectionRules } from './collections.access.js';
+import type { CollectionInput } from './collections.service.js';
 
 registerEnumType(CollectionRules, {
   name: 'CollectionRules',

@@ -1,0 +1,140 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { RequestContext } from '../core/context.js';
+import { errors } from '../core/errors.js';
+import {
+  JOINED_USER_COLUMNS,
+  toJoinedUserRecord,
+  type JoinedUserRow,
+  type UserRecord,
+} from '../accounts/accounts.records.js';
+import { selectRows } from '../db/rows.js';
+import { collectionAuthorById } from './collections.loaders.js';
+import {
+  COLLECTION_COLUMNS,
+  toCollectionRecord,
+  type CollectionRecord,
+  type CollectionRow,
+} from './collections.records.js';
+
+/**
+ * Who, besides the owner, manages collections. `v3`: holders of `Collections:Edit` see and manage
+ * every collection (they only cannot create one for someone else). `v4`: `Admin:Curation` holders
+ * see and edit the vendor account's collections (not list or delete them); `Collections:Contribute`
+ * holders see the vendor's featured-themes collection and manage its add-ons.
+ */
+export const CollectionRules = { V3: 'v3', V4: 'v4' } as const;
+export type CollectionRules = (typeof CollectionRules)[keyof typeof CollectionRules];
+
+export interface CollectionsOptions {
+  /** Username of the vendor's own account, whose collections curators manage. */
+  vendorUsername: string;
+  /** Slug of the vendor account's featured-themes collection, whose add-ons contributors manage. */
+  featuredThemesSlug: string;
+}
+
+export const REQUIRED = 'This field is required.';
+export const NOT_NULL = 'This field may not be null.';
+const MAX_ID = 2_147_483_647;
+
+/** All digits, within the id columns' range (larger numbers name nothing). */
+export function isIntegerId(identifier: string): boolean {
+  return /^\d+$/.test(identifier) && Number(identifier) <= MAX_ID;
+}
+
+/** Flushes; a concurrent duplicate (unique index) gets the same answer as one found before. */
+export async function flushUnique(ctx: RequestContext, message: string) {
+  try {
+    await ctx.em.flush();
+  } catch (error) {
+    if (error instanceof UniqueConstraintViolationException) throw errors.field('non_field_errors', message);
+    throw error;
+  }
+}
+
+/**
+ * Finding a collection (author by id or username, collection by slug) and who may read it or
+ * change its add-ons (`CollectionRules`): shared by the collections and their items.
+ */
+export class CollectionAccess {
+  constructor(private readonly options: CollectionsOptions) {}
+
+  isVendorCollection(author: UserRecord): boolean {
+    return author.username === this.options.vendorUsername;
+  }
+
+  /** May change the collection's add-ons (and see it when it is not public). */
+  canManageAddons(ctx: RequestContext, author: UserRecord, collection: CollectionRecord, rules: CollectionRules) {
+    const { viewer } = ctx;
+    if (viewer.is(author.id)) return true;
+    if (rules === CollectionRules.V3) return viewer.can('Collections:Edit');
+    if (!this.isVendorCollection(author)) return false;
+    if (viewer.can('Admin:Curation')) return true;
+    return viewer.can('Collections:Contribute') && collection.slug === this.options.featuredThemesSlug;
+  }
+
+  denied(ctx: RequestContext) {
+    return ctx.viewer.isAuthenticated ? errors.forbidden() : errors.notAuthenticated();
+  }
+
+  /** A (not deleted) account by id (all digits) or username. */
+  async findUser(ctx: RequestContext, identifier: string): Promise<UserRecord | null> {
+    if (identifier.includes('\0')) return null;
+    const byId = /^\d+$/.test(identifier);
+    if (byId && !isIntegerId(identifier)) return null;
+    const [row] = await selectRows<JoinedUserRow>(
+      ctx.em,
+      `select ${JOINED_USER_COLUMNS} from users u
+        where not u.deleted and ${byId ? 'u.id = ?' : `u.username = ?`}`,
+      [byId ? Number(identifier) : identifier],
+    );
+    if (!row) return null;
+    const user = toJoinedUserRecord(row, ctx.em.getPlatform());
+    ctx.loaders.get(collectionAuthorById).prime(user.id, user);
+    return user;
+  }
+
+  async requireUser(ctx: RequestContext, identifier: string): Promise<UserRecord> {
+    const user = await this.findUser(ctx, identifier);
+    if (!user) throw errors.notFound();
+    return user;
+  }
+
+  async findCollection(ctx: RequestContext, authorId: number, slug: string): Promise<CollectionRecord | null> {
+    if (slug.includes('\0')) return null;
+    const [row] = await selectRows<CollectionRow>(
+      ctx.em,
+      `select ${COLLECTION_COLUMNS} from collections c where c.author_id = ? and c.slug = ?`,
+      [authorId, slug],
+    );
+    return row ? toCollectionRecord(row, ctx.em.getPlatform()) : null;
+  }
+
+  async requireCollection(ctx: RequestContext, author: UserRecord, slug: string): Promise<CollectionRecord> {
+    const collection = await this.findCollection(ctx, author.id, slug);
+    if (!collection) throw errors.notFound();
+    return collection;
+  }
+
+  /** A collection to read (public ones: anyone) or whose add-ons to change: 404, then 401/403. */
+  async collectionFor(
+    ctx: RequestContext,
+    user: string,
+    slug: string,
+    rules: CollectionRules,
+    access: 'read' | 'manage',
+  ): Promise<CollectionRecord> {
+    const author = await this.requireUser(ctx, user);
+    const collection = await this.requireCollection(ctx, author, slug);
+    const open = access === 'read' && collection.listed;
+    if (!open && !this.canManageAddons(ctx, author, collection, rules)) throw this.denied(ctx);
+    return collection;
+  }
+
+  /** Marks the collection changed now (its add-ons were). */
+  async touch(ctx: RequestContext, collection: CollectionRecord) {
+    await ctx.em.execute('update collections set modified = ?::timestamptz where id = ?', [
+      new Date().toISOString(),
+      collection.id,
+    ]);
+  }
+}
