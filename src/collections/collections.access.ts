@@ -63,7 +63,12 @@ export class CollectionAccess {
   }
 
   /** May change the collection's add-ons (and see it when it is not public). */
-  canManageAddons(ctx: RequestContext, author: UserRecord, collection: CollectionRecord, rules: CollectionRules) {
+  private canManageAddons(
+    ctx: RequestContext,
+    author: UserRecord,
+    collection: CollectionRecord,
+    rules: CollectionRules,
+  ) {
     const { viewer } = ctx;
     if (viewer.is(author.id)) return true;
     if (rules === CollectionRules.V3) return viewer.can('Collections:Edit');
@@ -72,12 +77,12 @@ export class CollectionAccess {
     return viewer.can('Collections:Contribute') && collection.slug === this.options.featuredThemesSlug;
   }
 
-  denied(ctx: RequestContext) {
+  private denied(ctx: RequestContext) {
     return ctx.viewer.isAuthenticated ? errors.forbidden() : errors.notAuthenticated();
   }
 
   /** A (not deleted) account by id (all digits) or username. */
-  async findUser(ctx: RequestContext, identifier: string): Promise<UserRecord | null> {
+  private async findUser(ctx: RequestContext, identifier: string): Promise<UserRecord | null> {
     if (identifier.includes('\0')) return null;
     const byId = /^\d+$/.test(identifier);
     if (byId && !isIntegerId(identifier)) return null;

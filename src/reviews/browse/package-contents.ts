@@ -53,8 +53,13 @@ export class PackageContentsStore {
 
   /** One file's bytes; null when the package has no such file. */
   async read(em: EntityManager, file: AddonFile, path: string): Promise<Buffer | null> {
-    const entry = (await this.entries(em, file)).find((e) => e.path === path);
-    return entry && entry.category !== 'directory' ? this.readEntry(file, entry) : null;
+    return this.readPath(file, await this.entries(em, file), path);
+  }
+
+  /** The file at `path` of the package whose tree is `tree`; null when there is none. */
+  private readPath(file: AddonFile, tree: readonly StoredEntry[], path: string): Promise<Buffer | null> {
+    const entry = tree.find((e) => e.path === path);
+    return entry && entry.category !== 'directory' ? this.readEntry(file, entry) : Promise.resolve(null);
   }
 
   /** The bytes of a file entry of this package's tree (from `entries`). */
@@ -87,11 +92,10 @@ export class PackageContentsStore {
     const key = { parentHash: base.hash, hash: file.hash, path };
     const stored = await em.findOne(PackageFileDiff, key, { disableIdentityMap: true });
     if (stored) return stored.diff as FileDiff;
-    const read = (pkg: AddonFile, tree: readonly StoredEntry[]) => {
-      const entry = tree.find((e) => e.path === path);
-      return entry && entry.category !== 'directory' ? this.readEntry(pkg, entry) : null;
-    };
-    const [before, after] = await Promise.all([read(base, trees.base), read(file, trees.file)]);
+    const [before, after] = await Promise.all([
+      this.readPath(base, trees.base, path),
+      this.readPath(file, trees.file, path),
+    ]);
     const diff = diffFile(path, before, after, { parent: hexOf(base.hash), hash: hexOf(file.hash) });
     await em
       .getConnection()

@@ -122,8 +122,10 @@ function nextEntry(zip: ZipFile): Promise<Entry | null> {
   });
 }
 
-/** Local headers must repeat the central name, and no two members may share bytes. */
-/** Checks every local header against its central entry; the members' data starts, by member. */
+/**
+ * Local headers must repeat the central name, and no two members may share bytes; returns where
+ * each member's data starts.
+ */
 async function checkLocalHeaders(zip: ZipFile, members: readonly CheckedEntry[]): Promise<Map<CheckedEntry, number>> {
   const ranges: ByteRange[] = [];
   const starts = new Map<CheckedEntry, number>();
