@@ -93,6 +93,8 @@ const LOG = `query($type: String, $id: Int) { curationLog(subjectType: $type, su
   count items { action subjectType subjectId userId addonId details } } }`;
 
 const primary = (input: Vars) => ok<{ id: number }>('curator', CREATE_PRIMARY, { input });
+/** A REST read as the curator (`all=true` is theirs alone). */
+const asCurator = (path: string) => t.http.get(path).set('Authorization', tokens.curator);
 const secondary = (input: Vars) => ok<{ id: number }>('curator', CREATE_SECONDARY, { input });
 
 const module = (n: number, cta = true) => ({
@@ -195,7 +197,7 @@ describe('primary shelf validation', () => {
   });
 
   it('changes nothing when refused', async () => {
-    expect((await t.http.get('/api/v4/hero/primary/?all=true')).body).toEqual({ results: [] });
+    expect((await asCurator('/api/v4/hero/primary/?all=true')).body).toEqual({ results: [] });
   });
 });
 
@@ -396,7 +398,7 @@ describe('hero shelves, curated', () => {
   });
 
   it('includes disabled shelves with all=true, never those whose add-on may not be shown', async () => {
-    const all = (await t.http.get('/api/v4/hero/primary/?all=true')).body.results as { addon?: { id: number } }[];
+    const all = (await asCurator('/api/v4/hero/primary/?all=true')).body.results as { addon?: { id: number } }[];
     expect(all.map((r) => r.addon?.id ?? null)).toEqual([addons.plain.id, addons.second.id, addons.listed.id, null]);
     const notAll = (await t.http.get('/api/v4/hero/primary/?all=false')).body.results as unknown[];
     expect(notAll).toHaveLength(3);
@@ -428,8 +430,33 @@ describe('hero shelves, curated', () => {
     });
     const de = (await t.http.get('/api/v4/hero/secondary/?lang=de')).body.results as Record<string, unknown>[];
     expect(de[1].headline).toBe('Schlagzeile');
-    const all = (await t.http.get('/api/v4/hero/secondary/?all=true')).body.results as Record<string, unknown>[];
+    const all = (await asCurator('/api/v4/hero/secondary/?all=true')).body.results as Record<string, unknown>[];
     expect(all.map((r) => r.headline)).toEqual(['Hidden', 'First', 'Headline']);
+  });
+
+  it('keeps disabled shelves (all) to Admin:Curation: 401 anonymous, 403 others, REST and GraphQL', async () => {
+    for (const kind of ['primary', 'secondary']) {
+      const path = `/api/v4/hero/${kind}/?all=true`;
+      const anonymous = await t.http.get(path);
+      expect([path, anonymous.status, anonymous.body]).toEqual([
+        path,
+        401,
+        { detail: 'Authentication credentials were not provided.' },
+      ]);
+      const other = await t.http.get(path).set('Authorization', tokens.other);
+      expect([path, other.status, other.body]).toEqual([
+        path,
+        403,
+        { detail: 'You do not have permission to perform this action.' },
+      ]);
+      // all=false (or no all) stays public.
+      expect((await t.http.get(`/api/v4/hero/${kind}/?all=false`)).status).toBe(200);
+      const query = `{ ${kind}Shelves(all: true) { id } }`;
+      expect(await failure('anonymous', query)).toMatchObject({ code: 'UNAUTHENTICATED' });
+      expect(await failure('other', query)).toMatchObject({ code: 'FORBIDDEN' });
+      expect(await ok<unknown[]>('curator', query)).toHaveLength(kind === 'primary' ? 4 : 3);
+      expect(await ok<unknown[]>('anonymous', `{ ${kind}Shelves { id } }`)).toHaveLength(kind === 'primary' ? 3 : 2);
+    }
   });
 
   it('ignores page parameters (unpaginated)', async () => {

@@ -133,7 +133,10 @@ function shapeSecondary(shelf: SecondaryData | null, ctx: ShapeContext) {
   };
 }
 
-/** `all=true` (a DRF boolean): disabled shelves too. Page parameters are ignored (unpaginated). */
+/**
+ * `all=true` (a DRF boolean): disabled shelves too, for `Admin:Curation` only (401 anonymous, 403
+ * others; the original served them to anyone). Page parameters are ignored (unpaginated).
+ */
 const allVariable = (query: URLSearchParams) => ({ all: drfBoolean(query.get('all')) === true });
 
 export const shelfRoutes = defineRoutes([

@@ -20,7 +20,7 @@ import {
 
 const ALL = {
   defaultValue: false,
-  description: 'Include disabled shelves (internal use).',
+  description: 'Include disabled shelves (Admin:Curation; others get UNAUTHENTICATED or FORBIDDEN).',
 };
 
 @ArgsType()

@@ -107,8 +107,12 @@ export class ShelvesService {
 
   // ---- Reads ----
 
-  /** Enabled primary shelves (`all`: disabled ones too) in position order, those whose add-on may be shown. */
+  /**
+   * Enabled primary shelves (`all`: disabled ones too, for `Admin:Curation` only: unpublished
+   * editorial content) in position order, those whose add-on may be shown.
+   */
   async primaryShelves(ctx: RequestContext, all = false): Promise<PrimaryShelfView[]> {
+    if (all) this.curator(ctx);
     const shelves = await ctx.em.find(PrimaryShelf, all ? {} : { enabled: true }, {
       orderBy: [{ position: 'asc' }, { id: 'asc' }],
     });
@@ -122,8 +126,9 @@ export class ShelvesService {
     return views;
   }
 
-  /** Enabled secondary shelves (`all`: disabled ones too) in position order. */
+  /** Enabled secondary shelves (`all`: disabled ones too, for `Admin:Curation` only) in position order. */
   async secondaryShelves(ctx: RequestContext, all = false): Promise<SecondaryShelfView[]> {
+    if (all) this.curator(ctx);
     const shelves = await ctx.em.find(SecondaryShelf, all ? {} : { enabled: true }, {
       orderBy: [{ position: 'asc' }, { id: 'asc' }],
       populate: ['modules'],
