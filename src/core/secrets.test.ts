@@ -33,6 +33,20 @@ describe('Keyring', () => {
     expect(box.open('garbage', 'user:1:2')).toBeNull();
   });
 
+  it('refuses a tag shorter than 16 bytes, even a true prefix of the right one', () => {
+    const box = new Keyring('k'.repeat(40)).box('api-key-secrets');
+    const [version, iv, tag, ciphertext] = box.seal('hunter2', 'user:1:2').split('.');
+    const full = Buffer.from(tag, 'base64url');
+    expect(full).toHaveLength(16);
+    for (const bytes of [4, 8, 12, 15]) {
+      const short = [version, iv, full.subarray(0, bytes).toString('base64url'), ciphertext].join('.');
+      expect([bytes, box.open(short, 'user:1:2')]).toEqual([bytes, null]);
+    }
+    const long = [version, iv, Buffer.concat([full, Buffer.from([0])]).toString('base64url'), ciphertext].join('.');
+    expect(box.open(long, 'user:1:2')).toBeNull();
+    expect(box.open([version, iv, tag, ciphertext].join('.'), 'user:1:2')).toBe('hunter2');
+  });
+
   it('signs and verifies in constant time', () => {
     const signer = new Keyring('k'.repeat(40)).signer('s');
     const signature = signer.sign('value');

@@ -38,13 +38,16 @@ export class Keyring {
   }
 }
 
+/** GCM's full tag: a shorter one would be accepted by Node's decipher and weakens the check. */
+const TAG_BYTES = 16;
+
 /** AES-256-GCM. `context` is bound as associated data, so a ciphertext cannot be moved to another row. */
 export class SecretBox {
   constructor(private readonly key: Buffer) {}
 
   seal(plaintext: string, context: string): string {
     const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv, { authTagLength: TAG_BYTES });
     cipher.setAAD(Buffer.from(context, 'utf8'));
     const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
     return [
@@ -59,10 +62,14 @@ export class SecretBox {
   open(sealed: string, context: string): string | null {
     const [version, iv, tag, ciphertext] = sealed.split('.');
     if (version !== 'v1' || !iv || !tag || ciphertext === undefined) return null;
+    const authTag = Buffer.from(tag, 'base64url');
+    if (authTag.length !== TAG_BYTES) return null;
     try {
-      const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));
+      const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'), {
+        authTagLength: TAG_BYTES,
+      });
       decipher.setAAD(Buffer.from(context, 'utf8'));
-      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+      decipher.setAuthTag(authTag);
       return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
     } catch {
       return null;
