@@ -1,4 +1,5 @@
 import { AbuseReport } from '../src/abuse/abuse-report.entity.js';
+import { addressKey } from '../src/abuse/abuse.throttle.js';
 import { signJwt } from '../src/auth/jwt.js';
 import { AddonStatus } from '../src/catalogue/catalogue.enums.js';
 import { AddonActivity } from '../src/catalogue/lifecycle/activity.entity.js';
@@ -462,6 +463,33 @@ describe('throttles', () => {
     );
     const statuses = results.map((r) => r.status).sort();
     expect(statuses).toEqual([...Array(LIMIT).fill(201), ...Array(8 - LIMIT).fill(429)]);
+  });
+
+  it('count an IPv6 client per /64, an IPv4 one per address, IPv4-mapped IPv6 as IPv4', async () => {
+    const addon = await createAddon(t.em());
+    const report = (ip: string) => send(ADDON_V4, null, { addon: addon.id, message: 'm' }, ip);
+    await clearThrottles();
+    // One /64, a different address (and spelling) each time.
+    const network = ['2001:db8:a:b::1', '2001:DB8:A:B:ffff::2', '2001:db8:a:b:0:0:0:3', '2001:db8:a:b:1:2:3:4'];
+    for (const ip of network.slice(0, LIMIT)) expect((await report(ip)).status).toBe(201);
+    await expectThrottled(await report(network[LIMIT]));
+    expect((await report('2001:db8:a:c::1')).status).toBe(201); // the next /64
+    // IPv4: per address; its IPv4-mapped spelling is the same client.
+    for (let i = 0; i < LIMIT; i++) expect((await report('192.0.2.7')).status).toBe(201);
+    await expectThrottled(await report('::ffff:192.0.2.7'));
+    expect((await report('192.0.2.8')).status).toBe(201);
+  });
+
+  it('key addresses by their /64, IPv4 as is', () => {
+    expect(addressKey('192.0.2.1')).toBe('192.0.2.1');
+    expect(addressKey('2001:DB8:0:1:2:3:4:5')).toBe('2001:db8:0:1::/64');
+    expect(addressKey('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(addressKey('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
+    expect(addressKey('::1')).toBe('0:0:0:0::/64');
+    expect(addressKey('::ffff:192.0.2.1')).toBe('192.0.2.1');
+    expect(addressKey('::ffff:c000:201')).toBe('192.0.2.1');
+    expect(addressKey('64:ff9b::192.0.2.1')).toBe('64:ff9b:0:0::/64'); // NAT64: not IPv4-mapped
+    expect(addressKey('not an address')).toBe('not an address');
   });
 });
 

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { selectRows } from '../db/rows.js';
 
@@ -13,11 +14,13 @@ const CLEANUP_EVERY = 200;
 let takes = 0;
 
 /**
- * Counts one request of `key` against `rate` (a sliding window, as DRF's throttles), or returns
- * the seconds until one of its requests leaves the window. One upsert decides: the key's row is
- * locked by it, so concurrent requests of one key, in any process, cannot pass the limit together.
+ * Counts one request of `client` (an account id, or a client address: see `addressKey`) against
+ * `rate` (a sliding window, as DRF's throttles), or returns the seconds until one of its requests
+ * leaves the window. One upsert decides: the key's row is locked by it, so concurrent requests of
+ * one key, in any process, cannot pass the limit together.
  */
-export async function takeAbuseThrottle(em: EntityManager, rate: AbuseRate, key: string): Promise<number | null> {
+export async function takeAbuseThrottle(em: EntityManager, rate: AbuseRate, client: string): Promise<number | null> {
+  const key = rate.scope === 'ip' ? addressKey(client) : client;
   if (++takes % CLEANUP_EVERY === 0) {
     await em.execute(`delete from abuse_throttles where last_at < clock_timestamp() - make_interval(secs => ?)`, [
       rate.seconds,
@@ -45,4 +48,40 @@ export async function takeAbuseThrottle(em: EntityManager, rate: AbuseRate, key:
     [rate.seconds, rate.scope, key, rate.seconds],
   );
   return Math.max(1, Math.ceil(row?.wait ?? 1));
+}
+
+/** Longer than any address (45 characters); what is longer is no address and is kept as given. */
+const ADDRESS_CHARS = 64;
+
+/**
+ * The throttle key of a client address: an IPv4 address as is; an IPv6 address by its /64 (one
+ * subscriber's network: a client given a /64 can use any of its 2^64 addresses), written
+ * `a:b:c:d::/64` in lower-case hex; an IPv4-mapped IPv6 address (`::ffff:1.2.3.4`) as the IPv4
+ * address it maps. Anything else (no IP address) is kept as given.
+ */
+export function addressKey(address: string): string {
+  if (address.length > ADDRESS_CHARS || isIP(address) !== 6) return address;
+  const groups = ipv6Groups(address);
+  if (!groups) return address;
+  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
+    return [groups[6] >> 8, groups[6] & 0xff, groups[7] >> 8, groups[7] & 0xff].join('.');
+  }
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.toString(16))
+    .join(':')}::/64`;
+}
+
+/** The 8 groups of an IPv6 address (zone index dropped; URL parsing writes embedded IPv4 in hex). */
+function ipv6Groups(address: string): number[] | null {
+  const zone = address.indexOf('%');
+  const bare = zone < 0 ? address : address.slice(0, zone);
+  const host = URL.canParse(`http://[${bare}]/`) ? new URL(`http://[${bare}]/`).hostname.slice(1, -1) : null;
+  if (host === null) return null;
+  const [head, tail] = host.includes('::') ? host.split('::') : [host, null];
+  const parse = (part: string) => (part === '' ? [] : part.split(':').map((g) => Number.parseInt(g, 16)));
+  const first = parse(head);
+  const last = tail === null ? [] : parse(tail);
+  const groups = [...first, ...Array<number>(8 - first.length - last.length).fill(0), ...last];
+  return groups.length === 8 && groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff) ? groups : null;
 }
