@@ -44,9 +44,10 @@ export class ReadTrackingParams extends URLSearchParams {
 
 /**
  * Cache keys built from what an answer depends on: API version, the origin its absolute URLs use
- * (scheme included), path, request language, and the query parameters, sorted (next/previous
- * links sort them too, like DRF). A parameter no execution of the route has read is junk: a
- * request carrying one is answered but never cached, so junk cannot grow the cache.
+ * (scheme included: SITE_URL, else the checked Host, never the authority of an absolute-form
+ * request target; see `requestUrlOf`), path, request language, and the query parameters, sorted
+ * (next/previous links sort them too, like DRF). A parameter no execution of the route has read is
+ * junk: a request carrying one is answered but never cached, so junk cannot grow the cache.
  */
 export class RestCacheKeys {
   /** Per compiled route: the parameter names its executions read. */

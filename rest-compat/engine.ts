@@ -11,7 +11,7 @@ import { errors } from '../src/core/errors.js';
 import { findInvalidText, refuseInvalidText } from '../src/core/input-guards.js';
 import { isMultipart, readMultipart } from '../src/core/multipart.js';
 import { formatTimestamp } from '../src/core/dates.js';
-import { baseUrlOf } from '../src/core/http.js';
+import { requestUrlOf } from '../src/core/http.js';
 import type { CachedAnswer } from '../src/core/response-cache.js';
 import { localize } from '../src/core/i18n/translations.js';
 import { canonicalLocale, resolveRequestLocale } from '../src/core/i18n/locales.js';
@@ -161,7 +161,8 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
     let style: ErrorStyle = 'drf';
     let claim: Claim | undefined;
     try {
-      const requestUrl = new URL(req.originalUrl, baseUrlOf(req, config.SITE_URL));
+      // SITE_URL (or the checked Host) and the path and query: an absolute-form target's authority is ignored.
+      const requestUrl = requestUrlOf(req, config.SITE_URL);
       const path = requestUrl.pathname.replace(/\/{2,}/g, '/');
       const versioned = VERSIONED_PATH.exec(path);
       if (!versioned) return sendJson(res, 404, { detail: 'Not found.' });

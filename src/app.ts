@@ -1,7 +1,6 @@
 import 'reflect-metadata';
-import { createServer, STATUS_CODES, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
-import type { Duplex } from 'node:stream';
 import cors from 'cors';
 import express, {
   type ErrorRequestHandler,
@@ -16,7 +15,7 @@ import { sendJson } from '../rest-compat/http.js';
 import type { RouteDefinition } from '../rest-compat/route.js';
 import { routes as defaultRoutes } from '../rest-compat/routes/index.js';
 import type { Config } from './config.js';
-import { baseUrlOf } from './core/http.js';
+import { baseUrlOf, clientErrorHandler } from './core/http.js';
 import type { Logger } from './core/logger.js';
 import { Keyring } from './core/secrets.js';
 import { openDatabase, type Database, type DatabaseTarget } from './db/database.js';
@@ -171,29 +170,6 @@ function listen(app: Express, port: number, host?: string): Promise<Server> {
       resolve(server);
     });
   });
-}
-
-const PARSER_REFUSALS: Record<string, [number, string]> = {
-  HPE_HEADER_OVERFLOW: [431, 'Request header fields too large.'],
-  HPE_URI_TOO_LONG: [414, 'Request-URI too long.'],
-};
-
-/**
- * Requests Node's HTTP parser refuses before any handler runs (headers too large, a malformed
- * request line) get a JSON answer in the API's shape instead of an empty one, then the connection
- * closes. Timeouts and resets are only closed: nobody is waiting for an answer.
- */
-export function clientErrorHandler(error: Error & { code?: string }, socket: Duplex): void {
-  if (!socket.writable || error.code === 'ECONNRESET' || error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-    socket.destroy();
-    return;
-  }
-  const [status, detail] = PARSER_REFUSALS[error.code ?? ''] ?? [400, 'Bad request.'];
-  const body = JSON.stringify({ detail });
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
 }
 
 /** Body-parser and other middleware failures, in the original's shapes; never a stack trace. */

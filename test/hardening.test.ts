@@ -501,3 +501,115 @@ describe('hardening (issue 9)', () => {
     expect(slots.inUse(1)).toBe(1);
   });
 });
+
+/** Splits raw answers read off one connection: status, header block and the bytes after it. */
+function parseAnswer(answer: string) {
+  const end = answer.indexOf('\r\n\r\n');
+  const head = answer.slice(0, end);
+  const header = (name: string) => new RegExp(`^${name}: (.*)$`, 'im').exec(head)?.[1];
+  return { status: statusOf(answer), head, header, rest: answer.slice(end + 4) };
+}
+
+describe('the REST edge (issue 23, items 3 and 6a)', () => {
+  let t: TestApp;
+  let server: Server;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    server = await t.app.listen(0, '127.0.0.1');
+  });
+
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    await t.close();
+  });
+
+  describe('absolute-form request targets', () => {
+    const absolute = (target: string, host = 'api.example') =>
+      `GET ${target} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`;
+
+    it('never put their authority in the links of an answer, nor in its cache key', async () => {
+      const addon = await createAddon(t.em(), { slug: 'absolute-form' });
+      await createAddon(t.em(), { slug: 'absolute-form-2' });
+      const detail = parseAnswer(
+        await rawRequest(server, absolute('http://evil.example/api/v4/addons/addon/absolute-form/')),
+      );
+      expect(detail.status).toBe(200);
+      const body = JSON.parse(detail.rest) as { id: number; url: string };
+      expect(body.id).toBe(addon.id);
+      expect(body.url).toBe('http://api.example/addon/absolute-form/');
+      expect(detail.rest).not.toContain('evil.example');
+      // The answer it cached is the one the site's own origin gets (same bytes, same ETag).
+      const plain = await t.http.get('/api/v4/addons/addon/absolute-form/').set('Host', 'api.example');
+      expect(plain.text).toBe(detail.rest);
+      expect(plain.headers.etag).toBe(detail.header('ETag'));
+
+      // Pagination links too (with a scheme and a port of their own).
+      const search = parseAnswer(
+        await rawRequest(server, absolute('https://evil.example:8443/api/v4/addons/search/?page_size=1')),
+      );
+      expect(search.status).toBe(200);
+      const page = JSON.parse(search.rest) as { next: string };
+      expect(page.next).toMatch(/^http:\/\/api\.example\/api\/v4\/addons\/search\/\?/);
+      expect(search.rest).not.toContain('evil.example');
+    });
+  });
+
+  describe('HEAD answers carry headers only', () => {
+    const big = 'b'.repeat(20_000);
+
+    it('when the HTTP parser refuses the request (431, 414, 400), and GET still gets the JSON body', async () => {
+      const cases: [string, string, number, string][] = [
+        ['/api/v4/site/', `X-Big: ${big}\r\n`, 431, 'Request header fields too large.'],
+        [`/api/v4/addons/search/?q=${'q'.repeat(20_000)}`, '', 414, 'Request-URI too long.'],
+        ['/api/v4/site/', 'Bad Header: 1\r\n', 400, 'Bad request.'],
+      ];
+      for (const [target, extra, status, detail] of cases) {
+        const json = JSON.stringify({ detail });
+        for (const method of ['HEAD', 'GET']) {
+          const answer = parseAnswer(
+            await rawRequest(server, `${method} ${target} HTTP/1.1\r\nHost: x\r\n${extra}Connection: close\r\n\r\n`),
+          );
+          const label = `${method} ${status}`;
+          expect([label, answer.status, answer.header('Content-Type')]).toEqual([label, status, 'application/json']);
+          expect([label, answer.header('Content-Length')]).toEqual([label, String(Buffer.byteLength(json))]);
+          expect([label, answer.rest]).toEqual([label, method === 'HEAD' ? '' : json]);
+        }
+      }
+    });
+
+    it('when a refused head came in several reads (its method unknown): no body for anyone', async () => {
+      const { port } = server.address() as AddressInfo;
+      const head = Buffer.from(`HEAD /api/v4/site/ HTTP/1.1\r\nHost: x\r\nX-Big: ${big}\r\nConnection: close\r\n\r\n`);
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1');
+        let received = '';
+        socket.on('data', (d) => (received += d.toString('latin1')));
+        socket.on('error', reject);
+        socket.on('close', () => resolve(received));
+        // The second read holds neither the request line nor its method.
+        socket.write(head.subarray(0, 10_000), () => setTimeout(() => socket.write(head.subarray(10_000)), 100));
+      });
+      const parsed = parseAnswer(answer);
+      expect(parsed.status).toBe(431);
+      expect(parsed.header('Content-Length')).toBe('0');
+      expect(parsed.rest).toBe('');
+    });
+
+    it('from the app: REST, GraphQL, errors and a bad Host', async () => {
+      const slug = (await createAddon(t.em(), { slug: 'head-only' })).slug;
+      const cases: [string, string, number][] = [
+        [`/api/v4/addons/addon/${slug}/`, 'x', 200],
+        ['/api/v4/addons/addon/missing-one/', 'x', 404],
+        ['/api/v4/nowhere/', 'x', 404],
+        ['/graphql?query=%7BsiteStatus%7BreadOnly%7D%7D', 'x', 405], // Apollo answers GET and POST only
+        ['/api/v4/site/', 'bad host', 400],
+      ];
+      for (const [target, host, status] of cases) {
+        const request = `HEAD ${target} HTTP/1.1\r\nHost: ${host}\r\nApollo-Require-Preflight: 1\r\nConnection: close\r\n\r\n`;
+        const answer = parseAnswer(await rawRequest(server, request));
+        expect([target, answer.status, answer.rest]).toEqual([target, status, '']);
+      }
+    });
+  });
+});

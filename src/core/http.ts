@@ -1,6 +1,111 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Request } from 'express';
 
 /** SITE_URL when configured, else the scheme and host the request came in on. */
 export function baseUrlOf(req: Request, siteUrl: string | undefined): string {
   return siteUrl ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+}
+
+/**
+ * The request's URL: the origin of `baseUrlOf` (SITE_URL, else the checked Host) with the path and
+ * query the client asked for. The authority of an absolute-form target (`GET http://other/… HTTP/1.1`)
+ * is ignored, so it can never change the origin of the links an answer carries (or its cache key).
+ */
+export function requestUrlOf(req: Request, siteUrl: string | undefined): URL {
+  const origin = new URL(baseUrlOf(req, siteUrl)).origin;
+  return new URL(origin + pathAndQueryOf(req.originalUrl));
+}
+
+/** `/path?query` of a request target in origin form (as is) or absolute form (its path and query only). */
+function pathAndQueryOf(target: string): string {
+  if (target.startsWith('/')) return target;
+  if (!URL.canParse(target)) return '/';
+  const absolute = new URL(target);
+  return absolute.pathname + absolute.search;
+}
+
+/** What Node's HTTP parser hands the `clientError` listener with a refused request. */
+export interface ParserError extends Error {
+  code?: string;
+  /** The bytes of the read being parsed when the parser stopped. */
+  rawPacket?: unknown;
+  /** Where in `rawPacket` it stopped. */
+  bytesParsed?: number;
+}
+
+const PARSER_REFUSALS: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'Request header fields too large.'],
+};
+const URI_TOO_LONG: [number, string] = [414, 'Request-URI too long.'];
+const BAD_REQUEST: [number, string] = [400, 'Bad request.'];
+
+/**
+ * Requests Node's HTTP parser refuses before any handler runs (headers too large, a malformed
+ * request line) get a JSON answer in the API's shape instead of an empty one, then the connection
+ * closes. A refused `HEAD` gets the same head without the body (a body would be read as the start of
+ * the next answer), as does a refusal whose read does not show where its request began. Timeouts
+ * and resets are only closed: nobody is waiting for an answer.
+ */
+export function clientErrorHandler(error: ParserError, socket: Duplex): void {
+  if (!socket.writable || error.code === 'ECONNRESET' || error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    socket.destroy();
+    return;
+  }
+  const refused = refusedRequest(error);
+  const [status, detail] =
+    error.code === 'HPE_HEADER_OVERFLOW' && refused.inRequestLine
+      ? URI_TOO_LONG
+      : (PARSER_REFUSALS[error.code ?? ''] ?? BAD_REQUEST);
+  const body = JSON.stringify({ detail });
+  const statusLine = `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n`;
+  if (refused.method === null) {
+    socket.end(`${statusLine}Content-Length: 0\r\nConnection: close\r\n\r\n`);
+    return;
+  }
+  const head =
+    `${statusLine}Content-Type: application/json\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`;
+  socket.end(refused.method === 'HEAD' ? head : head + body);
+}
+
+const CRLF_CRLF = Buffer.from('\r\n\r\n');
+/** Longer than any method llhttp accepts. */
+const METHOD_BYTES = 24;
+
+/**
+ * What the refused read shows of its request. `method`: the request line's method; `''` when the
+ * read starts with something that is no request line (garbage: answered with a body, as before);
+ * null when the read is the continuation of a request whose start came in an earlier read (a large
+ * head sent in several packets), whose method is therefore unknown. `inRequestLine`: the parser
+ * stopped inside a request line it could read (a target too long, rather than headers).
+ */
+function refusedRequest(error: ParserError): { method: string | null; inRequestLine: boolean } {
+  const packet = error.rawPacket;
+  if (!Buffer.isBuffer(packet)) return { method: '', inRequestLine: false };
+  const parsed = error.bytesParsed;
+  const end = typeof parsed === 'number' && parsed >= 0 && parsed <= packet.length ? parsed : packet.length;
+  // The failed request starts after the last blank line the parser got past (earlier pipelined
+  // requests), past the empty lines llhttp skips before a request line.
+  const blank = end >= CRLF_CRLF.length ? packet.lastIndexOf(CRLF_CRLF, end - CRLF_CRLF.length) : -1;
+  let start = blank < 0 ? 0 : blank + CRLF_CRLF.length;
+  while (start < end && (packet[start] === 0x0d || packet[start] === 0x0a)) start++;
+  const lineEnd = packet.indexOf(0x0a, start);
+  const firstLine = lineEnd < 0 || lineEnd >= end;
+  const method = methodAt(packet, start);
+  if (method !== null) return { method, inRequestLine: firstLine };
+  // Overflows happen after a valid request line: one not in this read began in an earlier one.
+  if (error.code === 'HPE_HEADER_OVERFLOW' || !firstLine) return { method: null, inRequestLine: false };
+  return { method: '', inRequestLine: false };
+}
+
+/** The method token followed by a space at `start` (upper-case letters and `-`), or null. */
+function methodAt(packet: Buffer, start: number): string | null {
+  const limit = Math.min(packet.length, start + METHOD_BYTES);
+  for (let i = start; i < limit; i++) {
+    const byte = packet[i];
+    if (byte === 0x20) return i > start ? packet.toString('latin1', start, i) : null;
+    if (!((byte >= 0x41 && byte <= 0x5a) || byte === 0x2d)) return null;
+  }
+  return null;
 }
