@@ -24,6 +24,9 @@ import { createGraphqlEndpoint } from './graphql/server.js';
 import { refuseDeepJson } from './core/input-guards.js';
 import { mediaFromStorage, publicDownload, validationReport, validationReportJson } from './signing/signing.http.js';
 import { buildAppSchema } from './graphql/schema.js';
+import { ServiceMetrics } from './ops/metrics.js';
+import { metricsEndpoint, Readiness } from './ops/probes.js';
+import type { ServiceJobs } from './jobs/service-jobs.js';
 import { createServices, type Services } from './services.js';
 
 export interface App {
@@ -33,6 +36,8 @@ export interface App {
   readonly services: Services;
   readonly schema: GraphQLSchema;
   readonly db: Database;
+  /** Operability: readiness (drained on shutdown) and the Prometheus metrics (null with METRICS=off). */
+  readonly ops: { readonly readiness: Readiness; readonly metrics: ServiceMetrics | null };
   close(): Promise<void>;
 }
 
@@ -61,11 +66,18 @@ export async function createApp(config: Config, logger: Logger, options: CreateA
   try {
     const services = createServices(config, logger, keyring, db);
     await services.jobs.start();
-    if (config.JOB_WORKERS) await startJobWorkers(services);
+    const routes = [...defaultRoutes, ...(options.extraRoutes ?? [])];
+    const metrics =
+      config.METRICS === 'on'
+        ? new ServiceMetrics({ db, jobs: services.jobs, cache: services.responseCache, routes })
+        : null;
+    const readiness = new Readiness(db, services.jobs, logger);
+    if (config.JOB_WORKERS) await startJobWorkers(services, metrics);
     const schema = await buildAppSchema(services);
     const graphql = await createGraphqlEndpoint(schema, services, db);
     const app = express();
     app.disable('x-powered-by');
+    if (metrics) app.use(metrics.requests());
     app.use(validOrigin(config.SITE_URL));
     app.set('trust proxy', config.TRUST_PROXY);
     app.set('etag', false);
@@ -92,6 +104,8 @@ export async function createApp(config: Config, logger: Logger, options: CreateA
         sendJson(res, 503, { status: 'unavailable', database: db.kind });
       }
     });
+    app.get('/readyz', readiness.handler());
+    if (metrics) app.get('/metrics', metricsEndpoint(metrics, config.METRICS_TOKEN));
 
     const corsHandler = cors({ maxAge: 86400 });
     app.use('/graphql', playground(config));
@@ -117,7 +131,7 @@ export async function createApp(config: Config, logger: Logger, options: CreateA
         verify: refuseDeepJson,
       }),
       express.urlencoded({ extended: false, limit: '2mb' }),
-      createRestHandler({ schema, services, db, routes: [...defaultRoutes, ...(options.extraRoutes ?? [])] }),
+      createRestHandler({ schema, services, db, routes }),
     );
     app.use((_req, res) => sendJson(res, 404, { detail: 'Not found.' }));
     app.use(errorHandler(logger));
@@ -135,6 +149,7 @@ export async function createApp(config: Config, logger: Logger, options: CreateA
       services,
       schema,
       db,
+      ops: { readiness, metrics },
       async close() {
         clearInterval(purge);
         await graphql.stop();
@@ -149,13 +164,16 @@ export async function createApp(config: Config, logger: Logger, options: CreateA
   }
 }
 
-/** Background jobs of this process: upload validation, signing, search index updates. */
-async function startJobWorkers(services: Services): Promise<void> {
+/** Background jobs of this process: upload validation, signing, search index updates (timed when metrics are on). */
+async function startJobWorkers(services: Services, metrics: ServiceMetrics | null): Promise<void> {
   const { jobs, processor, search, events } = services;
-  await jobs.work('validate-upload', (job) => processor.validateUpload(job.data.uploadId), { concurrency: 2 });
-  await jobs.work('sign-version', (job) => processor.signVersion(job.data.versionId), { concurrency: 2 });
-  await jobs.work('index-addon', (job) => search.indexAddons([job.data.addonId]));
-  await jobs.work('domain-event', (job) => events.deliver(job.data), { concurrency: 2 });
+  const timed = <T>(queue: keyof ServiceJobs, run: () => Promise<T>) => (metrics ? metrics.timeJob(queue, run) : run());
+  const validate = (uploadId: string) => timed('validate-upload', () => processor.validateUpload(uploadId));
+  const sign = (versionId: number) => timed('sign-version', () => processor.signVersion(versionId));
+  await jobs.work('validate-upload', (job) => validate(job.data.uploadId), { concurrency: 2 });
+  await jobs.work('sign-version', (job) => sign(job.data.versionId), { concurrency: 2 });
+  await jobs.work('index-addon', (job) => timed('index-addon', () => search.indexAddons([job.data.addonId])));
+  await jobs.work('domain-event', (job) => timed('domain-event', () => events.deliver(job.data)), { concurrency: 2 });
 }
 
 function listen(app: Express, port: number, host?: string): Promise<Server> {

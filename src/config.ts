@@ -96,6 +96,10 @@ const schema = z.object({
   /** Slug of that account's featured-themes collection (Collections:Contribute may manage its add-ons). */
   VENDOR_FEATURED_THEMES_COLLECTION: z.string().min(1).default('featured-themes'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `GET /metrics` (Prometheus): `on` answers loopback callers, and others bearing METRICS_TOKEN; `off`: 404. */
+  METRICS: z.enum(['on', 'off']).default('on'),
+  /** Bearer token for scrapes from other hosts (`Authorization: Bearer <token>`); unset: loopback only. */
+  METRICS_TOKEN: z.string().min(32, 'must be at least 32 characters').max(1000).optional(),
   GRAPHQL_INTROSPECTION: bool.default(true),
   /** Proxies whose `X-Forwarded-*` headers are believed: false, a hop count, or addresses/CIDRs (see `trustProxy`). */
   TRUST_PROXY: trustProxy.default(false),

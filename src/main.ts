@@ -48,6 +48,8 @@ async function main() {
       process.exit(1);
     }, 15_000);
     force.unref();
+    // Readiness turns 503 at once; requests already in flight are answered before the process exits.
+    app.ops.readiness.drain();
     server.close();
     server.closeIdleConnections();
     try {
