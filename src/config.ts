@@ -127,6 +127,16 @@ const schema = z.object({
   MAX_UPLOAD_MB: z.coerce.number().int().min(1).max(1024).default(200),
   /** Uploads one account may stream at once (REST and GraphQL multipart); one more is a 429. */
   MAX_CONCURRENT_UPLOADS_PER_USER: z.coerce.number().int().min(1).max(100).default(4),
+  /**
+   * Reviewer browse and compare: a text file over BROWSE_CONTENT_MAX_KB is browsed without its
+   * content; a diff with a side over BROWSE_DIFF_MAX_KB or BROWSE_DIFF_MAX_LINES lines (or a whole
+   * replacement showing more lines) is answered as too large (binary, no hunks); at most
+   * BROWSE_CONCURRENT_READS members are read whole at once per process (others wait).
+   */
+  BROWSE_CONTENT_MAX_KB: z.coerce.number().int().min(1).max(102_400).default(16_384),
+  BROWSE_DIFF_MAX_KB: z.coerce.number().int().min(1).max(102_400).default(8_192),
+  BROWSE_DIFF_MAX_LINES: z.coerce.number().int().min(1).max(10_000_000).default(100_000),
+  BROWSE_CONCURRENT_READS: z.coerce.number().int().min(1).max(64).default(2),
   /** Memory for cached REST answers, in MiB (least recently used answers are dropped past it). */
   RESPONSE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(64),
   /**

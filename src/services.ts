@@ -30,7 +30,7 @@ import { ReviewFlagsService } from './reviews/review-flags.service.js';
 import { ReviewsService } from './reviews/reviews.service.js';
 import { VersionAccess } from './reviews/version-access.js';
 import { PackageContentsStore } from './reviews/browse/package-contents.js';
-import { BROWSE_CONTENT_MAX, VersionBrowseService } from './reviews/browse/version-browse.service.js';
+import { VersionBrowseService } from './reviews/browse/version-browse.service.js';
 import { DEFAULT_ZIP_LIMITS } from './signing/package/zip.js';
 import { ReviewMailService } from './reviews/review-mail.service.js';
 import { ReviewerSubscriptionsService } from './reviews/subscriptions.service.js';
@@ -231,9 +231,13 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
     draftComments,
     versionBrowse: new VersionBrowseService(
       versionAccess,
-      // Any member an upload may hold can be read back (downloads, diffs).
-      new PackageContentsStore(files, { maxReadSize: DEFAULT_ZIP_LIMITS.maxEntrySize }),
-      { contentMax: BROWSE_CONTENT_MAX },
+      new PackageContentsStore(files, {
+        // Any member an upload may hold can be read back (downloads); diffs and contents are bounded below.
+        limits: { maxReadSize: DEFAULT_ZIP_LIMITS.maxEntrySize },
+        diff: { maxBytes: config.BROWSE_DIFF_MAX_KB * 1024, maxLines: config.BROWSE_DIFF_MAX_LINES },
+        concurrentReads: config.BROWSE_CONCURRENT_READS,
+      }),
+      { contentMax: config.BROWSE_CONTENT_MAX_KB * 1024 },
     ),
     mailer,
     collections: new CollectionsService(collectionAccess),

@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { copyFile, mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { dirname, join } from 'node:path';
 import { assertRange, assertSafeKey, type Storage } from './storage.port.js';
 
@@ -74,6 +74,24 @@ export class LocalStorage implements Storage {
     } finally {
       await handle.close();
     }
+  }
+
+  async openRange(key: string, start: number, length: number): Promise<Readable | null> {
+    assertRange(start, length);
+    const path = this.path(key);
+    let handle;
+    try {
+      handle = await open(path, 'r');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+    if (length === 0) {
+      await handle.close();
+      return Readable.from([]);
+    }
+    // The stream owns the descriptor opened above (closed when it ends or is destroyed).
+    return handle.createReadStream({ start, end: start + length - 1 });
   }
 
   async get(key: string): Promise<Buffer | null> {

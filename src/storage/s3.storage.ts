@@ -12,7 +12,7 @@ import {
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
-import { assertRange, assertSafeKey, type Storage } from './storage.port.js';
+import { assertRange, assertSafeKey, sliceStream, type Storage } from './storage.port.js';
 
 export interface S3StorageOptions {
   /** S3-compatible endpoint (MinIO, Ceph, R2…); omit for AWS itself. */
@@ -108,6 +108,24 @@ export class S3Storage implements Storage {
     // A store that ignores Range sends the whole object: keep the asked bytes only.
     const bytes = Buffer.concat(chunks);
     return object.partial ? bytes.subarray(0, length) : bytes.subarray(start, start + length);
+  }
+
+  async openRange(key: string, start: number, length: number): Promise<Readable | null> {
+    assertRange(start, length);
+    let object;
+    try {
+      object = await this.object(key, length ? `bytes=${start}-${start + length - 1}` : undefined);
+    } catch (error) {
+      if (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 416) return Readable.from([]);
+      throw error;
+    }
+    if (!object) return null;
+    if (!length) {
+      object.stream.destroy();
+      return Readable.from([]);
+    }
+    // A store that ignores Range sends the whole object: skip to the asked bytes.
+    return object.partial ? sliceStream(object.stream, 0, length) : sliceStream(object.stream, start, length);
   }
 
   async localFile(key: string): Promise<{ path: string; release(): Promise<void> } | null> {

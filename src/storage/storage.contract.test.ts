@@ -1,10 +1,11 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { startTestS3, type TestS3 } from '../../test/helpers/s3.js';
 import { LocalStorage } from './local.storage.js';
 import { S3Storage } from './s3.storage.js';
-import type { Storage } from './storage.port.js';
+import { sliceStream, type Storage } from './storage.port.js';
 
 /** One contract for every storage adapter: the local directory (default) and S3 (s3rver here). */
 const adapters: [string, () => Promise<{ storage: Storage; close(): Promise<void> }>][] = [
@@ -77,6 +78,25 @@ describe.each(adapters)('%s', (_name, make) => {
     await storage.delete('files/range/1.xpi');
   });
 
+  it('streams the same byte ranges as readRange, over several chunks for a large range', async () => {
+    const bytes = Buffer.from(Array.from({ length: 300_000 }, (_, i) => (i * 7) % 253));
+    await storage.put('files/range/2.xpi', bytes);
+    const streamed = async (start: number, length: number) => {
+      const stream = await storage.openRange('files/range/2.xpi', start, length);
+      const chunks: Buffer[] = [];
+      for await (const chunk of stream!) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks);
+    };
+    expect(await streamed(0, 10)).toEqual(bytes.subarray(0, 10));
+    expect(await streamed(1_000, 250_000)).toEqual(bytes.subarray(1_000, 251_000));
+    expect(await streamed(299_990, 50)).toEqual(bytes.subarray(299_990));
+    expect(await streamed(300_000, 5)).toEqual(Buffer.alloc(0));
+    expect(await streamed(3, 0)).toEqual(Buffer.alloc(0));
+    expect(await storage.openRange('files/range/missing.xpi', 0, 10)).toBeNull();
+    await expect(storage.openRange('files/range/2.xpi', -1, 10)).rejects.toThrow(RangeError);
+    await storage.delete('files/range/2.xpi');
+  });
+
   it('moves a local file in, and hands out local copies that release cleans up', async () => {
     const source = join(scratch, 'upload.xpi');
     const bytes = Buffer.alloc(300_000, 7);
@@ -111,4 +131,21 @@ it('S3Storage points media URLs at S3_PUBLIC_URL when given', () => {
     publicUrl: 'https://cdn.example/',
   });
   expect(storage.url('http://addons.test', 'icons/1.png')).toBe('https://cdn.example/media/icons/1.png');
+});
+
+it('sliceStream keeps the asked bytes of a whole object (a store that ignored Range) and stops reading there', async () => {
+  const chunks = [Buffer.from('abcde'), Buffer.from('fghij'), Buffer.from('klmno')];
+  let pulled = 0;
+  const source = Readable.from(
+    (function* () {
+      for (const chunk of chunks) {
+        pulled++;
+        yield chunk;
+      }
+    })(),
+  );
+  const out: Buffer[] = [];
+  for await (const chunk of sliceStream(source, 3, 5)) out.push(chunk as Buffer);
+  expect(Buffer.concat(out).toString()).toBe('defgh');
+  expect(pulled).toBe(2);
 });

@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 
 /**
  * Where media and add-on files live. The default keeps them under DATA_DIR; an object-store
@@ -21,6 +21,11 @@ export interface Storage {
    * rest (a member of a stored package); null when there is no such key.
    */
   readRange(key: string, start: number, length: number): Promise<Buffer | null>;
+  /**
+   * The same bytes as `readRange`, as a stream (a member too large to hold in memory): null when
+   * there is no such key.
+   */
+  openRange(key: string, start: number, length: number): Promise<Readable | null>;
   delete(key: string): Promise<void>;
   /** The public URL of a key, under the service's base URL. */
   url(baseUrl: string, key: string): string;
@@ -37,4 +42,27 @@ export function assertRange(start: number, length: number): void {
   if (!Number.isSafeInteger(start) || start < 0 || !Number.isSafeInteger(length) || length < 0) {
     throw new RangeError(`Invalid byte range: ${start}+${length}`);
   }
+}
+
+/**
+ * `length` bytes of `source` from offset `skip` (for a store that answered a ranged read with the
+ * whole object), chunk by chunk; the rest of the source is not read.
+ */
+export function sliceStream(source: Readable, skip: number, length: number): Readable {
+  async function* slice() {
+    let position = 0;
+    const end = skip + length;
+    try {
+      for await (const chunk of source as AsyncIterable<Buffer>) {
+        const from = Math.max(skip - position, 0);
+        const to = Math.min(end - position, chunk.length);
+        position += chunk.length;
+        if (to > from) yield chunk.subarray(from, to);
+        if (position >= end) break;
+      }
+    } finally {
+      source.destroy();
+    }
+  }
+  return Readable.from(slice(), { objectMode: false });
 }

@@ -1,4 +1,4 @@
-import { diffFile } from './file-diff.js';
+import { countLines, diffFile, type DiffLimits } from './file-diff.js';
 import { fileType } from './mime.js';
 
 const packages = { parent: 'a'.repeat(64), hash: 'b'.repeat(64) };
@@ -73,6 +73,79 @@ describe('diffFile', () => {
       old_line_number: -1,
       new_line_number: 1,
     });
+  });
+});
+
+describe('diffFile limits', () => {
+  const limited = (before: string | null, after: string | null, limits: DiffLimits) =>
+    diffFile(
+      'f.js',
+      before === null ? null : Buffer.from(before),
+      after === null ? null : Buffer.from(after),
+      packages,
+      limits,
+    );
+  const lines = (n: number, word = 'line') => Array.from({ length: n }, (_, i) => `${word} ${i}\n`).join('');
+  const tooLarge = (mode: string, size: number) => ({
+    path: 'f.js',
+    old_path: 'f.js',
+    size,
+    lines_added: 0,
+    lines_deleted: 0,
+    is_binary: true,
+    mode,
+    hunks: [],
+    parent: packages.parent,
+    hash: packages.hash,
+    old_ending_new_line: true,
+    new_ending_new_line: true,
+  });
+
+  it('counts lines as the diff splits them', () => {
+    for (const text of ['', 'a', 'a\n', 'a\nb', 'a\r\nb\r\n', '\n\n\n', 'x\ny\nz']) {
+      const split = text.split(/(?<=\n)/).filter((line) => line !== '');
+      expect([text, countLines(Buffer.from(text))]).toEqual([text, split.length]);
+    }
+  });
+
+  it('shows an unchanged file line by line up to the line limit, and as too large past it', () => {
+    const limits = { maxBytes: 1 << 20, maxLines: 1_000 };
+    const atLimit = lines(1_000);
+    expect(limited(atLimit, atLimit, limits).hunks[0].changes).toHaveLength(1_000);
+    const over = lines(1_001);
+    expect(limited(over, over, limits)).toEqual(tooLarge('', Buffer.byteLength(over)));
+  });
+
+  it('answers a side over the byte limit as too large, whatever its lines', () => {
+    const limits = { maxBytes: 100, maxLines: 1_000 };
+    const long = 'x'.repeat(101);
+    expect(limited(null, long, limits)).toEqual(tooLarge('A', 101));
+    expect(limited(long, null, limits)).toEqual(tooLarge('D', 0));
+    expect(limited(long, 'short\n', limits)).toEqual(tooLarge('M', 6));
+    expect(limited('x'.repeat(100), 'y'.repeat(100), limits)).toMatchObject({ is_binary: false, lines_added: 1 });
+  });
+
+  it('answers a whole replacement over the line limit as too large, and a small edit of a long file in full', () => {
+    const limits = { maxBytes: 1 << 20, maxLines: 20_000 };
+    // jsdiff gives up (more than 2,000 changed lines): 12,000 + 12,000 lines would be shown.
+    expect(limited(lines(12_000, 'old'), lines(12_000, 'new'), limits)).toEqual(
+      tooLarge('M', Buffer.byteLength(lines(12_000, 'new'))),
+    );
+    expect(limited(lines(9_000, 'old'), lines(9_000, 'new'), limits)).toMatchObject({
+      lines_added: 9_000,
+      lines_deleted: 9_000,
+    });
+    const before = lines(15_000);
+    const edited = limited(before, before.replace('line 7000\n', 'changed\n'), limits);
+    expect(edited).toMatchObject({ is_binary: false, lines_added: 1, lines_deleted: 1 });
+    expect(edited.hunks[0].changes).toHaveLength(8);
+  });
+
+  it('answers a 2 MiB file of empty lines with one small object, not millions', () => {
+    const newlines = Buffer.alloc(2 * 1024 * 1024, 0x0a);
+    const d = diffFile('f.txt', newlines, newlines, packages, { maxBytes: 8 << 20, maxLines: 100_000 });
+    expect(d).toMatchObject({ is_binary: true, hunks: [], mode: '' });
+    expect(JSON.stringify(d).length).toBeLessThan(1_000);
   });
 });
 

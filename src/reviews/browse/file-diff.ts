@@ -41,6 +41,18 @@ export interface FileDiff {
   new_ending_new_line: boolean;
 }
 
+/**
+ * What one file's diff may cost: past these bytes (either side) or lines, the file is not shown
+ * line by line. Each shown line is an object in the stored diff, the GraphQL result and the REST
+ * answer, and twice in JSON, so lines cost far more than their bytes.
+ */
+export interface DiffLimits {
+  /** Bytes of either side; larger files are never read for a diff. */
+  maxBytes: number;
+  /** Lines of either side, and lines a diff shows (an unchanged file all of its, a replaced one both sides'). */
+  maxLines: number;
+}
+
 /** Lines of context around changes, as git shows them. */
 const CONTEXT = 3;
 /**
@@ -67,36 +79,62 @@ function splitLines(text: string): string[] {
 const endsWithNewline = (text: string) => text === '' || text.endsWith('\n');
 
 /**
+ * Lines of a text's bytes (what `splitLines` gives for the decoded text), counted without decoding
+ * or allocating: the newline bytes, plus a last line without one.
+ */
+export function countLines(bytes: Buffer): number {
+  let lines = 0;
+  for (let at = bytes.indexOf(0x0a); at !== -1; at = bytes.indexOf(0x0a, at + 1)) lines++;
+  return bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a ? lines + 1 : lines;
+}
+
+/**
+ * A diff without lines: a binary file, or one over the limits. The original (pygit2) has libgit2
+ * mark any blob over its `max_size` as binary, so a file too large to show is answered the same
+ * way: `is_binary`, no hunks, no line counts.
+ */
+export function diffWithoutLines(
+  path: string,
+  mode: FileStatus,
+  size: number,
+  packages: { parent: string; hash: string },
+): FileDiff {
+  return {
+    path,
+    old_path: path,
+    size,
+    lines_added: 0,
+    lines_deleted: 0,
+    is_binary: true,
+    mode,
+    hunks: [],
+    parent: packages.parent,
+    hash: packages.hash,
+    old_ending_new_line: true,
+    new_ending_new_line: true,
+  };
+}
+
+/**
  * The diff of one path. `before`/`after` are the bytes in the base and in the newer package (null
  * where the path does not exist). An unchanged file is one hunk of all its lines, unmodified.
+ * Past `limits` (either side's bytes or lines, or the lines a whole replacement would show) the
+ * file is answered as too large (`diffWithoutLines`).
  */
 export function diffFile(
   path: string,
   before: Buffer | null,
   after: Buffer | null,
   packages: { parent: string; hash: string },
+  limits: DiffLimits = { maxBytes: Infinity, maxLines: Infinity },
 ): FileDiff {
   const mode: FileStatus = before === null ? 'A' : after === null ? 'D' : before.equals(after) ? '' : 'M';
+  const size = after?.length ?? 0;
   const isBinary = (before !== null && looksBinary(before)) || (after !== null && looksBinary(after));
-  const base = {
-    path,
-    old_path: path,
-    size: after?.length ?? 0,
-    is_binary: isBinary,
-    mode,
-    parent: packages.parent,
-    hash: packages.hash,
-  };
-  if (isBinary) {
-    return {
-      ...base,
-      lines_added: 0,
-      lines_deleted: 0,
-      hunks: [],
-      old_ending_new_line: true,
-      new_ending_new_line: true,
-    };
-  }
+  const sides = [before, after].filter((side) => side !== null);
+  const tooLarge = sides.some((side) => side.length > limits.maxBytes || countLines(side) > limits.maxLines);
+  if (isBinary || tooLarge) return diffWithoutLines(path, mode, size, packages);
+  const base = { path, old_path: path, size, is_binary: false, mode, parent: packages.parent, hash: packages.hash };
   const oldText = before === null ? '' : decodeText(before);
   const newText = after === null ? '' : decodeText(after);
   const endings = { old_ending_new_line: endsWithNewline(oldText), new_ending_new_line: endsWithNewline(newText) };
@@ -122,7 +160,8 @@ export function diffFile(
       : [];
     return { ...base, lines_added: 0, lines_deleted: 0, hunks, ...endings };
   }
-  const hunks = patchHunks(oldText, newText);
+  const hunks = patchHunks(oldText, newText, limits.maxLines);
+  if (!hunks) return diffWithoutLines(path, mode, size, packages);
   let added = 0;
   let deleted = 0;
   for (const hunk of hunks) {
@@ -134,13 +173,18 @@ export function diffFile(
   return { ...base, lines_added: added, lines_deleted: deleted, hunks, ...endings };
 }
 
-function patchHunks(oldText: string, newText: string): DiffHunk[] {
+/** The hunks of a modified file; null when only a whole replacement of more than `maxLines` lines would do. */
+function patchHunks(oldText: string, newText: string, maxLines: number): DiffHunk[] | null {
   const patch = structuredPatch('a', 'b', oldText, newText, '', '', {
     context: CONTEXT,
     maxEditLength: MAX_EDIT_LENGTH,
     timeout: MAX_DIFF_MS,
   });
-  if (!patch) return [wholeReplacement(oldText, newText)];
+  if (!patch) {
+    const oldLines = splitLines(oldText);
+    const newLines = splitLines(newText);
+    return oldLines.length + newLines.length > maxLines ? null : [wholeReplacement(oldLines, newLines)];
+  }
   return patch.hunks.map((h) => {
     // As git prints them: a side with no lines starts at the line before.
     const oldStart = h.oldLines === 0 ? h.oldStart - 1 : h.oldStart;
@@ -176,9 +220,7 @@ function patchHunks(oldText: string, newText: string): DiffHunk[] {
 }
 
 /** Every old line removed, every new line added (when the edit is too large to search). */
-function wholeReplacement(oldText: string, newText: string): DiffHunk {
-  const oldLines = splitLines(oldText);
-  const newLines = splitLines(newText);
+function wholeReplacement(oldLines: string[], newLines: string[]): DiffHunk {
   const oldStart = oldLines.length ? 1 : 0;
   const newStart = newLines.length ? 1 : 0;
   return {

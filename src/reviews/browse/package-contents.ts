@@ -1,10 +1,13 @@
+import { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AddonFile } from '../../catalogue/version.entity.js';
 import { errors } from '../../core/errors.js';
+import { Slots } from '../../core/images.js';
 import { PackageError } from '../../signing/package/package.errors.js';
 import {
   digestZip,
   inflateMember,
+  inflateMemberStream,
   readZipMember,
   type MemberLocation,
   type ZipDigest,
@@ -12,7 +15,7 @@ import {
 } from '../../signing/package/zip.js';
 import type { Storage } from '../../storage/storage.port.js';
 import { PackageContents, PackageFileDiff, type PackageEntry } from './contents.entity.js';
-import { diffFile, type FileDiff } from './file-diff.js';
+import { diffFile, diffWithoutLines, type DiffLimits, type FileDiff, type FileStatus } from './file-diff.js';
 import { BINARY_SNIFF_BYTES, DIRECTORY_MIMETYPE, fileType } from './mime.js';
 
 /**
@@ -22,6 +25,18 @@ import { BINARY_SNIFF_BYTES, DIRECTORY_MIMETYPE, fileType } from './mime.js';
  */
 export type StoredEntry = PackageEntry & { at?: MemberLocation };
 
+export interface PackageReadOptions {
+  /** The upload zip limits (`maxReadSize`: the largest member read back). */
+  limits: Partial<ZipLimits>;
+  /** What one file's diff may cost (file-diff.ts). */
+  diff: DiffLimits;
+  /** Members read whole (a browsed file's content, both sides of a diff) at once, per process. */
+  concurrentReads: number;
+}
+
+/** Members up to this size are downloaded from memory, checked whole first; larger ones are streamed. */
+const DOWNLOAD_WHOLE_MAX = 1024 * 1024;
+
 /**
  * The files inside versions' packages, read from the private file storage: each package's tree
  * (computed once per file bytes, then read from `package_contents`), one file's bytes, and a
@@ -30,17 +45,31 @@ export type StoredEntry = PackageEntry & { at?: MemberLocation };
  * file is read from its recorded range and must inflate to its recorded size and CRC-32.
  */
 export class PackageContentsStore {
+  private readonly limits: Partial<ZipLimits>;
+  /**
+   * The tree's limits: the upload's sizes, but no compression ratio. Stored packages are the
+   * signed ones, which signing re-deflates: a member stored (uncompressed) in the upload, or
+   * deflated more weakly, can come out far past the ratio refused in uploads (a 3 MiB stored text
+   * file: ~290x), and the tree would be refused as a bomb. The sizes still bound the work.
+   */
+  private readonly treeLimits: Partial<ZipLimits>;
+  private readonly reads: Slots;
+
   constructor(
     private readonly files: Storage,
-    private readonly limits: Partial<ZipLimits>,
-  ) {}
+    private readonly options: PackageReadOptions,
+  ) {
+    this.limits = options.limits;
+    this.treeLimits = { ...options.limits, maxCompressionRatio: Infinity };
+    this.reads = new Slots(options.concurrentReads);
+  }
 
   /** The package's entries in tree order: each directory before its children, names sorted bytewise. */
   async entries(em: EntityManager, file: AddonFile): Promise<StoredEntry[]> {
     const stored = await em.findOne(PackageContents, { hash: file.hash }, { disableIdentityMap: true });
     if (stored) return stored.entries;
     const entries = await this.withPackage(file, async (path) =>
-      treeOf(await digestZip(path, BINARY_SNIFF_BYTES, this.limits)),
+      treeOf(await digestZip(path, BINARY_SNIFF_BYTES, this.treeLimits)),
     );
     await em
       .getConnection()
@@ -51,19 +80,35 @@ export class PackageContentsStore {
     return entries;
   }
 
-  /** One file's bytes; null when the package has no such file. */
-  async read(em: EntityManager, file: AddonFile, path: string): Promise<Buffer | null> {
-    return this.readPath(file, await this.entries(em, file), path);
+  /**
+   * One file's bytes as a stream, with its size; null when the package has no such file. A large
+   * member is read by a ranged stream and inflated as it is sent (memory does not grow with its
+   * size), and checked against its recorded size and CRC-32 at the end: a mismatch fails the
+   * stream (the answer is cut short). Small ones are read whole and checked first (404).
+   */
+  async open(em: EntityManager, file: AddonFile, path: string): Promise<{ stream: Readable; size: number } | null> {
+    const entry = (await this.entries(em, file)).find((e) => e.path === path);
+    if (!entry || entry.category === 'directory') return null;
+    const { at } = entry;
+    if (at && file.storageKey && Math.max(at.size, at.compressedSize) > DOWNLOAD_WHOLE_MAX) {
+      if (at.size > (this.limits.maxReadSize ?? Infinity)) throw errors.notFound('File not found');
+      const compressed = await this.files.openRange(file.storageKey, at.start, at.compressedSize);
+      if (!compressed) throw errors.notFound('File not found');
+      return { stream: inflateMemberStream(compressed, at), size: at.size };
+    }
+    const bytes = await this.readEntry(file, entry);
+    return bytes && { stream: Readable.from([bytes]), size: bytes.length };
   }
 
-  /** The file at `path` of the package whose tree is `tree`; null when there is none. */
-  private readPath(file: AddonFile, tree: readonly StoredEntry[], path: string): Promise<Buffer | null> {
-    const entry = tree.find((e) => e.path === path);
-    return entry && entry.category !== 'directory' ? this.readEntry(file, entry) : Promise.resolve(null);
+  /**
+   * The bytes of a file entry of this package's tree (from `entries`), read whole: at most
+   * `concurrentReads` such reads run at once in the process, the others wait.
+   */
+  readEntry(file: AddonFile, entry: Pick<StoredEntry, 'path' | 'at'>): Promise<Buffer | null> {
+    return this.reads.run(() => this.readWhole(file, entry));
   }
 
-  /** The bytes of a file entry of this package's tree (from `entries`). */
-  async readEntry(file: AddonFile, entry: Pick<StoredEntry, 'path' | 'at'>): Promise<Buffer | null> {
+  private async readWhole(file: AddonFile, entry: Pick<StoredEntry, 'path' | 'at'>): Promise<Buffer | null> {
     const { at } = entry;
     if (!at) return this.withPackage(file, (local) => readZipMember(local, entry.path, this.limits));
     const compressed = file.storageKey
@@ -92,11 +137,26 @@ export class PackageContentsStore {
     const key = { parentHash: base.hash, hash: file.hash, path };
     const stored = await em.findOne(PackageFileDiff, key, { disableIdentityMap: true });
     if (stored) return stored.diff as FileDiff;
-    const [before, after] = await Promise.all([
-      this.readPath(base, trees.base, path),
-      this.readPath(file, trees.file, path),
-    ]);
-    const diff = diffFile(path, before, after, { parent: hexOf(base.hash), hash: hexOf(file.hash) });
+    const packages = { parent: hexOf(base.hash), hash: hexOf(file.hash) };
+    const [was, now] = [trees.base, trees.file].map((tree) =>
+      tree.find((e) => e.path === path && e.category !== 'directory'),
+    );
+    const limits = this.options.diff;
+    let diff: FileDiff;
+    if ((was?.size ?? 0) > limits.maxBytes || (now?.size ?? 0) > limits.maxBytes) {
+      // Too large to show: answered from the trees, neither side read.
+      const mode: FileStatus = !was ? 'A' : !now ? 'D' : was.sha256 === now.sha256 ? '' : 'M';
+      diff = diffWithoutLines(path, mode, now?.size ?? 0, packages);
+    } else {
+      // Both sides whole, then the diff, in one slot: what a diff holds at once is bounded per process.
+      diff = await this.reads.run(async () => {
+        const [before, after] = await Promise.all([
+          was ? this.readWhole(base, was) : null,
+          now ? this.readWhole(file, now) : null,
+        ]);
+        return diffFile(path, before, after, packages, limits);
+      });
+    }
     await em
       .getConnection()
       .execute(

@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Addon } from '../../catalogue/addon.entity.js';
 import { AddonType, Channel } from '../../catalogue/catalogue.enums.js';
@@ -53,12 +53,12 @@ export interface VersionComparison extends VersionContents {
 }
 
 export interface BrowseSettings {
-  /** Text files larger than this are offered for download only (their `content` is ''). */
+  /**
+   * Text files larger than this, in bytes, are offered for download only (their `content` is '',
+   * as the original answers for what it does not render); they are never read for a browse.
+   */
   contentMax: number;
 }
-
-/** Text files up to this size are returned as content by a browse (larger ones: download). */
-export const BROWSE_CONTENT_MAX = 16 * 1024 * 1024;
 
 const MANIFEST = 'manifest.json';
 /** Longer paths cannot be in a package (zip names are at most 1,024 bytes). */
@@ -164,11 +164,10 @@ export class VersionBrowseService {
     return { fileId: file.id, path: entry.path, filename: entry.filename, size: entry.size ?? 0 };
   }
 
-  /** The bytes of a file whose access `download` checked. */
+  /** The bytes of a file whose access `download` checked, streamed (a large member is never held whole). */
   async open(em: EntityManager, fileId: number, path: string): Promise<{ stream: Readable; size: number } | null> {
     const file = await em.findOne(AddonFile, fileId);
-    const bytes = file ? await this.store.read(em, file, path) : null;
-    return bytes && { stream: Readable.from([bytes]), size: bytes.length };
+    return file ? this.store.open(em, file, path) : null;
   }
 
   private downloadUrl(ctx: RequestContext, version: Version, entry: BrowseEntry): string | null {

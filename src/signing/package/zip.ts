@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type Readable, pipeline } from 'node:stream';
+import { Readable, pipeline } from 'node:stream';
 import { promisify } from 'node:util';
 import { type InflateRaw, crc32, createInflateRaw, inflateRaw } from 'node:zlib';
 import yauzl, { type Entry, type Options, type ZipFile } from 'yauzl';
@@ -415,4 +415,42 @@ export async function inflateMember(
   }
   if (bytes.length !== location.size || crc32(bytes) !== location.crc32) throw packageErrors.invalidArchive();
   return bytes;
+}
+
+/**
+ * `inflateMember` as a stream: the member's compressed bytes (`source`, `location.compressedSize`
+ * long) inflated chunk by chunk, so that memory does not grow with the member. The size and CRC-32
+ * are counted as the bytes pass and checked at the end: a member that grows past its recorded
+ * size fails at that byte, one that ends short or with another checksum fails before its last
+ * chunk (the stream errors with `PackageError`; a consumer that already sent bytes can only cut
+ * its answer, which then never has its full length).
+ */
+export function inflateMemberStream(source: Readable, location: MemberLocation): Readable {
+  async function* inflated(): AsyncGenerator<Buffer> {
+    if (location.method !== DEFLATED && location.method !== STORED) throw packageErrors.invalidArchive();
+    const inflater = location.method === DEFLATED ? createInflateRaw() : null;
+    if (inflater) pipeline(source, inflater, ignore);
+    let size = 0;
+    let checksum = 0;
+    // Each chunk is passed on once the next one came, the last only once the member checked out:
+    // a member that fails never reaches its full length downstream (a client sees a cut answer).
+    let held: Buffer | null = null;
+    try {
+      for await (const chunk of (inflater ?? source) as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > location.size) throw packageErrors.invalidArchive();
+        checksum = crc32(chunk, checksum);
+        if (held) yield held;
+        held = chunk;
+      }
+    } catch (error) {
+      throw asPackageError(error);
+    } finally {
+      inflater?.destroy();
+      source.destroy();
+    }
+    if (size !== location.size || checksum !== location.crc32) throw packageErrors.invalidArchive();
+    if (held) yield held;
+  }
+  return Readable.from(inflated(), { objectMode: false });
 }
