@@ -127,6 +127,12 @@ const schema = z.object({
   MAX_UPLOAD_MB: z.coerce.number().int().min(1).max(1024).default(200),
   /** Uploads one account may stream at once (REST and GraphQL multipart); one more is a 429. */
   MAX_CONCURRENT_UPLOADS_PER_USER: z.coerce.number().int().min(1).max(100).default(4),
+  /** Image uploads that may wait for one of the process's 2 decoders; one more is a 429 with Retry-After. */
+  IMAGE_RENDER_QUEUE: z.coerce.number().int().min(0).max(1000).default(8),
+  /** Largest add-on icon or account picture accepted, in megapixels (stored as squares of 200 px at most). */
+  ICON_MAX_MEGAPIXELS: z.coerce.number().int().min(1).max(100).default(16),
+  /** Largest add-on preview accepted, in megapixels. */
+  PREVIEW_MAX_MEGAPIXELS: z.coerce.number().int().min(1).max(100).default(50),
   /**
    * Reviewer browse and compare: a text file over BROWSE_CONTENT_MAX_KB is browsed without its
    * content; a diff with a side over BROWSE_DIFF_MAX_KB or BROWSE_DIFF_MAX_LINES lines (or a whole

@@ -12,6 +12,7 @@ import type { Storage } from './storage/storage.port.js';
 import type { Logger } from './core/logger.js';
 import { OutgoingLinks } from './core/links.js';
 import { UploadSlots } from './core/upload-slots.js';
+import { ImageRenderer } from './core/images.js';
 import type { Keyring } from './core/secrets.js';
 import { AccountsService } from './accounts/accounts.service.js';
 import { ApiKeysService } from './auth/api-keys.service.js';
@@ -93,6 +94,8 @@ export interface Services {
   readonly ratings: RatingsService;
   readonly notifications: NotificationsService;
   readonly uploadSlots: UploadSlots;
+  /** Image decoding (icons, previews, account pictures): one bounded queue, pixel limits per purpose. */
+  readonly images: ImageRenderer;
   /** The only writer of add-on status, visibility, deletion, promotion and version review state. */
   readonly lifecycle: AddonLifecycle;
   /** The audit log's reads. */
@@ -122,7 +125,13 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
   const curationLog = new CurationLog();
   const storage = createStorage(config, 'media');
   const ratings = new RatingsService(catalogue, jobs);
+  const images = new ImageRenderer({
+    maxWaiting: config.IMAGE_RENDER_QUEUE,
+    iconMaxPixels: config.ICON_MAX_MEGAPIXELS * 1_000_000,
+    previewMaxPixels: config.PREVIEW_MAX_MEGAPIXELS * 1_000_000,
+  });
   const accounts = new AccountsService(apiKeys, storage, sessions, {
+    images,
     superCreateEnabled: config.SUPER_CREATE_ENABLED,
     recountRatings: (em, addonIds) => ratings.recountAddons(em, addonIds),
     deleteAddons: (em, addonIds, actorId) => lifecycle.deleteWithAccount(em, addonIds, actorId),
@@ -210,9 +219,14 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
     catalogue,
     categories,
     search,
-    listing: new ListingService(catalogue, categories, storage, (addonId) =>
-      jobs.send('index-addon', { addonId }, { singletonKey: String(addonId) }),
+    listing: new ListingService(
+      catalogue,
+      categories,
+      storage,
+      (addonId) => jobs.send('index-addon', { addonId }, { singletonKey: String(addonId) }),
+      images,
     ),
+    images,
     storage,
     files,
     jobs,

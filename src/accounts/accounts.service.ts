@@ -11,7 +11,7 @@ import type { RequestContext } from '../core/context.js';
 import { AppError, ErrorCode, errors, type FieldErrors } from '../core/errors.js';
 import { isEmailAddress } from '../core/email.js';
 import { hasLinks } from '../core/has-links.js';
-import { InvalidImageError, renderImage, sniffImage, type RenderedImage } from '../core/images.js';
+import { ImageRenderer, InvalidImageError, sniffImage, type RenderedImage } from '../core/images.js';
 import { readClientStream } from '../core/spool.js';
 import { pageRequest, toPage, type Page } from '../core/pagination.js';
 import { TEXT_LIMITS, lengthProblem, maxLengthMessage } from '../core/text-limits.js';
@@ -53,6 +53,8 @@ export interface AccountInput {
 export interface AccountsOptions {
   /** Largest profile picture (default 4 MB). */
   maxPictureBytes?: number;
+  /** The process's image renders (queue and pixel limits); default: one of its own. */
+  images?: ImageRenderer;
   /** Whether `superCreate` is available (default false). */
   superCreateEnabled?: boolean;
   /** Recounts the rating columns of add-ons whose ratings were removed with an account (in its transaction). */
@@ -93,12 +95,16 @@ const NOT_BLANK = 'This field may not be blank.';
 
 /** Rules about user accounts: lookups, who sees and edits what, validation with the original messages. */
 export class AccountsService {
+  private readonly images: ImageRenderer;
+
   constructor(
     private readonly apiKeys: ApiKeysService,
     private readonly storage: Storage,
     private readonly sessions: SessionsService,
     private readonly options: AccountsOptions = {},
-  ) {}
+  ) {
+    this.images = options.images ?? new ImageRenderer();
+  }
 
   private get maxPictureBytes(): number {
     return this.options.maxPictureBytes ?? DEFAULT_MAX_PICTURE_BYTES;
@@ -424,8 +430,9 @@ export class AccountsService {
 
   /**
    * PNG or JPEG, not animated, at most `maxPictureBytes`: checked in the original's order, then
-   * decoded (data that does not decode is "not PNG or JPG", as the original's check said) and
-   * re-encoded as a PNG within `PICTURE_SIZE`, without metadata.
+   * decoded (data that does not decode, or over the pictures' pixel limit, is "not PNG or JPG", as
+   * the original's check said) and re-encoded as a PNG within `PICTURE_SIZE`, without metadata. A
+   * full render queue is THROTTLED (429).
    */
   private async checkPicture(picture: Promise<UploadedFile>): Promise<RenderedImage | string[]> {
     let file: UploadedFile;
@@ -440,7 +447,11 @@ export class AccountsService {
     if (sniffed.animated) return ['Images cannot be animated.'];
     if (size > this.maxPictureBytes) return ['Please use images smaller than 4MB.'];
     try {
-      const { variants } = await renderImage(data, [{ fit: 'inside', ...PICTURE_SIZE, format: 'png' }]);
+      const { variants } = await this.images.render(
+        data,
+        [{ fit: 'inside', ...PICTURE_SIZE, format: 'png' }],
+        'picture',
+      );
       return variants[0];
     } catch (error) {
       if (error instanceof InvalidImageError) return ['Images must be either PNG or JPG.'];

@@ -3,7 +3,14 @@ import { User } from '../accounts/user.entity.js';
 import type { RequestContext } from '../core/context.js';
 import { errors, type FieldErrors } from '../core/errors.js';
 import { isEmailAddress } from '../core/email.js';
-import { InvalidImageError, renderImage, sniffImage, type ImageVariant, type RenderResult } from '../core/images.js';
+import {
+  ImageRenderer,
+  InvalidImageError,
+  sniffImage,
+  type ImagePurpose,
+  type ImageVariant,
+  type RenderResult,
+} from '../core/images.js';
 import { readClientStream } from '../core/spool.js';
 import { canonicalLocale } from '../core/i18n/locales.js';
 import { mergeTranslations, parseTranslationsInput, type Translations } from '../core/i18n/translations.js';
@@ -68,6 +75,8 @@ export class ListingService {
     private readonly storage: Storage,
     /** Queues a search index update of the add-on (the `index-addon` job). */
     private readonly reindex: (addonId: number) => Promise<unknown>,
+    /** The process's image renders (one queue for icons, previews and account pictures). */
+    private readonly images: ImageRenderer = new ImageRenderer(),
   ) {}
 
   /** Authors may edit; anyone else gets 401/403. Owners-only actions pass `owner`. */
@@ -274,10 +283,18 @@ export class ListingService {
     return { data, sniffed };
   }
 
-  /** Decodes and re-encodes an upload; data sharp cannot decode is refused like another format. */
-  private async render(data: Buffer, variants: ImageVariant[], field: string): Promise<RenderResult> {
+  /**
+   * Decodes and re-encodes an upload; data sharp cannot decode (or over the purpose's pixel limit)
+   * is refused like another format; a full render queue is THROTTLED.
+   */
+  private async render(
+    data: Buffer,
+    variants: ImageVariant[],
+    field: string,
+    purpose: ImagePurpose,
+  ): Promise<RenderResult> {
     try {
-      return await renderImage(data, variants);
+      return await this.images.render(data, variants, purpose);
     } catch (error) {
       if (error instanceof InvalidImageError) throw errors.field(field, 'Images must be either PNG or JPG.');
       throw error;
@@ -305,6 +322,7 @@ export class ListingService {
         { fit: 'inside', ...PREVIEW_THUMBNAIL_SIZE, format: 'jpeg', quality: 80 },
       ],
       'image',
+      'preview',
     );
     const count = await ctx.em.count(Preview, { addon });
     const preview = ctx.em.create(Preview, {
@@ -347,6 +365,7 @@ export class ListingService {
     const { variants } = await this.render(
       data,
       ICON_SIZES.map((size): ImageVariant => ({ fit: 'square', width: size, height: size, format: 'png' })),
+      'icon',
       'icon',
     );
     const bucket = Math.floor(addon.id / 1000);

@@ -1,6 +1,19 @@
-import sharp from 'sharp';
+import { jest } from '@jest/globals';
+import sharp, { type Sharp } from 'sharp';
 import { animate, jpeg, png, pngBomb, readImage, webp } from '../../test/helpers/images.js';
-import { InvalidImageError, MAX_IMAGE_PIXELS, Slots, renderImage, sniffImage, type ImageVariant } from './images.js';
+import { AppError } from './errors.js';
+import {
+  ImageRenderer,
+  InvalidImageError,
+  MAX_ICON_PIXELS,
+  MAX_IMAGE_PIXELS,
+  RENDER_RETRY_SECONDS,
+  Slots,
+  renderImage,
+  sniffImage,
+  variantImageSize,
+  type ImageVariant,
+} from './images.js';
 
 const ICONS: ImageVariant[] = [32, 64, 128].map((size) => ({
   fit: 'square',
@@ -161,6 +174,121 @@ describe('renderImage', () => {
   });
 });
 
+describe('one decode per upload', () => {
+  /**
+   * Pipelines that produce pixels from the upload's encoded bytes (sharp keeps its input in
+   * `options.input.buffer`); `metadata()` reads the header only and is not one of them.
+   */
+  async function decodesOf(upload: Buffer, run: () => Promise<unknown>): Promise<number> {
+    const toBuffer = jest.spyOn(sharp.prototype as Sharp, 'toBuffer');
+    try {
+      await run();
+      const inputs = toBuffer.mock.contexts as unknown as { options: { input: { buffer?: Buffer } } }[];
+      return inputs.filter((pipeline) => pipeline.options.input.buffer === upload).length;
+    } finally {
+      toBuffer.mockRestore();
+    }
+  }
+
+  it('decodes an icon (3 sizes), a preview (2) and a picture once each, whatever the variants', async () => {
+    const photo = await jpeg(3000, 2000);
+    const image = await png(1500, 1000, { alpha: true });
+    for (const [upload, variants] of [
+      [photo, ICONS],
+      [image, ICONS],
+      [photo, PREVIEW],
+      [image, [...PREVIEW, ...ICONS]],
+      [image, [{ fit: 'inside', width: 200, height: 200, format: 'png' } as ImageVariant]],
+    ] as const) {
+      let rendered = 0;
+      expect(
+        await decodesOf(upload, async () => {
+          rendered = (await renderImage(upload, variants)).variants.length;
+        }),
+      ).toBe(1);
+      expect(rendered).toBe(variants.length);
+    }
+  });
+
+  it('gives each variant the size sharp gives it when resizing the PNG directly', async () => {
+    const boxes: ImageVariant[] = [...ICONS, ...PREVIEW, { fit: 'inside', width: 200, height: 200, format: 'png' }];
+    let seed = 7;
+    const next = (max: number) => 1 + ((seed = (seed * 48271) % 2147483647) % max);
+    for (let i = 0; i < 12; i++) {
+      const [width, height] = i % 3 ? [next(2600), next(2600)] : [next(40), next(2600)];
+      const upload = await png(width, height);
+      const { variants } = await renderImage(upload, boxes);
+      for (const [j, variant] of boxes.entries()) {
+        const direct = await sharp(upload)
+          .resize(variant.width, variant.fit === 'square' ? variant.width : variant.height, {
+            fit: 'inside',
+            withoutEnlargement: variant.fit === 'inside',
+          })
+          .raw()
+          .toBuffer({ resolveWithObject: true });
+        const inner = variantImageSize(width, height, variant);
+        expect([width, height, j, ...inner]).toEqual([width, height, j, direct.info.width, direct.info.height]);
+        const stored = variant.fit === 'square' ? [variant.width, variant.width] : inner;
+        expect([width, height, j, variants[j].width, variants[j].height]).toEqual([width, height, j, ...stored]);
+      }
+    }
+  });
+
+  it('centres a square icon exactly as before: transparent bands above and below a wide image', async () => {
+    const { variants } = await renderImage(await png(300, 100), [ICONS[0]]);
+    const { data, info } = await sharp(variants[0].data).raw().toBuffer({ resolveWithObject: true });
+    expect([info.width, info.height, info.channels]).toEqual([32, 32, 4]);
+    // 300×100 in 32×32: an 32×11 image from row 10 (floor((32 - 11) / 2)) to row 20.
+    const alphaOfRow = (y: number) => [...Array(32).keys()].map((x) => data[(y * 32 + x) * 4 + 3]);
+    expect(alphaOfRow(9).every((a) => a === 0)).toBe(true);
+    expect(alphaOfRow(10).every((a) => a === 255)).toBe(true);
+    expect(alphaOfRow(20).every((a) => a === 255)).toBe(true);
+    expect(alphaOfRow(21).every((a) => a === 0)).toBe(true);
+  });
+});
+
+describe('ImageRenderer', () => {
+  it('holds icons and pictures to a lower pixel limit than previews', async () => {
+    const renderer = new ImageRenderer();
+    const large = pngBomb(5000, 4000); // 20 megapixels (of zeros), a few KB
+    expect(5000 * 4000).toBeGreaterThan(MAX_ICON_PIXELS);
+    expect(5000 * 4000).toBeLessThan(MAX_IMAGE_PIXELS);
+    await expect(renderer.render(large, ICONS, 'icon')).rejects.toThrow(/pixel limit/);
+    await expect(renderer.render(large, [ICONS[0]], 'picture')).rejects.toBeInstanceOf(InvalidImageError);
+    const preview = await renderer.render(large, PREVIEW, 'preview');
+    expect(preview.original).toEqual({ width: 5000, height: 4000, type: 'image/png' });
+    expect(preview.variants.map((v) => [v.width, v.height])).toEqual([
+      [2250, 1800],
+      [600, 480],
+    ]);
+    // Just under the limit is fine, and the limits are settings.
+    expect((await renderer.render(pngBomb(4000, 4000), [ICONS[0]], 'icon')).variants[0].width).toBe(32);
+    const strict = new ImageRenderer({ iconMaxPixels: 1000, previewMaxPixels: 5000 });
+    await expect(strict.render(await png(40, 40), ICONS, 'icon')).rejects.toThrow(/pixel limit/);
+    await expect(strict.render(await png(80, 80), PREVIEW, 'preview')).rejects.toThrow(/pixel limit/);
+    expect((await strict.render(await png(40, 40), PREVIEW, 'preview')).variants).toHaveLength(2);
+  });
+
+  it('refuses a render at once with THROTTLED when its queue is full, and takes it once there is room', async () => {
+    const renderer = new ImageRenderer({ concurrency: 2, maxWaiting: 3 });
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const held = Array.from({ length: 5 }, () => renderer.slots.run(() => gate));
+    expect(renderer.slots.queued).toBe(3);
+    const image = await png(64, 64);
+    const refused = await renderer.render(image, ICONS, 'icon').catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(AppError);
+    expect(refused).toMatchObject({
+      code: 'THROTTLED',
+      retryAfter: RENDER_RETRY_SECONDS,
+      message: `Request was throttled. Expected available in ${RENDER_RETRY_SECONDS} seconds.`,
+    });
+    open();
+    await Promise.all(held);
+    expect((await renderer.render(image, ICONS, 'icon')).variants).toHaveLength(3);
+  });
+});
+
 describe('Slots', () => {
   it('runs at most `size` tasks at once, the others in order of arrival', async () => {
     const slots = new Slots(2);
@@ -189,5 +317,25 @@ describe('Slots', () => {
       'fulfilled',
     ]);
     expect(await slots.run(async () => 'free again')).toBe('free again');
+  });
+
+  it('lets at most `maxWaiting` tasks wait; one more is THROTTLED without waiting', async () => {
+    const slots = new Slots(1, 2, 7);
+    const release: (() => void)[] = [];
+    const blocked = () => new Promise<void>((resolve) => release.push(resolve));
+    const first = slots.run(blocked);
+    const waiting = [slots.run(async () => 'second'), slots.run(async () => 'third')];
+    expect(slots.queued).toBe(2);
+    await expect(slots.run(async () => 'fourth')).rejects.toMatchObject({ code: 'THROTTLED', retryAfter: 7 });
+    expect(slots.queued).toBe(2);
+    release[0]();
+    await first;
+    expect(await Promise.all(waiting)).toEqual(['second', 'third']);
+    expect(await slots.run(async () => 'room again')).toBe('room again');
+    const none = new Slots(1, 0);
+    const busy = none.run(blocked);
+    await expect(none.run(async () => 'x')).rejects.toMatchObject({ code: 'THROTTLED' });
+    release[1]();
+    await busy;
   });
 });

@@ -1,4 +1,5 @@
 import sharp, { type Sharp } from 'sharp';
+import { errors } from './errors.js';
 
 /**
  * Uploaded images (add-on icons and previews, account pictures), decoded and re-encoded with sharp
@@ -7,13 +8,17 @@ import sharp, { type Sharp } from 'sharp';
  * 1. `sniffImage` reads the header bytes only: the type (PNG or JPEG, nothing else) and whether a
  *    PNG is animated. It works on the first bytes of an oversized upload, so callers keep the
  *    original order of their refusals (type, animation, size).
- * 2. `renderImage` decodes the whole file (refusing truncated or corrupt data and anything over
- *    `MAX_IMAGE_PIXELS`) and writes each requested variant: resized, turned upright by its EXIF
- *    orientation, in sRGB, and without metadata (EXIF, GPS, XMP, ICC profiles are not copied).
+ * 2. `renderImage` decodes the whole file ONCE (refusing truncated or corrupt data and anything
+ *    over its pixel limit), turned upright by its EXIF orientation, in sRGB, and already scaled
+ *    down to the largest size any variant needs (a JPEG is shrunk while it is decoded); each
+ *    requested variant is then resized from those pixels and encoded without metadata (EXIF, GPS,
+ *    XMP, ICC profiles are not copied). The variants' sizes are computed from the upload's own.
  *
- * Decoding runs on libuv's thread pool (sharp is asynchronous) and at most `MAX_CONCURRENT_RENDERS`
- * uploads are processed at once: the pool is shared with file-system and crypto work, and a burst
- * of uploads queues here instead of taking every thread and the memory of every decoded image.
+ * `ImageRenderer` is what the services use: a pixel limit per purpose (icons and account pictures,
+ * which end up as small squares, get a lower one than previews) and at most `concurrency` uploads
+ * decoded at once on libuv's thread pool (shared with file-system and crypto work). A burst of
+ * uploads waits its turn in a bounded queue; one more than `maxWaiting` is refused at once with
+ * THROTTLED (429 and `Retry-After`), so waiting requests cannot pile up with their buffers.
  */
 
 export type ImageType = 'image/png' | 'image/jpeg';
@@ -30,11 +35,21 @@ export interface SniffedImage {
 /**
  * Decoding stops above this many pixels (sharp's `limitInputPixels`): a small file can declare a
  * huge image (a "decompression bomb": a 100-megapixel PNG of zeros compresses to 100 KB). 50
- * megapixels is more than the largest camera photos that fit in the 4 MB upload limit.
+ * megapixels is more than the largest camera photos that fit in the 4 MB upload limit; it is the
+ * previews' default (`PREVIEW_MAX_MEGAPIXELS`).
  */
 export const MAX_IMAGE_PIXELS = 50_000_000;
+/**
+ * The default limit of icons and account pictures (`ICON_MAX_MEGAPIXELS`): they are stored as
+ * squares of at most 200 pixels, so 16 megapixels (4000×4000) is plenty, and a third of the work.
+ */
+export const MAX_ICON_PIXELS = 16_000_000;
 /** Uploads decoded at the same time in this process; the others wait their turn. */
 export const MAX_CONCURRENT_RENDERS = 2;
+/** Uploads that may wait for a free render (`IMAGE_RENDER_QUEUE`); one more is a 429. */
+export const MAX_WAITING_RENDERS = 8;
+/** `Retry-After` of a refused render: a render takes well under a second. */
+export const RENDER_RETRY_SECONDS = 2;
 
 /** The data is not an image sharp can decode completely (or is over the pixel limit). */
 export class InvalidImageError extends Error {
@@ -108,15 +123,31 @@ const TRANSPARENT = { r: 0, g: 0, b: 0, alpha: 0 };
 
 sharp.cache(false); // every upload is new: libvips' operation cache would only hold memory
 
-/** A small counting semaphore: `run` waits for a free slot. */
+/**
+ * A small counting semaphore: `run` waits for a free slot, behind at most `maxWaiting` others;
+ * past that it throws THROTTLED at once (with `retryAfter` seconds).
+ */
 export class Slots {
   private active = 0;
   private readonly waiting: (() => void)[] = [];
-  constructor(private readonly size: number) {}
+  constructor(
+    /** Tasks run at once. */
+    readonly size: number,
+    /** Tasks that may wait for a slot. */
+    readonly maxWaiting = Number.POSITIVE_INFINITY,
+    private readonly retryAfter = RENDER_RETRY_SECONDS,
+  ) {}
+
+  /** Tasks waiting for a slot. */
+  get queued(): number {
+    return this.waiting.length;
+  }
 
   async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.active >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    else this.active += 1;
+    if (this.active >= this.size) {
+      if (this.waiting.length >= this.maxWaiting) throw errors.throttled(this.retryAfter);
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    } else this.active += 1;
     try {
       return await task();
     } finally {
@@ -127,19 +158,97 @@ export class Slots {
   }
 }
 
-const renders = new Slots(MAX_CONCURRENT_RENDERS);
+/** What an image is for: icons and account pictures get a lower pixel limit than previews. */
+export type ImagePurpose = 'icon' | 'picture' | 'preview';
 
-const open = (data: Buffer): Sharp => sharp(data, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' });
+export interface ImageRendererOptions {
+  /** Uploads decoded at once (default `MAX_CONCURRENT_RENDERS`). */
+  concurrency?: number;
+  /** Uploads waiting for a render; one more is refused with THROTTLED (default `MAX_WAITING_RENDERS`). */
+  maxWaiting?: number;
+  /** Pixel limit of icons and account pictures (default `MAX_ICON_PIXELS`). */
+  iconMaxPixels?: number;
+  /** Pixel limit of previews (default `MAX_IMAGE_PIXELS`). */
+  previewMaxPixels?: number;
+}
 
-function variantPipeline(data: Buffer, variant: ImageVariant): Sharp {
-  let pipeline = open(data).autoOrient();
-  if (variant.fit === 'square') {
-    pipeline = pipeline.resize(variant.width, variant.width, {
-      fit: 'contain',
+/** The process's image renders: one semaphore with a bounded queue, a pixel limit per purpose. */
+export class ImageRenderer {
+  /** The render slots (tests hold them to fill the queue). */
+  readonly slots: Slots;
+  private readonly maxPixels: Record<ImagePurpose, number>;
+
+  constructor(options: ImageRendererOptions = {}) {
+    this.slots = new Slots(
+      options.concurrency ?? MAX_CONCURRENT_RENDERS,
+      options.maxWaiting ?? MAX_WAITING_RENDERS,
+      RENDER_RETRY_SECONDS,
+    );
+    const icon = options.iconMaxPixels ?? MAX_ICON_PIXELS;
+    this.maxPixels = { icon, picture: icon, preview: options.previewMaxPixels ?? MAX_IMAGE_PIXELS };
+  }
+
+  /**
+   * `renderImage` within a render slot, at the purpose's pixel limit. Throws `InvalidImageError`
+   * for data that does not decode (or is over the limit), THROTTLED when the queue is full.
+   */
+  render(data: Buffer, variants: readonly ImageVariant[], purpose: ImagePurpose): Promise<RenderResult> {
+    return this.slots.run(() => renderImage(data, variants, this.maxPixels[purpose]));
+  }
+}
+
+const open = (data: Buffer, maxPixels: number): Sharp => sharp(data, { limitInputPixels: maxPixels, failOn: 'error' });
+
+/**
+ * The size of a variant's image (for a square, of the image centred in it), from the upload's
+ * upright size, computed as sharp computes it for `fit: 'inside'` / `'contain'`: one scale for both
+ * axes, rounded, never below one pixel.
+ */
+export function variantImageSize(width: number, height: number, variant: ImageVariant): [number, number] {
+  const boxHeight = variant.fit === 'square' ? variant.width : variant.height;
+  let shrink = Math.max(width / variant.width, height / boxHeight);
+  if (variant.fit === 'inside') shrink = Math.max(1, shrink); // never enlarged
+  return [Math.round(width / Math.min(shrink, width)), Math.round(height / Math.min(shrink, height))];
+}
+
+interface Decoded {
+  data: Buffer;
+  width: number;
+  height: number;
+  channels: 1 | 2 | 3 | 4;
+}
+
+/**
+ * The one decode: upright, in sRGB (8 bits per channel), at the largest size any variant needs
+ * (never larger than the upload), as raw pixels.
+ */
+async function decode(data: Buffer, maxPixels: number, width: number, height: number, sizes: [number, number][]) {
+  const needWidth = Math.min(width, Math.max(...sizes.map(([w]) => w)));
+  const needHeight = Math.min(height, Math.max(...sizes.map(([, h]) => h)));
+  let pipeline = open(data, maxPixels).autoOrient();
+  if (needWidth !== width || needHeight !== height) {
+    pipeline = pipeline.resize(needWidth, needHeight, { fit: 'fill' });
+  }
+  const { data: pixels, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
+  return { data: pixels, width: info.width, height: info.height, channels: info.channels } satisfies Decoded;
+}
+
+/** One variant from the decoded pixels: resized to its size, centred in its square, encoded. */
+function variantPipeline(decoded: Decoded, variant: ImageVariant, [width, height]: [number, number]): Sharp {
+  let pipeline = sharp(decoded.data, {
+    raw: { width: decoded.width, height: decoded.height, channels: decoded.channels },
+  });
+  if (width !== decoded.width || height !== decoded.height) pipeline = pipeline.resize(width, height, { fit: 'fill' });
+  if (variant.fit === 'square' && (width !== variant.width || height !== variant.width)) {
+    const left = Math.floor((variant.width - width) / 2);
+    const top = Math.floor((variant.width - height) / 2);
+    pipeline = pipeline.extend({
+      left,
+      right: variant.width - width - left,
+      top,
+      bottom: variant.width - height - top,
       background: variant.format === 'png' ? TRANSPARENT : WHITE,
     });
-  } else {
-    pipeline = pipeline.resize(variant.width, variant.height, { fit: 'inside', withoutEnlargement: true });
   }
   if (variant.format === 'jpeg')
     return pipeline.flatten({ background: WHITE }).jpeg({ quality: variant.quality ?? 80 });
@@ -147,36 +256,43 @@ function variantPipeline(data: Buffer, variant: ImageVariant): Sharp {
 }
 
 /**
- * Decodes a PNG or JPEG completely and writes each variant. Throws `InvalidImageError` for data
- * sharp cannot decode (truncated, corrupt, another format, over `MAX_IMAGE_PIXELS`).
+ * Decodes a PNG or JPEG completely, once, and writes each variant from that decode. Throws
+ * `InvalidImageError` for data sharp cannot decode (truncated, corrupt, another format, over
+ * `maxPixels`). No semaphore: services go through `ImageRenderer.render`.
  */
-export async function renderImage(data: Buffer, variants: readonly ImageVariant[]): Promise<RenderResult> {
-  return renders.run(async () => {
-    try {
-      const meta = await open(data).metadata();
-      if (meta.format !== 'png' && meta.format !== 'jpeg') throw new InvalidImageError(`format ${meta.format}`);
-      if ((meta.pages ?? 1) > 1) throw new InvalidImageError('several frames');
-      const original = {
-        width: meta.autoOrient.width,
-        height: meta.autoOrient.height,
-        type: (meta.format === 'png' ? 'image/png' : 'image/jpeg') as ImageType,
-      };
-      const rendered: RenderedImage[] = [];
-      // One after the other: an upload takes one slot, and one thread of the pool, at a time.
-      for (const variant of variants) {
-        const { data: output, info } = await variantPipeline(data, variant).toBuffer({ resolveWithObject: true });
-        rendered.push({
-          data: output,
-          width: info.width,
-          height: info.height,
-          type: variant.format === 'png' ? 'image/png' : 'image/jpeg',
-          extension: variant.format === 'png' ? 'png' : 'jpg',
-        });
-      }
-      return { original, variants: rendered };
-    } catch (error) {
-      if (error instanceof InvalidImageError) throw error;
-      throw new InvalidImageError((error as Error).message);
+export async function renderImage(
+  data: Buffer,
+  variants: readonly ImageVariant[],
+  maxPixels = MAX_IMAGE_PIXELS,
+): Promise<RenderResult> {
+  try {
+    const meta = await open(data, maxPixels).metadata();
+    if (meta.format !== 'png' && meta.format !== 'jpeg') throw new InvalidImageError(`format ${meta.format}`);
+    if ((meta.pages ?? 1) > 1) throw new InvalidImageError('several frames');
+    if (!(meta.width > 0 && meta.height > 0)) throw new InvalidImageError('no size');
+    // The header's size, before a pixel is decoded (sharp checks it again while decoding).
+    if (meta.width * meta.height > maxPixels) throw new InvalidImageError('Input image exceeds pixel limit');
+    const { width, height } = meta.autoOrient;
+    const original = { width, height, type: (meta.format === 'png' ? 'image/png' : 'image/jpeg') as ImageType };
+    const sizes = variants.map((variant) => variantImageSize(width, height, variant));
+    const decoded = variants.length ? await decode(data, maxPixels, width, height, sizes) : null;
+    const rendered: RenderedImage[] = [];
+    // One after the other: an upload takes one slot, and one thread of the pool, at a time.
+    for (const [i, variant] of variants.entries()) {
+      const { data: output, info } = await variantPipeline(decoded!, variant, sizes[i]).toBuffer({
+        resolveWithObject: true,
+      });
+      rendered.push({
+        data: output,
+        width: info.width,
+        height: info.height,
+        type: variant.format === 'png' ? 'image/png' : 'image/jpeg',
+        extension: variant.format === 'png' ? 'png' : 'jpg',
+      });
     }
-  });
+    return { original, variants: rendered };
+  } catch (error) {
+    if (error instanceof InvalidImageError) throw error;
+    throw new InvalidImageError((error as Error).message);
+  }
 }
