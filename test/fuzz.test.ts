@@ -1162,6 +1162,38 @@ describe('fuzz: requests the HTTP parser refuses', () => {
   );
 });
 
+describe('fuzz: HEAD requests', () => {
+  const label = 'HEAD';
+  const headOnly = ({ response }: { response: { body: Buffer } }) =>
+    response.body.length ? [`HEAD answered with a body (${response.body.length} bytes)`] : [];
+  it(
+    'answers them with headers only: every GET route, the other endpoints, parser refusals',
+    async () => {
+      await refreshIdentities();
+      const targets = ['/healthz', '/graphql', '/user-media/none.png', '/downloads/file/1/x.xpi', '/api/v4/nowhere/'];
+      for (const route of routes.filter((r) => r.method === 'GET')) {
+        const path = route.path.replace(/<([a-z_]+)>/gi, (_, name: string) => String(known[name]?.[0] ?? 1));
+        for (const version of route.versions) targets.push(`/api/${version}${path}`);
+      }
+      const big = 'b'.repeat(20_000);
+      const specs: RequestSpec[] = [
+        ...targets.map((target) => ({
+          method: 'HEAD',
+          target,
+          headers: [['Authorization', `Bearer ${ids.sessions.owner}`]] as [string, string][],
+        })),
+        { method: 'HEAD', target: '/api/v4/site/', headers: [['X-Big', big]] },
+        { method: 'HEAD', target: `/api/v4/addons/search/?q=${'q'.repeat(20_000)}` },
+        { method: 'HEAD', target: '/api/v4/site/', headers: [['Bad Header', '1']] },
+        { method: 'HEAD', target: '/graphql', headers: [['X-Big', big]] },
+      ];
+      for (const spec of specs) await exchange(label, spec, headOnly, describeRequest(spec, null));
+      expectNoProblems(label);
+    },
+    TEST_TIMEOUT_MS,
+  );
+});
+
 describe('fuzz: the process stays up', () => {
   it('answers /healthz with 200 after all of the above, with no uncaught error on the way', async () => {
     const outcome = await rawRequest(port, buildRequest({ method: 'GET', target: '/healthz' }), { timeoutMs: 10_000 });

@@ -44,8 +44,9 @@ const BAD_REQUEST: [number, string] = [400, 'Bad request.'];
  * Requests Node's HTTP parser refuses before any handler runs (headers too large, a malformed
  * request line) get a JSON answer in the API's shape instead of an empty one, then the connection
  * closes. A refused `HEAD` gets the same head without the body (a body would be read as the start of
- * the next answer), as does a refusal whose read does not show where its request began. Timeouts
- * and resets are only closed: nobody is waiting for an answer.
+ * the next answer); a head over the limit whose request line came in an earlier read (its method
+ * unknown) gets an empty answer (`Content-Length: 0`), right for any method. Timeouts and resets
+ * are only closed: nobody is waiting for an answer.
  */
 export function clientErrorHandler(error: ParserError, socket: Duplex): void {
   if (!socket.writable || error.code === 'ECONNRESET' || error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
@@ -69,34 +70,29 @@ export function clientErrorHandler(error: ParserError, socket: Duplex): void {
   socket.end(refused.method === 'HEAD' ? head : head + body);
 }
 
-const CRLF_CRLF = Buffer.from('\r\n\r\n');
 /** Longer than any method llhttp accepts. */
 const METHOD_BYTES = 24;
 
 /**
- * What the refused read shows of its request. `method`: the request line's method; `''` when the
- * read starts with something that is no request line (garbage: answered with a body, as before);
- * null when the read is the continuation of a request whose start came in an earlier read (a large
- * head sent in several packets), whose method is therefore unknown. `inRequestLine`: the parser
- * stopped inside a request line it could read (a target too long, rather than headers).
+ * What the refused read shows of its request. `method`: the method of the request line the read
+ * starts with; `''` when it starts with something else (garbage, or the body of a request begun in
+ * an earlier read: answered with a body, as before); null when a head that grew past the limit
+ * began in an earlier read (a large head sent in several packets), so it may be a HEAD.
+ * `inRequestLine`: the parser stopped inside that request line (a target too long, not headers).
+ * Requests pipelined after another in one read are taken for the first one.
  */
 function refusedRequest(error: ParserError): { method: string | null; inRequestLine: boolean } {
   const packet = error.rawPacket;
   if (!Buffer.isBuffer(packet)) return { method: '', inRequestLine: false };
   const parsed = error.bytesParsed;
   const end = typeof parsed === 'number' && parsed >= 0 && parsed <= packet.length ? parsed : packet.length;
-  // The failed request starts after the last blank line the parser got past (earlier pipelined
-  // requests), past the empty lines llhttp skips before a request line.
-  const blank = end >= CRLF_CRLF.length ? packet.lastIndexOf(CRLF_CRLF, end - CRLF_CRLF.length) : -1;
-  let start = blank < 0 ? 0 : blank + CRLF_CRLF.length;
+  let start = 0;
+  // llhttp skips empty lines before a request line.
   while (start < end && (packet[start] === 0x0d || packet[start] === 0x0a)) start++;
-  const lineEnd = packet.indexOf(0x0a, start);
-  const firstLine = lineEnd < 0 || lineEnd >= end;
   const method = methodAt(packet, start);
-  if (method !== null) return { method, inRequestLine: firstLine };
-  // Overflows happen after a valid request line: one not in this read began in an earlier one.
-  if (error.code === 'HPE_HEADER_OVERFLOW' || !firstLine) return { method: null, inRequestLine: false };
-  return { method: '', inRequestLine: false };
+  if (method === null) return { method: error.code === 'HPE_HEADER_OVERFLOW' ? null : '', inRequestLine: false };
+  const lineEnd = packet.indexOf(0x0a, start);
+  return { method, inRequestLine: lineEnd < 0 || lineEnd >= end };
 }
 
 /** The method token followed by a space at `start` (upper-case letters and `-`), or null. */
