@@ -552,6 +552,17 @@ describe('the REST edge (issue 23, items 3 and 6a)', () => {
       const page = JSON.parse(search.rest) as { next: string };
       expect(page.next).toMatch(/^http:\/\/api\.example\/api\/v4\/addons\/search\/\?/);
       expect(search.rest).not.toContain('evil.example');
+
+      // GraphQL builds its URLs from SITE_URL or Host alone.
+      const query = JSON.stringify({ query: '{ addon(id: "absolute-form") { url } }' });
+      const graphql = parseAnswer(
+        await rawRequest(
+          server,
+          `POST http://evil.example/graphql HTTP/1.1\r\nHost: api.example\r\nContent-Type: application/json\r\n` +
+            `Content-Length: ${Buffer.byteLength(query)}\r\nConnection: close\r\n\r\n${query}`,
+        ),
+      );
+      expect(JSON.parse(graphql.rest)).toEqual({ data: { addon: { url: 'http://api.example/addon/absolute-form/' } } });
     });
   });
 
