@@ -25,6 +25,11 @@
  *   small and large, with ratios to a version detail request of the same run, and the server's RSS
  *   (bench/browse.ts; embedded database, or a scratch database on DATABASE_URL's server).
  *
+ * - images: one upload's decodes and time in `renderImage` on 40-megapixel PNG and JPEG files, as
+ *   an icon, a preview and a picture, as ratios to one plain decode and to one decode per variant
+ *   (the previous renderer), and a burst of concurrent icon uploads against the bounded render
+ *   queue (bench/images.ts; in-process, no server or database; BENCH_IMAGE_RUNS runs, default 5).
+ *
  * BENCH_SUITES picks suites (default all), BENCH_DURATION the measured seconds per scenario.
  * Raw numbers go to bench/results/latest.json. A run with any non-2xx answer or error fails, and so
  * does one with an upload that does not end signed.
@@ -56,8 +61,9 @@ import {
 import { hostileSettings, printHostileReport, runHostileSuite, type HostileReport } from './hostile.js';
 import { printSigningReport, runSigningSuite, signingSettings, type SigningReport } from './signing.js';
 import { browseSettings, printBrowseReport, runBrowseSuite, type BrowseReport } from './browse.js';
+import { imagesSettings, printImagesReport, runImagesSuite, type ImagesReport } from './images.js';
 
-const SUITES = (process.env.BENCH_SUITES ?? 'foundation,catalogue,hostile,signing,browse')
+const SUITES = (process.env.BENCH_SUITES ?? 'foundation,catalogue,hostile,signing,browse,images')
   .split(',')
   .map((s) => s.trim());
 const SIZES = (process.env.BENCH_ADDONS ?? '50000,500000').split(',').map(Number);
@@ -88,6 +94,8 @@ interface SuiteResult {
   hostile?: HostileReport;
   /** The browse suite's figures (`results`: its scenarios under load). */
   browse?: BrowseReport;
+  /** The image suite's figures (in-process; `results` stay empty). */
+  images?: ImagesReport;
 }
 
 let current: RunningServer | undefined;
@@ -263,6 +271,15 @@ async function main() {
     runs.push({ suite: 'browse', database: browse.database, results: browse.load, browse });
   }
 
+  if (SUITES.includes('images')) {
+    const images = await runImagesSuite({
+      settings: imagesSettings(),
+      log: (line) => process.stdout.write(`${line}\n`),
+    });
+    printImagesReport(images);
+    runs.push({ suite: 'images', database: 'none', results: [], images });
+  }
+
   const failed = runs.flatMap((r) => r.results).filter((r) => r.non2xx > 0 || r.errors > 0);
   for (const r of failed) console.error(`FAILED ${r.name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
   const unsigned = runs.flatMap((r) => r.signing?.failures ?? []);
@@ -271,7 +288,11 @@ async function main() {
   for (const f of hostileFailures) console.error(`FAILED hostile neighbour: ${f}`);
   const browseFailures = runs.flatMap((r) => r.browse?.failures ?? []);
   for (const f of browseFailures) console.error(`FAILED browse: ${f}`);
-  if (failed.length || unsigned.length || hostileFailures.length || browseFailures.length) process.exit(1);
+  const imageFailures = runs.flatMap((r) => r.images?.failures ?? []);
+  for (const f of imageFailures) console.error(`FAILED images: ${f}`);
+  if (failed.length || unsigned.length || hostileFailures.length || browseFailures.length || imageFailures.length) {
+    process.exit(1);
+  }
   mkdirSync(join(RESULTS_FILE, '..'), { recursive: true });
   writeFileSync(
     RESULTS_FILE,
