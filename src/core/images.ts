@@ -201,8 +201,10 @@ const open = (data: Buffer, maxPixels: number): Sharp => sharp(data, { limitInpu
 
 /**
  * The size of a variant's image (for a square, of the image centred in it), from the upload's
- * upright size, computed as sharp computes it for `fit: 'inside'` / `'contain'`: one scale for both
- * axes, rounded, never below one pixel.
+ * upright size, computed as sharp computes it for `fit: 'inside'` / `'contain'` on a PNG: one
+ * scale for both axes, rounded, never below one pixel. (Resizing a JPEG directly, sharp's
+ * shrink-on-load made the shorter side one pixel off that rounding for some sizes, e.g. 2057×2134
+ * within 640×480 was 462×480 for 462.7; JPEGs now get the same sizes as PNGs.)
  */
 export function variantImageSize(width: number, height: number, variant: ImageVariant): [number, number] {
   const boxHeight = variant.fit === 'square' ? variant.width : variant.height;
