@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { jest } from '@jest/globals';
 import { AddonStatus, FileStatus } from '../src/catalogue/catalogue.enums.js';
 import { AddonFile, Version } from '../src/catalogue/version.entity.js';
+import { PackageFileDiff } from '../src/reviews/browse/contents.entity.js';
 import { signPackage } from '../src/signing/crypto/index.js';
 import { DEFAULT_ZIP_LIMITS, readZip } from '../src/signing/package/zip.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
@@ -169,6 +170,9 @@ describe('largest members and stored members', () => {
       expect(small).toMatchObject({ is_binary: false, mode: '' });
       expect(small.hunks[0].changes).toHaveLength(Math.ceil(MiB / LINE.length));
     }
+    // The too-large answers are kept; a diff of megabytes of JSON is computed per request instead.
+    expect(await t.em().count(PackageFileDiff, { path: 'data/largest.txt' })).toBe(2);
+    expect(await t.em().count(PackageFileDiff, { path: 'data/1m.txt' })).toBe(0);
   }, 120_000);
 
   it('streams a download of the largest member from its byte range, never reading it whole', async () => {

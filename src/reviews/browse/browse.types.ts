@@ -90,7 +90,11 @@ export class FileDiffType {
   @Field(() => Int, { name: 'linesDeleted' })
   lines_deleted!: number;
 
-  @Field({ name: 'isBinary' })
+  @Field({
+    name: 'isBinary',
+    description:
+      'A binary file, or one too large to show (a side over BROWSE_DIFF_MAX_KB or BROWSE_DIFF_MAX_LINES, as libgit2 marks blobs over its max_size): no hunks.',
+  })
   is_binary!: boolean;
 
   @Field({ description: "git's short status: `A`, `D`, `M` or ''." })
@@ -119,7 +123,8 @@ export class SelectedPackageFileType {
 
   @Field(() => String, {
     nullable: true,
-    description: "The file's text (browse only): '' for images, binaries, directories and very large files.",
+    description:
+      "The file's text (browse only): '' for images, binaries, directories and files over BROWSE_CONTENT_MAX_KB.",
   })
   content!: string | null;
 

@@ -2,7 +2,7 @@ import { crc32 } from 'node:zlib';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AddonFile } from '../../catalogue/version.entity.js';
 import type { Storage } from '../../storage/storage.port.js';
-import { PackageContentsStore, type StoredEntry } from './package-contents.js';
+import { PackageContentsStore, STORED_DIFF_MAX, type StoredEntry } from './package-contents.js';
 
 /** A storage whose ranged reads wait until the test lets them go, counting how many are in flight. */
 function slowStorage(bytes: Buffer) {
@@ -44,10 +44,11 @@ const entryOf = (path: string, bytes: Buffer): StoredEntry => ({
 
 const file = (hash: string) => ({ id: 1, hash, storageKey: 'files/1/a.xpi' }) as AddonFile;
 
-/** Only what `diff` asks of the entity manager: no stored diff, and an insert. */
+/** Only what `diff` asks of the entity manager: no stored diff, and an insert (recorded). */
+const inserted: unknown[][] = [];
 const em = {
   findOne: async () => null,
-  getConnection: () => ({ execute: async () => [] }),
+  getConnection: () => ({ execute: async (_sql: string, values: unknown[]) => inserted.push(values) }),
 } as unknown as EntityManager;
 
 const options = (concurrentReads: number) => ({
@@ -105,5 +106,31 @@ describe('PackageContentsStore', () => {
     });
     expect(same).toMatchObject({ mode: '', is_binary: true });
     expect(stats().reads).toBe(0);
+  });
+
+  it('keeps a diff of at most STORED_DIFF_MAX bytes of JSON, and computes longer ones per request', async () => {
+    const lines = (n: number) => Buffer.from(Array.from({ length: n }, (_, i) => `line ${i}\n`).join(''));
+    const store = new PackageContentsStore(
+      {
+        readRange: async (_key: string, start: number, length: number) => big.subarray(start, start + length),
+      } as never,
+      { limits: {}, diff: { maxBytes: 1 << 24, maxLines: 100_000 }, concurrentReads: 1 },
+    );
+    let big = lines(10);
+    inserted.length = 0;
+    const short = await store.diff(em, file('sha256:a'), file('sha256:b'), 'a.txt', {
+      base: [entryOf('a.txt', big)],
+      file: [entryOf('a.txt', big)],
+    });
+    expect(inserted).toHaveLength(1);
+    expect(inserted[0][3]).toBe(JSON.stringify(short));
+    big = lines(20_000);
+    const long = await store.diff(em, file('sha256:a'), file('sha256:b'), 'b.txt', {
+      base: [entryOf('b.txt', big)],
+      file: [entryOf('b.txt', big)],
+    });
+    expect(JSON.stringify(long).length).toBeGreaterThan(STORED_DIFF_MAX);
+    expect(long.hunks[0].changes).toHaveLength(20_000);
+    expect(inserted).toHaveLength(1);
   });
 });

@@ -36,11 +36,14 @@ export interface PackageReadOptions {
 
 /** Members up to this size are downloaded from memory, checked whole first; larger ones are streamed. */
 const DOWNLOAD_WHOLE_MAX = 1024 * 1024;
+/** Diffs up to this much JSON are kept in `package_file_diffs`; longer ones are computed per request. */
+export const STORED_DIFF_MAX = 1024 * 1024;
 
 /**
  * The files inside versions' packages, read from the private file storage: each package's tree
  * (computed once per file bytes, then read from `package_contents`), one file's bytes, and a
- * file's diff between two packages (computed once, then read from `package_file_diffs`). The zip
+ * file's diff between two packages (computed once, then read from `package_file_diffs`, unless
+ * longer than STORED_DIFF_MAX). The zip
  * limits of uploads apply to every read: the full checks when a tree is computed; afterwards a
  * file is read from its recorded range and must inflate to its recorded size and CRC-32.
  */
@@ -125,7 +128,7 @@ export class PackageContentsStore {
 
   /**
    * The diff of `path` from `base` to `file` (either side may lack it), computed once per pair of
-   * packages; `trees` are the two packages' `entries`.
+   * packages when its JSON is at most STORED_DIFF_MAX; `trees` are the two packages' `entries`.
    */
   async diff(
     em: EntityManager,
@@ -157,12 +160,17 @@ export class PackageContentsStore {
         return diffFile(path, before, after, packages, limits);
       });
     }
-    await em
-      .getConnection()
-      .execute(
-        'insert into package_file_diffs (parent_hash, hash, path, diff) values (?, ?, ?, ?::jsonb) on conflict do nothing',
-        [key.parentHash, key.hash, path, JSON.stringify(diff)],
-      );
+    const json = JSON.stringify(diff);
+    // A long diff is computed again rather than kept: storing and reading back megabytes of jsonb
+    // cost more time and memory than reading the two members again (measured in bench/browse.ts).
+    if (json.length <= STORED_DIFF_MAX) {
+      await em
+        .getConnection()
+        .execute(
+          'insert into package_file_diffs (parent_hash, hash, path, diff) values (?, ?, ?, ?::jsonb) on conflict do nothing',
+          [key.parentHash, key.hash, path, json],
+        );
+    }
     return diff;
   }
 
