@@ -1,6 +1,7 @@
 import { GraphQLError } from 'graphql';
 import { AppError, asAppError, ErrorCode } from '../src/core/errors.js';
 import type { Logger } from '../src/core/logger.js';
+import { isDatabaseUnavailable } from '../src/db/unavailable.js';
 
 export interface RestErrorResponse {
   status: number;
@@ -11,6 +12,12 @@ export interface RestErrorResponse {
 export type ErrorStyle = 'drf' | 'signing';
 
 const INTERNAL: RestErrorResponse = { status: 500, body: { detail: 'Internal Server Error' } };
+/** The database is down or restarting: DRF's ServiceUnavailable (src/ops/outage.ts answers later requests at once). */
+const UNAVAILABLE: RestErrorResponse = {
+  status: 503,
+  body: { detail: 'Service temporarily unavailable, try again later.' },
+  headers: { 'Retry-After': '5' },
+};
 
 /**
  * The one place where domain error codes become HTTP statuses and the original v3/v4 bodies.
@@ -19,6 +26,7 @@ const INTERNAL: RestErrorResponse = { status: 500, body: { detail: 'Internal Ser
 export function toRestError(error: unknown, style: ErrorStyle, logger: Logger): RestErrorResponse {
   const appError = asAppError(error) ?? badVariables(error, logger);
   if (!appError) {
+    if (isDatabaseUnavailable(error)) return UNAVAILABLE;
     logger.error({ err: (error as GraphQLError)?.originalError ?? error }, 'unexpected error in REST request');
     return INTERNAL;
   }

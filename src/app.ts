@@ -25,7 +25,9 @@ import { refuseDeepJson } from './core/input-guards.js';
 import { mediaFromStorage, publicDownload, validationReport, validationReportJson } from './signing/signing.http.js';
 import { buildAppSchema } from './graphql/schema.js';
 import { ServiceMetrics } from './ops/metrics.js';
+import { DatabaseGate, sendUnavailable } from './ops/outage.js';
 import { metricsEndpoint, Readiness } from './ops/probes.js';
+import { isDatabaseUnavailable } from './db/unavailable.js';
 import type { ServiceJobs } from './jobs/service-jobs.js';
 import { createServices, type Services } from './services.js';
 
@@ -72,12 +74,15 @@ export async function createApp(config: Config, logger: Logger, options: CreateA
         ? new ServiceMetrics({ db, jobs: services.jobs, cache: services.responseCache, routes })
         : null;
     const readiness = new Readiness(db, services.jobs, logger);
+    const gate = new DatabaseGate(db, logger);
     if (config.JOB_WORKERS) await startJobWorkers(services, metrics);
     const schema = await buildAppSchema(services);
     const graphql = await createGraphqlEndpoint(schema, services, db);
     const app = express();
     app.disable('x-powered-by');
     if (metrics) app.use(metrics.requests());
+    // While the database is unreachable: 503 at once (src/ops/outage.ts).
+    app.use(gate.middleware());
     app.use(validOrigin(config.SITE_URL));
     app.set('trust proxy', config.TRUST_PROXY);
     app.set('etag', false);
@@ -152,6 +157,7 @@ export async function createApp(config: Config, logger: Logger, options: CreateA
       ops: { readiness, metrics },
       async close() {
         clearInterval(purge);
+        gate.stop();
         await graphql.stop();
         await services.jobs.stop({ graceful: true, timeoutMs: 10_000 });
         await services.signingTools.close();
@@ -201,6 +207,7 @@ function errorHandler(logger: Logger): ErrorRequestHandler {
     if (status >= 400 && status < 500) {
       return sendClientError(req, res, status, error.expose && error.message ? error.message : 'Bad request.');
     }
+    if (isDatabaseUnavailable(error)) return sendUnavailable(req, res);
     logger.error({ err: error }, 'unexpected error');
     return sendJson(res, 500, { detail: 'Internal Server Error' });
   };

@@ -48,11 +48,16 @@ async function main() {
       process.exit(1);
     }, 15_000);
     force.unref();
-    // Readiness turns 503 at once; requests already in flight are answered before the process exits.
+    // Readiness turns 503 at once. No new connections are accepted; requests already in flight are
+    // answered (with the database, the job queue and the GraphQL server still open), and each
+    // keep-alive connection is closed once it is idle. Only then does the app close.
     app.ops.readiness.drain();
-    server.close();
+    const drained = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
+    const closeIdle = setInterval(() => server.closeIdleConnections(), 100);
     try {
+      await drained;
+      clearInterval(closeIdle);
       await app.close();
       logger.info('stopped');
       clearTimeout(force);

@@ -28,6 +28,8 @@ type Outcome = { ok: true; output: unknown } | { ok: false; error: Error };
 
 interface Running<T> {
   job: FetchedJob<T>;
+  /** When the handler started (Date.now()). */
+  started: number;
   controller: AbortController;
   expiry: NodeJS.Timeout;
   settled: boolean;
@@ -118,6 +120,7 @@ export class Worker<T> {
     const seconds = Math.max(1, job.expireInSeconds);
     const entry: Running<T> = {
       job,
+      started: Date.now(),
       controller: new AbortController(),
       settled: false,
       whenSettled,
@@ -149,16 +152,38 @@ export class Worker<T> {
     entry.settled = true;
     clearTimeout(entry.expiry);
     if (abort) entry.controller.abort(outcome.ok ? undefined : outcome.error);
+    const record = () =>
+      outcome.ok ? this.deps.complete(entry.job.id, outcome.output) : this.deps.fail(entry.job.id, outcome.error);
     try {
-      if (outcome.ok) await this.deps.complete(entry.job.id, outcome.output);
-      else await this.deps.fail(entry.job.id, outcome.error);
+      await record();
     } catch (error) {
-      // The job stays active; crash recovery or expiry delivers it again.
       this.deps.onError(error, { queue: this.deps.name, jobId: entry.job.id });
+      // The database may be restarting. Left active, the job would wait for its expiry: this
+      // process's lease is taken again under the same owner, so crash recovery never sees it.
+      await this.#recordLater(entry, record);
     } finally {
       this.#running.delete(entry.job.id);
       entry.markSettled();
       this.notify();
+    }
+  }
+
+  /**
+   * Records an outcome the database refused, retrying with backoff (0.5 s doubling up to 5 s)
+   * while the job's slot stays taken, until it is recorded, the job's expiry has passed (pg-boss
+   * then expires and retries it) or the worker stops (the job stays active: recovery or expiry).
+   */
+  async #recordLater(entry: Running<T>, record: () => Promise<void>): Promise<void> {
+    const deadline = entry.started + Math.max(1, entry.job.expireInSeconds) * 1000;
+    for (let delay = 500; !this.#stopping && Date.now() + delay < deadline; delay = Math.min(delay * 2, 5_000)) {
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      if (this.#stopping) return;
+      try {
+        await record();
+        return;
+      } catch {
+        // Still unreachable: try again later.
+      }
     }
   }
 }
