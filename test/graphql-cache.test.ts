@@ -187,3 +187,93 @@ it('mutations are never cached', async () => {
     .set('Content-Type', 'application/json');
   expect(res.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
 });
+
+describe('cache keys hold the normalised document and the declared variables, coerced (issue 23, item 2)', () => {
+  const cached = () => t.app.services.responseCache.size;
+
+  it('spelling variants of one document share its answers', async () => {
+    const addon = await createAddon(t.em(), { name: { 'en-US': 'Spelled Serval' } });
+    const vars = { id: String(addon.id) };
+    const first = await post(DETAIL, vars);
+    expect(first.cost).toBeGreaterThan(1);
+    const entries = cached();
+    const variants = [
+      `  ${DETAIL.replace(/ /g, '  ')}\n`,
+      `# a comment\n${DETAIL.replace(/\n/g, ',\n')}`,
+      DETAIL.replace(/\s+/g, ' '),
+    ];
+    for (const variant of variants) {
+      const res = await post(variant, vars);
+      expect([variant, res.cost]).toEqual([variant, 1]);
+      expect(res.data).toEqual(first.data);
+    }
+    expect(cached()).toBe(entries);
+  });
+
+  it('variables are keyed as the resolvers get them: a default given or left out is one answer', async () => {
+    await createAddon(t.em(), { name: { 'en-US': 'Defaulted Dingo' } });
+    const query = `query Defaulted($q: String!, $sort: [AddonSort!] = [USERS]) {
+      searchAddons(filters: { q: $q }, sort: $sort) { count items { addon { id name } } }
+    }`;
+    const first = await post(query, { q: 'dingo' });
+    expect(first.cost).toBeGreaterThan(1);
+    expect((await post(query, { q: 'dingo', sort: ['USERS'] })).cost).toBe(1);
+    // A list given as a single value is coerced to the same list.
+    expect((await post(query, { q: 'dingo', sort: 'USERS' })).cost).toBe(1);
+    expect((await post(query, { q: 'dingo', sort: ['RATING'] })).cost).toBeGreaterThan(1);
+  });
+
+  it('refuses variables the operation does not declare, without executing or caching anything', async () => {
+    const addon = await createAddon(t.em(), { name: { 'en-US': 'Undeclared Urial' } });
+    await post(DETAIL, { id: String(addon.id) });
+    const entries = cached();
+    const before = statements;
+    for (let i = 0; i < 5; i++) {
+      const res = await t.http
+        .post('/graphql')
+        .send({ query: DETAIL, variables: { id: String(addon.id), [`junk${i}`]: i } });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({
+        errors: [
+          {
+            message: `Variable "$junk${i}" is not declared by operation "Detail".`,
+            extensions: { code: 'BAD_USER_INPUT' },
+          },
+        ],
+      });
+    }
+    const anonymous = await t.http
+      .post('/graphql')
+      .send({ query: '{ categories { id } }', variables: { ['x'.repeat(5000)]: 1 } });
+    expect(anonymous.status).toBe(400);
+    expect(anonymous.body.errors[0].message).toBe(`Variable "$${'x'.repeat(64)}…" is not declared by the operation.`);
+    expect(statements - before).toBe(0);
+    expect(cached()).toBe(entries);
+  });
+
+  it('a persisted query sent with GET is served from the answer its POST stored, whatever its spelling', async () => {
+    const addon = await createAddon(t.em(), { name: { 'en-US': 'Persisted Pika' } });
+    const variables = { id: String(addon.id) };
+    // The plain document's answer is stored by a POST ...
+    await post(DETAIL, variables);
+    // ... and a persisted spelling variant, registered then sent over GET, is served from it.
+    const variant = `${DETAIL}\n# persisted`;
+    const extensions = {
+      persistedQuery: { version: 1, sha256Hash: createHash('sha256').update(variant).digest('hex') },
+    };
+    const registered = await post(variant, variables);
+    expect(registered.cost).toBe(1);
+    await t.http.post('/graphql').send({ query: variant, variables, extensions });
+    const url = (vars: object) =>
+      `/graphql?extensions=${encodeURIComponent(JSON.stringify(extensions))}&variables=${encodeURIComponent(JSON.stringify(vars))}`;
+    const before = statements;
+    const hit = await t.http.get(url(variables)).set('apollo-require-preflight', 'true');
+    expect(hit.status).toBe(200);
+    expect(hit.body.data).toEqual(registered.data);
+    expect(statements - before).toBe(1);
+    // Undeclared variables are refused over GET too (Apollo answers: the cache is not asked).
+    const junk = await t.http.get(url({ ...variables, junk: 1 })).set('apollo-require-preflight', 'true');
+    expect(junk.status).toBe(400);
+    expect(junk.body.errors[0].message).toBe('Variable "$junk" is not declared by operation "Detail".');
+  });
+});

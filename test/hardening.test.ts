@@ -624,3 +624,171 @@ describe('the REST edge (issue 23, items 3 and 6a)', () => {
     });
   });
 });
+
+describe('the GraphQL edge (issue 23, items 6b, 6c and 8c)', () => {
+  let t: TestApp;
+  // Imported here, so that this block leaves the file's imports to the blocks above.
+  const modules = async () => ({
+    limits: await import('../src/graphql/document-limits.js'),
+    caches: await import('../src/graphql/bounded-caches.js'),
+    jit: await import('../src/graphql/jit.js'),
+    crypto: await import('node:crypto'),
+  });
+  let limits: Awaited<ReturnType<typeof modules>>['limits'];
+  let caches: Awaited<ReturnType<typeof modules>>['caches'];
+  let jit: Awaited<ReturnType<typeof modules>>['jit'];
+  let createHash: Awaited<ReturnType<typeof modules>>['crypto']['createHash'];
+  beforeAll(async () => {
+    const loaded = await modules();
+    ({ limits, caches, jit } = loaded);
+    createHash = loaded.crypto.createHash;
+    t = await startTestApp({ env: { JOB_WORKERS: 'false' } });
+  });
+  afterAll(() => t?.close());
+
+  const gql = (query: string, variables?: object) => t.http.post('/graphql').send({ query, variables });
+
+  describe('list and object values nested past the JSON depth limit', () => {
+    it('are refused before parsing with a syntax error, not a stack overflow', async () => {
+      for (const [open, close] of [
+        ['[', ']'],
+        ['{a: ', '}'],
+      ]) {
+        const deep = `${open.repeat(1990)}1${close.repeat(1990)}`;
+        for (const query of [
+          `{ __typename(arg: ${deep}) }`,
+          `query($v: [Int] = ${deep}) { siteStatus { readOnly } }`,
+          `{ siteStatus { readOnly @include(if: ${deep}) } }`,
+        ]) {
+          const res = await gql(query);
+          expect([query.slice(0, 40), res.status, res.body]).toEqual([
+            query.slice(0, 40),
+            400,
+            {
+              errors: [
+                {
+                  message: 'Syntax Error: List and object values nest deeper than 64 levels. Parsing aborted.',
+                  locations: [{ line: 1, column: expect.any(Number) }],
+                  extensions: { code: 'GRAPHQL_PARSE_FAILED' },
+                },
+              ],
+            },
+          ]);
+        }
+      }
+      // Over GET too.
+      const get = await t.http
+        .get(`/graphql?query=${encodeURIComponent(`{ __typename(arg: ${'['.repeat(100)}${']'.repeat(100)}) }`)}`)
+        .set('apollo-require-preflight', 'true');
+      expect([get.status, get.body.errors[0].extensions.code]).toEqual([400, 'GRAPHQL_PARSE_FAILED']);
+    });
+
+    it('lets values up to the limit through to validation, and brackets in strings and selections alone', async () => {
+      const res = await gql(`{ __typename(arg: ${'['.repeat(64)}"]]]["${']'.repeat(64)}) }`);
+      expect(res.status).toBe(400);
+      expect(res.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED'); // no such argument
+      const strings = await gql(`{ siteStatus { readOnly @include(if: true) } } # ${'['.repeat(100)}`);
+      expect([strings.status, strings.body]).toEqual([200, { data: { siteStatus: { readOnly: false } } }]);
+      expect(limits.deepValueAt(`query { a(x: """${'['.repeat(100)}""") }`, 64, 2000)).toBeNull();
+      expect(limits.deepValueAt(`query { a(x: [[[1]]]) { b(y: [[2]]) } }`, 3, 2000)).toBeNull();
+      expect(limits.deepValueAt(`query { a(x: [[[[1]]]]) }`, 3, 2000)).toEqual({ line: 1, column: 17 });
+    });
+  });
+
+  describe('list sizes in the cost', () => {
+    const HIT =
+      'items { addon { id slug name summary guid type status averageDailyUsers weeklyDownloads hotness ' +
+      'authors { position userSummary { username name } } previews { id imageUrl thumbnailUrl } ' +
+      'currentVersion { id version files { id } } } }';
+    const pages = (n: number, size: string) =>
+      `query Pages${size.startsWith('$') ? '($n: Int)' : ''} { ${Array.from(
+        { length: n },
+        (_, i) => `s${i}: searchAddons(pageSize: ${size}) { count ${HIT} }`,
+      ).join(' ')} }`;
+    const armorOnly = () => {
+      const config = loadConfig({});
+      return new ApolloArmor({ costLimit: { maxCost: config.GRAPHQL_MAX_COST } }).protect()
+        .validationRules as ValidationRule[];
+    };
+
+    it('refuses many 50-item pages with armor cost error, which armor alone let through', async () => {
+      const schema = await buildAppSchema(null);
+      for (const query of [pages(12, '50'), pages(12, '$n'), pages(12, '500')]) {
+        expect(validate(schema, parse(query), armorOnly())).toEqual([]); // armor alone: ~1,650
+        const res = await gql(query);
+        expect([res.status, res.body.errors]).toEqual([
+          400,
+          [
+            {
+              message: 'Syntax Error: Query Cost limit of 15000 exceeded, found 16212.',
+              extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+            },
+          ],
+        ]);
+      }
+      // Smaller pages, or fewer of them, pass.
+      for (const query of [pages(12, '20'), pages(5, '50'), pages(12, '$n').replace('$n: Int', '$n: Int = 10')]) {
+        const res = await gql(query, query.includes('$n') ? {} : undefined);
+        expect([res.status, res.body.errors]).toEqual([200, undefined]);
+      }
+    });
+
+    it('lets every REST route document (the front-end and bench queries) through, at 50 items a page', async () => {
+      const schema = await buildAppSchema(null);
+      const { validationRules } = limits.documentLimits(loadConfig({}));
+      for (const route of routes) {
+        const problems = validate(schema, parse(route.document), [...specifiedRules, ...validationRules]);
+        expect([route.method, route.path, problems.map((e) => e.message)]).toEqual([route.method, route.path, []]);
+      }
+      expect(limits.MAX_LIST_COST).toBeGreaterThanOrEqual(2 * 6401); // the largest, a collection's add-ons
+    });
+  });
+
+  describe('what /graphql keeps per document is bounded', () => {
+    it('compiled operations are dropped least recently used first, past their bound', async () => {
+      const schema = await buildAppSchema(null);
+      const gateway = jit.jitGateway(schema, 100_000);
+      const executor = (await (gateway.load as (o: unknown) => ReturnType<typeof gateway.load>)({})).executor!;
+      const run = async (i: number) => {
+        const query = `query Q${i} { searchAddons(pageSize: ${1 + (i % 50)}) { count ${'items { addon { id name } }'} } }`;
+        const document = parse(query);
+        const operation = document.definitions[0];
+        const result = await executor({
+          document,
+          operation,
+          operationName: `Q${i}`,
+          queryHash: createHash('sha256').update(query).digest('hex'),
+          request: { variables: {} },
+          context: {},
+        } as unknown as Parameters<typeof executor>[0]);
+        return result;
+      };
+      await run(0);
+      const one = gateway.compiled.weight;
+      expect(one).toBeGreaterThan(500); // generated source, in characters
+      for (let i = 1; i < 200; i++) await run(i);
+      expect(gateway.compiled.weight).toBeLessThanOrEqual(100_000);
+      expect(gateway.compiled.size).toBeLessThan(200);
+      expect(gateway.compiled.size).toBeGreaterThanOrEqual(Math.floor(100_000 / one) - 10);
+    });
+
+    it('parsed documents are weighed by their tokens, persisted texts by their length', async () => {
+      const store = caches.documentStore(1_100);
+      const documents = Array.from({ length: 150 }, (_, i) => parse(`{ a${i}: categories { id name } }`));
+      expect(caches.documentTokens(documents[0])).toBe(11); // <SOF> { a0 : categories { id name } } <EOF>
+      for (const [i, document] of documents.entries()) await store.set(`d${i}`, document);
+      expect(await store.get('d0')).toBeUndefined();
+      expect(await store.get('d149')).toBe(documents[149]);
+      let kept = 0;
+      for (let i = 0; i < 150; i++) if (await store.get(`d${i}`)) kept++;
+      expect(kept).toBe(100);
+
+      const texts = caches.persistedQueryStore(1_000);
+      for (let i = 0; i < 100; i++) await texts.set(`q${i}`, `{ a${i}: categories { id } }`.padEnd(100));
+      expect([await texts.get('q89'), await texts.get('q90')]).toEqual([undefined, expect.any(String)]);
+      await texts.set('brief', '{ categories { id } }', { ttl: 0.001 });
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(await texts.get('brief')).toBeUndefined(); // Apollo's TTL is honoured
+    });
+  });
+});

@@ -11,12 +11,13 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
+import { WeighedLru } from './bounded-caches.js';
 
 /**
  * GraphQL execution by graphql-jit: an operation is compiled once into a function that coerces the
  * variables, calls the resolvers and serialises the values, instead of `execute` walking the
  * document at every request. Used by the REST routes (compiled at boot) and by /graphql (Apollo's
- * executor; Apollo keeps parsed documents, so a repeated query compiles once).
+ * executor: a repeated query compiles once while it stays among the recently used ones).
  */
 
 export type CompiledOperation = (
@@ -44,12 +45,14 @@ export function compileOperation(
   const defaults = (operation?.variableDefinitions ?? [])
     .filter((d) => d.defaultValue)
     .map((d) => [d.variable.name.value, valueFromASTUntyped(d.defaultValue!)] as const);
-  return (context, variables) => {
+  const run: CompiledOperation = (context, variables) => {
     let values = variables;
     for (const [name, value] of defaults) if (values[name] === undefined) values = { ...values, [name]: value };
     const result = compiled.query(undefined, context, values);
     return isPromise(result) ? result.then(withExtensions) : withExtensions(result);
   };
+  SOURCES.set(run, Function.prototype.toString.call(compiled.query).length);
+  return run;
 }
 
 const isPromise = <T>(value: PromiseOrValue<T>): value is Promise<T> =>
@@ -70,14 +73,29 @@ function withExtensions(result: ExecutionResult): ExecutionResult {
   return { ...result, errors };
 }
 
+/** Characters of generated source the compiled operations of /graphql may hold in all. */
+export const COMPILED_SOURCE_CHARS = 4 * 1024 * 1024;
+
+const SOURCES = new WeakMap<CompiledOperation, number>();
+
+/** A compiled operation's generated source, in characters (an answer of errors weighs little). */
+const compiledWeight = (operation: CompiledOperation | ExecutionResult): number =>
+  typeof operation === 'function' ? (SOURCES.get(operation) ?? 1) : 1;
+
 /**
  * Apollo's executor through its gateway interface (the one way Apollo Server takes another
  * executor): parsing, validation, plugins and error formatting stay Apollo's.
  */
-export function jitGateway(schema: GraphQLSchema): GatewayInterface {
-  const compiled = new WeakMap<DocumentNode, Map<string, CompiledOperation | ExecutionResult>>();
+export function jitGateway(
+  schema: GraphQLSchema,
+  maxSourceChars = COMPILED_SOURCE_CHARS,
+): GatewayInterface & { readonly compiled: { readonly size: number; readonly weight: number } } {
+  // By the document's hash and the operation: not kept for as long as Apollo keeps the document
+  // (bounded-caches.ts), a compiled operation weighs its generated source, and code as much again.
+  const compiled = new WeighedLru<CompiledOperation | ExecutionResult>(maxSourceChars, 1_000, compiledWeight);
   let announce: ((schemaContext: { apiSchema: GraphQLSchema; coreSupergraphSdl: string }) => void) | undefined;
   return {
+    compiled,
     onSchemaLoadOrUpdate(callback) {
       announce = callback;
       return () => (announce = undefined);
@@ -99,11 +117,9 @@ export function jitGateway(schema: GraphQLSchema): GatewayInterface {
               contextValue: context,
             });
           }
-          let byName = compiled.get(document);
-          if (!byName) compiled.set(document, (byName = new Map()));
-          const key = operationName ?? '';
-          let operation = byName.get(key);
-          if (!operation) byName.set(key, (operation = compileOperation(schema, document, operationName)));
+          const key = `${requestContext.queryHash} ${operationName ?? ''}`;
+          let operation = compiled.get(key);
+          if (!operation) compiled.set(key, (operation = compileOperation(schema, document, operationName)));
           if (typeof operation !== 'function') return operation;
           // Variables are checked as Apollo's own executor checks them (graphql's coercion, its
           // messages and the scalars' own, BAD_USER_INPUT with a 400) before the compiled code runs.

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { getParams } from './get-params.js';
 import { HeaderMap, type ApolloServerPlugin } from '@apollo/server';
 import {
@@ -5,13 +6,16 @@ import {
   getNamedType,
   getVariableValues,
   Kind,
+  print,
   TypeInfo,
   visit,
   visitWithTypeInfo,
   type DocumentNode,
   type GraphQLSchema,
   type OperationDefinitionNode,
+  type VariableDefinitionNode,
 } from 'graphql';
+import { WeighedLru } from './bounded-caches.js';
 import type { RequestContext } from '../core/context.js';
 import type { RequestHandler } from 'express';
 import { sendSharedAnswer, sharedAnswer, sharedCacheHeaders } from '../core/http-caching.js';
@@ -66,15 +70,16 @@ const COVERED_TYPES = new Set([
 ]);
 
 /**
- * The listing tags the operation depends on, or null when it cannot be cached (a field outside the
- * covered types, a random order, a mutation).
+ * The listing tags the operation depends on and its variables as the resolvers get them, or null
+ * when it cannot be cached (a field outside the covered types, a random order, a mutation,
+ * variables that do not coerce).
  */
 export function cacheableOperation(
   schema: GraphQLSchema,
   document: DocumentNode,
   operation: OperationDefinitionNode,
   variables: Record<string, unknown>,
-): string[] | null {
+): { tags: string[]; variables: Record<string, unknown> } | null {
   if (operation.operation !== 'query') return null;
   for (const selection of operation.selectionSet.selections) {
     if (selection.kind !== Kind.FIELD || !ROOT_FIELDS.has(selection.name.value)) return null;
@@ -105,7 +110,48 @@ export function cacheableOperation(
       },
     }),
   );
-  return covered ? [...tags] : null;
+  return covered ? { tags: [...tags], variables: coerced.coerced } : null;
+}
+
+/**
+ * What the cache keys of a document's answers hold of it: the SHA-256 (base64url) of the document
+ * printed by graphql (no comments, insignificant whitespace or commas), so that spelling variants of
+ * one document share their answers instead of each making new entries.
+ */
+const normalisedHashes = new WeakMap<DocumentNode, string>();
+function normalisedHash(document: DocumentNode): string {
+  let hash = normalisedHashes.get(document);
+  if (!hash) normalisedHashes.set(document, (hash = createHash('sha256').update(print(document)).digest('base64url')));
+  return hash;
+}
+
+/**
+ * For the answers served before Apollo (persistedAnswers): what a persisted query's hash stands
+ * for, recorded when Apollo ran it: the normalised document's hash, the operation's name and its
+ * variable definitions (to coerce the variables of the next request as Apollo would).
+ */
+export class PersistedOperations {
+  private readonly known = new WeighedLru<PersistedOperation>(1_000, 1_000, () => 1);
+
+  record(persistedHash: string, requestedName: string | undefined, entry: PersistedOperation): void {
+    this.known.set(`${persistedHash} ${requestedName ?? ''}`, entry);
+  }
+
+  lookup(persistedHash: string, requestedName: string | undefined): PersistedOperation | undefined {
+    return this.known.get(`${persistedHash} ${requestedName ?? ''}`);
+  }
+}
+
+interface PersistedOperation {
+  documentHash: string;
+  operationName: string;
+  /** Without their locations, so that the entry does not keep the whole parsed document alive. */
+  variableDefinitions: readonly VariableDefinitionNode[];
+}
+
+/** A node without `loc` (which links to every token of its document and to the document's text). */
+function withoutLocations<T>(node: T): T {
+  return JSON.parse(JSON.stringify(node, (key, value: unknown) => (key === 'loc' ? undefined : value))) as T;
 }
 
 /** Shared GraphQL answers; GET requests (persisted queries) also get HTTP caching headers. */
@@ -113,6 +159,7 @@ export function responseCachePlugin(
   schema: GraphQLSchema,
   cache: ResponseCache,
   maxAge: number,
+  persisted: PersistedOperations,
 ): ApolloServerPlugin<RequestContext> {
   /** Cache keys of the requests computing an answer to store. */
   const pending = new WeakMap<RequestContext, string>();
@@ -127,17 +174,28 @@ export function responseCachePlugin(
         async responseForOperation({ request, document, operation, contextValue, queryHash }) {
           // No operation: Apollo answers the unknown operation name itself.
           if (!operation || !contextValue.cacheTags || !queryHash) return null;
-          const variables = request.variables ?? {};
-          const tags = cacheableOperation(schema, document, operation, variables);
-          if (!tags) return null;
+          const cacheable = cacheableOperation(schema, document, operation, request.variables ?? {});
+          if (!cacheable) return null;
+          const { tags, variables } = cacheable;
+          const documentHash = normalisedHash(document);
+          const operationName = operation.name?.value ?? '';
           const key = graphqlCacheKey(
             contextValue.request.baseUrl,
             contextValue.locale,
-            request.operationName,
-            // Apollo's SHA-256 of the document: also set for a persisted query sent without its text.
-            Buffer.from(queryHash, 'hex').toString('base64url'),
+            operationName,
+            documentHash,
             variables,
           );
+          const persistedHash = (request.extensions?.persistedQuery as { sha256Hash?: unknown } | undefined)
+            ?.sha256Hash;
+          if (typeof persistedHash === 'string' && !persisted.lookup(persistedHash, request.operationName)) {
+            const variableDefinitions = withoutLocations(operation.variableDefinitions ?? []);
+            persisted.record(persistedHash, request.operationName, {
+              documentHash,
+              operationName,
+              variableDefinitions,
+            });
+          }
           const hit = await cache.get(contextValue.em, key);
           if (hit) {
             const headers = new HeaderMap();
@@ -169,32 +227,39 @@ export function responseCachePlugin(
   };
 }
 
-/** The cache key of an anonymous answer; `documentHash` is the document's SHA-256 in base64url. */
+/**
+ * The cache key of an anonymous answer: the normalised document's hash, the operation it runs and
+ * the variables it declares, coerced (defaults filled in, `"5"` and `5` one ID), hashed.
+ */
 function graphqlCacheKey(
   baseUrl: string,
   locale: string,
-  operationName: string | null | undefined,
+  operationName: string,
   documentHash: string,
   variables: Record<string, unknown>,
 ): string {
-  return ['graphql', baseUrl, locale, operationName ?? '', documentHash, stableJson(variables)].join(' ');
+  const values = createHash('sha256').update(stableJson(variables)).digest('base64url');
+  return ['graphql', baseUrl, locale, operationName, documentHash, values].join(' ');
 }
 
 /**
  * Persisted queries sent with GET and answered from the cache before Apollo runs: a hit costs what
  * a REST hit costs (the cache tags' versions), not Apollo's request pipeline. The key is the one
  * the plugin stores under, computed from the request as Apollo would read it: the persisted hash
- * names the document (persistedQueryGuard already refused a hash that does not match a query sent
- * with it). Anything else (credentials, a request Apollo's CSRF rule refuses, a miss, unreadable
- * JSON) goes on to Apollo, which answers, and stores, as before.
+ * names a document Apollo already ran (`PersistedOperations`; persistedQueryGuard already refused a
+ * hash that does not match a query sent with it), whose declared variables are coerced. Anything
+ * else (credentials, a request Apollo's CSRF rule refuses, a hash not seen yet, undeclared or
+ * invalid variables, a miss, unreadable JSON) goes on to Apollo, which answers, and stores, as before.
  */
 export function persistedAnswers(options: {
+  schema: GraphQLSchema;
   cache: ResponseCache;
+  persisted: PersistedOperations;
   db: Database;
   siteUrl: string | undefined;
   maxAge: number;
 }): RequestHandler {
-  const { cache, db, siteUrl, maxAge } = options;
+  const { schema, cache, persisted, db, siteUrl, maxAge } = options;
   return (req, res, next) => {
     if (req.method !== 'GET' || req.headers.authorization) return next();
     if (!req.headers['apollo-require-preflight'] && !req.headers['x-apollo-operation-name']) return next();
@@ -212,12 +277,18 @@ export function persistedAnswers(options: {
       Array.isArray(values)
     )
       return next();
+    const known = persisted.lookup(hash, operationName);
+    if (!known) return next();
+    const declared = new Set(known.variableDefinitions.map((d) => d.variable.name.value));
+    if (Object.keys(values).some((name) => !declared.has(name))) return next();
+    const coerced = getVariableValues(schema, known.variableDefinitions, values as Record<string, unknown>);
+    if (coerced.errors) return next();
     const key = graphqlCacheKey(
       baseUrlOf(req, siteUrl),
       resolveRequestLocale(req.query.lang, req.headers['accept-language']),
-      operationName,
-      Buffer.from(hash, 'hex').toString('base64url'),
-      values as Record<string, unknown>,
+      known.operationName,
+      known.documentHash,
+      coerced.coerced,
     );
     cache.get(db.fork(), key).then(
       (hit) => (hit ? sendSharedAnswer(req, res, hit, maxAge, true) : next()),

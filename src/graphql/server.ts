@@ -4,15 +4,12 @@ import { unwrapResolverError } from '@apollo/server/errors';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type RequestHandler } from 'express';
-import { ApolloArmor } from '@escape.tech/graphql-armor';
-import type { GraphQLArmorConfig } from '@escape.tech/graphql-armor-types';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { GraphQLError, Kind, type GraphQLSchema, type ValidationRule } from 'graphql';
 import graphqlUploadExpress from 'graphql-upload/graphqlUploadExpress.mjs';
 import { createRequestContext, type RequestContext } from '../core/context.js';
 import { assertSchemeAccepted, operationSchemes } from '../auth/credentials.js';
 import type { Viewer } from '../auth/viewer.js';
-import type { Config } from '../config.js';
 import { AppError, asAppError, ErrorCode, errors } from '../core/errors.js';
 import { findInvalidText, jsonNestsDeeperThan, MAX_JSON_DEPTH, refuseDeepJson } from '../core/input-guards.js';
 import { isMultipart, uploadRefusal } from '../core/multipart.js';
@@ -21,9 +18,11 @@ import { resolveRequestLocale } from '../core/i18n/locales.js';
 import type { Database } from '../db/database.js';
 import type { Services } from '../services.js';
 import { MUTATIONS_ALLOWED_WHEN_READ_ONLY } from '../site/site.service.js';
+import { documentStore, persistedQueryStore } from './bounded-caches.js';
+import { declaredVariablesPlugin, deepValueGuard, documentLimits } from './document-limits.js';
 import { jitGateway } from './jit.js';
 import { getParams, type GetParams } from './get-params.js';
-import { persistedAnswers, responseCachePlugin } from './response-cache.plugin.js';
+import { PersistedOperations, persistedAnswers, responseCachePlugin } from './response-cache.plugin.js';
 
 export interface GraphqlEndpoint {
   handlers: RequestHandler[];
@@ -37,20 +36,6 @@ const CSRF_MESSAGE =
   "'content-type' header (with a type that is not one of application/x-www-form-urlencoded, multipart/form-data, " +
   'text/plain) or provide a non-empty value for one of the following headers: x-apollo-operation-name, ' +
   'apollo-require-preflight';
-
-/** Limits on GraphQL documents, from the configuration (see README: GraphQL limits). */
-function armorConfig(config: Config): GraphQLArmorConfig {
-  return {
-    // Introspection is on for the playground, so hiding suggestions would protect nothing.
-    blockFieldSuggestion: { enabled: false },
-    maxDepth: { n: config.GRAPHQL_MAX_DEPTH, exposeLimits: true },
-    maxAliases: { n: config.GRAPHQL_MAX_ALIASES, exposeLimits: true },
-    costLimit: { maxCost: config.GRAPHQL_MAX_COST, exposeLimits: true },
-    // Enforced by graphql's own parser (parseOptions below), which stops before nesting overflows it.
-    maxTokens: { enabled: false },
-    maxDirectives: { n: config.GRAPHQL_MAX_DIRECTIVES, exposeLimits: true },
-  };
-}
 
 /** Each operation accepts the credentials its root fields declare (src/auth/credentials.ts). */
 function credentialsPlugin(schema: GraphQLSchema): ApolloServerPlugin<RequestContext> {
@@ -236,7 +221,8 @@ export async function createGraphqlEndpoint(
   db: Database,
 ): Promise<GraphqlEndpoint> {
   const { logger, config } = services;
-  const armor = new ApolloArmor(armorConfig(config)).protect();
+  const limits = documentLimits(config);
+  const persisted = new PersistedOperations();
   const server = new ApolloServer<RequestContext>({
     // The schema, executed by graphql-jit (see jit.ts).
     gateway: jitGateway(schema),
@@ -247,16 +233,19 @@ export async function createGraphqlEndpoint(
     allowBatchedHttpRequests: false,
     // Automatic persisted queries (Apollo's bounded in-memory store): with GET, a query is a short
     // URL that the response cache and a CDN can serve (responseCachePlugin).
-    persistedQueries: { ttl: 24 * 60 * 60 },
+    persistedQueries: { ttl: 24 * 60 * 60, cache: persistedQueryStore() },
+    // Parsed and validated documents, bounded by their tokens (bounded-caches.ts).
+    documentStore: documentStore(),
     // main.ts owns shutdown; Apollo's own signal handler would race it (a second stop() never settles).
     stopOnTerminationSignals: false,
     parseOptions: { maxTokens: config.GRAPHQL_MAX_TOKENS },
-    validationRules: [...armor.validationRules, storableLiterals, noSubscriptions],
+    validationRules: [...limits.validationRules, storableLiterals, noSubscriptions],
     plugins: [
-      ...(armor.plugins as unknown as ApolloServerPlugin<RequestContext>[]),
+      ...limits.plugins,
+      declaredVariablesPlugin(),
       credentialsPlugin(schema),
       readOnlyPlugin(services),
-      responseCachePlugin(schema, services.responseCache, config.HTTP_CACHE_MAX_AGE),
+      responseCachePlugin(schema, services.responseCache, config.HTTP_CACHE_MAX_AGE, persisted),
       // Browsers get the self-hosted playground (playground.ts), never Apollo's CDN-loaded page.
       ApolloServerPluginLandingPageDisabled(),
     ],
@@ -343,10 +332,13 @@ export async function createGraphqlEndpoint(
       ),
       express.json({ limit: '2mb', verify: refuseDeepJson }),
       parseGetParams,
+      deepValueGuard(config.GRAPHQL_MAX_TOKENS),
       nulGuard,
       persistedQueryGuard,
       persistedAnswers({
+        schema,
         cache: services.responseCache,
+        persisted,
         db,
         siteUrl: config.SITE_URL,
         maxAge: config.HTTP_CACHE_MAX_AGE,
