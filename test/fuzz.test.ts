@@ -659,6 +659,31 @@ describe('fuzz: hostile GraphQL documents and bodies', () => {
         q('{ __schema { types { fields { type { ' + 'ofType { '.repeat(60) + 'name' + ' }'.repeat(60) + ' } } } } }'),
       );
       await send(q('{ siteStatus { readOnly ' + '...F '.repeat(5000) + '} } fragment F on SiteStatus { readOnly }'));
+      // List and object values nested in the document (issue 23, item 6b): refused before the
+      // parser, which would overflow its stack (an answer naming the overflow is a problem too).
+      const nested = (query: string) =>
+        exchange(
+          fixedTarget(label, postGraphql(q(query))),
+          postGraphql(q(query)),
+          ({ response }) => [
+            ...graphqlProblems(response),
+            ...(/call stack/i.test(response.text) ? ['stack overflow answered'] : []),
+          ],
+          describeRequest(postGraphql(q(query)), null),
+        );
+      for (const [open, close] of [
+        ['[', ']'],
+        ['{a:', '}'],
+        ['[{a:', '}]'],
+      ]) {
+        for (const depth of [65, 1_000, 1_999, 50_000]) {
+          const value = `${open.repeat(depth)}1${close.repeat(depth)}`;
+          await nested(`{ __typename(arg: ${value}) }`);
+          await nested(`query($v: [[Int]] = ${value}) { siteStatus { readOnly } }`);
+          await nested(`{ siteStatus { readOnly @skip(if: ${value}) } }`);
+        }
+      }
+      await nested(`{ __typename(arg: ${'['.repeat(1_999)}) }`); // never closed
       await send(q('query($v: [[String]]) { siteStatus { readOnly } }', deepJsonText(10_000, 'array')));
       await send(q('query($v: String) { siteStatus { readOnly } }', `{"v":${deepJsonText(10_000, 'object')}}`));
       await send(q('query($id: String!) { addon(id: $id) { id } }', JSON.stringify({ id: 'x'.repeat(2 * MB - 100) })));

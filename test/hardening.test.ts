@@ -642,7 +642,8 @@ describe('the GraphQL edge (issue 23, items 6b, 6c and 8c)', () => {
     const loaded = await modules();
     ({ limits, caches, jit } = loaded);
     createHash = loaded.crypto.createHash;
-    t = await startTestApp({ env: { JOB_WORKERS: 'false' } });
+    // The largest token limit the configuration allows: the most nesting the parser could be sent.
+    t = await startTestApp({ env: { JOB_WORKERS: 'false', GRAPHQL_MAX_TOKENS: '4000' } });
   });
   afterAll(() => t?.close());
 
@@ -654,7 +655,7 @@ describe('the GraphQL edge (issue 23, items 6b, 6c and 8c)', () => {
         ['[', ']'],
         ['{a: ', '}'],
       ]) {
-        const deep = `${open.repeat(1990)}1${close.repeat(1990)}`;
+        const deep = `${open.repeat(3990)}1${close.repeat(3990)}`;
         for (const query of [
           `{ __typename(arg: ${deep}) }`,
           `query($v: [Int] = ${deep}) { siteStatus { readOnly } }`,
