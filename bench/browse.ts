@@ -23,12 +23,17 @@
  * - browse (default file, a large JS file) and repeated compares (a modified JS file, the largest
  *   modified JS file, a large unchanged one) under load.
  * - the server's RSS idle after the uploads, after each scenario and at the end.
+ * - the largest member (BENCH_BROWSE_LARGEST=0 skips it): 1.0 and 1.1 of another extension, each
+ *   holding 100 MiB of 29-byte lines (the largest member uploads allow, unchanged between them)
+ *   and a member at the diff limits (100,000 lines, 8 MB), stored; after a restart, each request
+ *   alone (compares, a browse, the download) with its peak RSS (VmHWM reset before it) as a ratio
+ *   to the same process's idle RSS.
  *
  * Embedded PGlite by default; with DATABASE_URL, a scratch database on that server (dropped
  * afterwards). Any non-2xx answer, an upload not signed, or a compare whose status is not the
  * expected one fails the run.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -68,6 +73,8 @@ export interface BrowseSettings {
   sequentialRequests: number;
   /** An upload not signed by then is a failure. */
   uploadTimeoutMs: number;
+  /** Run the largest-member phase (BENCH_BROWSE_LARGEST=0 skips it). */
+  largest: boolean;
 }
 
 export function browseSettings(): BrowseSettings {
@@ -81,6 +88,7 @@ export function browseSettings(): BrowseSettings {
     firstSequential: Math.max(10, Math.round(Number(process.env.BENCH_BROWSE_FIRST_SEQ ?? 100))),
     sequentialRequests: 50,
     uploadTimeoutMs: 600_000,
+    largest: process.env.BENCH_BROWSE_LARGEST !== '0',
   };
 }
 
@@ -128,8 +136,36 @@ export interface BrowseReport {
   };
   /** The machine's 1-minute load average before the uploads and after the last scenario (a shared machine). */
   machine: { cpus: number; loadBefore: number; loadAfter: number };
+  /** The largest-member phase (null when skipped). */
+  largest: LargestReport | null;
   notes: string[];
   failures: string[];
+}
+
+/**
+ * One request of the largest-member phase, alone on a fresh server: its time, its answer's size,
+ * and the server's peak RSS during it (VmHWM, reset just before) against the idle RSS of the same
+ * process.
+ */
+export interface LargestRow {
+  name: string;
+  request: string;
+  ms: number;
+  answerKB: number;
+  /** RSS just before the request (what earlier requests left, e.g. the embedded database's grown memory). */
+  beforeMB: number | null;
+  peakMB: number | null;
+  /** Peak RSS over the idle RSS. */
+  peakRatio: number | null;
+}
+
+export interface LargestReport {
+  /** Members of both versions (path: bytes, lines) and the upload's size. */
+  members: Record<string, { bytes: number; lines: number }>;
+  zipBytes: number;
+  uploads: { version: string; ms: number }[];
+  idleMB: number | null;
+  rows: LargestRow[];
 }
 
 // --- the package ---------------------------------------------------------------------------------
@@ -619,6 +655,221 @@ async function timed(base: string, path: string, headers: Record<string, string>
 
 const RUN = `${process.pid.toString(36)}${Date.now().toString(36)}`;
 
+// --- the largest member --------------------------------------------------------------------------
+
+const MiB = 1024 * 1024;
+/** 29 bytes: the kind of line that made 8 MiB into 2.8 million objects. */
+const SHORT_LINE = 'const answer = 42; // a line\n';
+/** The largest member an upload may hold (the zip limits' maxEntrySize, compat: 100 MiB). */
+const LARGEST_MEMBER = 100 * MiB;
+/** A member at the diff limits (BROWSE_DIFF_MAX_KB, BROWSE_DIFF_MAX_LINES defaults): still shown line by line. */
+const AT_LIMIT_LINES = 100_000;
+const AT_LIMIT_LINE = `${'x'.repeat(78)};\n`; // 80 bytes: 8,000,000 bytes in all
+
+/** Version 1.0 or 1.1 of an extension holding the largest allowed member and one at the diff limits, both stored. */
+function largestPackage(guid: string, version: string): { zip: Buffer; members: LargestReport['members'] } {
+  const manifestJson = `${JSON.stringify(
+    {
+      manifest_version: 2,
+      name: 'Browse Bench Largest Member',
+      version,
+      browser_specific_settings: { gecko: { id: guid, data_collection_permissions: { required: ['none'] } } },
+    },
+    null,
+    2,
+  )}\n`;
+  const members: [string, Buffer][] = [
+    ['manifest.json', Buffer.from(manifestJson)],
+    ['data/largest.txt', Buffer.alloc(LARGEST_MEMBER, SHORT_LINE)],
+    ['data/at-limit.txt', Buffer.alloc(AT_LIMIT_LINES * AT_LIMIT_LINE.length, AT_LIMIT_LINE)],
+  ];
+  // Stored, as real packages keep large members: a 100 MiB member of short lines deflates past the
+  // compression ratio uploads refuse.
+  const parts: Buffer[] = [];
+  const central: Buffer[] = [];
+  let offset = 0;
+  for (const [name, data] of members) {
+    const nameBytes = Buffer.from(name);
+    const crc = crc32(data);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(0x800, 6);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(data.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(nameBytes.length, 26);
+    const header = Buffer.alloc(46);
+    header.writeUInt32LE(0x02014b50, 0);
+    header.writeUInt16LE((3 << 8) | 20, 4);
+    header.writeUInt16LE(20, 6);
+    header.writeUInt16LE(0x800, 8);
+    header.writeUInt32LE(crc, 16);
+    header.writeUInt32LE(data.length, 20);
+    header.writeUInt32LE(data.length, 24);
+    header.writeUInt16LE(nameBytes.length, 28);
+    header.writeUInt32LE((0o100644 << 16) >>> 0, 38);
+    header.writeUInt32LE(offset, 42);
+    parts.push(local, nameBytes, data);
+    central.push(header, nameBytes);
+    offset += local.length + nameBytes.length + data.length;
+  }
+  const directory = Buffer.concat(central);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(members.length, 8);
+  end.writeUInt16LE(members.length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  const lines = (data: Buffer) => {
+    let n = 0;
+    for (let at = data.indexOf(10); at !== -1; at = data.indexOf(10, at + 1)) n++;
+    return n;
+  };
+  return {
+    zip: Buffer.concat([...parts, directory, end]),
+    members: Object.fromEntries(members.map(([name, data]) => [name, { bytes: data.length, lines: lines(data) }])),
+  };
+}
+
+/** The process's peak resident memory since the last reset (VmHWM), in MB. */
+function peakRssMB(pid: number | undefined): number | null {
+  try {
+    const kb = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb ? Math.round(Number(kb) / 102.4) / 10 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Resets the process's peak RSS to its current RSS (Linux: `5` to /proc/<pid>/clear_refs). */
+function resetPeakRss(pid: number | undefined): boolean {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Uploads 1.0 and 1.1 of an extension holding the largest allowed member (100 MiB of 29-byte
+ * lines, unchanged between them) and a member at the diff limits (100,000 lines, 8 MB), on the
+ * running server; then restarts the server (the uploads and signing leave their memory behind)
+ * and, on the fresh process, measures each request alone: compares of both members (first:
+ * computed and stored; again: read back), a browse of the largest (no content past
+ * BROWSE_CONTENT_MAX_KB) and its download (streamed). Each request's peak RSS is set against the
+ * same process's idle RSS.
+ */
+async function runLargestPhase(args: {
+  env: Record<string, string>;
+  server: RunningServer;
+  apiKey: ApiKey;
+  headers: Record<string, string>;
+  settings: BrowseSettings;
+  log: (message: string) => void;
+  track: (server: RunningServer | undefined) => void;
+  failures: string[];
+}): Promise<{ report: LargestReport; server: RunningServer }> {
+  const { env, apiKey, headers, settings, log, failures } = args;
+  const guid = `browse-largest-${RUN}@browse-bench.example.com`;
+  const uploads: LargestReport['uploads'] = [];
+  let members: LargestReport['members'] = {};
+  let zipBytes = 0;
+  for (const version of ['1.0', '1.1']) {
+    const built = largestPackage(guid, version);
+    members = built.members;
+    zipBytes = built.zip.length;
+    log(`  browse: largest member: uploading ${version} (${fmt(zipBytes / MiB, 1)} MiB) and waiting until signed ...`);
+    const outcome = await uploadUntilSigned(
+      args.server.base,
+      apiKey,
+      guid,
+      version,
+      built.zip,
+      settings.uploadTimeoutMs,
+    );
+    uploads.push({ version, ms: Math.round(outcome.ms) });
+  }
+  log('  browse: largest member: restarting the server ...');
+  await stopServer(args.server.child);
+  args.track(undefined);
+  const server = await startServer({ ...env, JOB_WORKERS: 'false' });
+  args.track(server);
+  const { base } = server;
+  const pid = server.child.pid;
+  const addon = (await timed(base, `/api/v4/addons/addon/${encodeURIComponent(guid)}/`, headers)).body as {
+    id: number;
+  };
+  const list = (await timed(base, `/api/v4/reviewers/addon/${addon.id}/versions/`, headers)).body as {
+    id: number;
+    version: string;
+  }[];
+  const [v1, v2] = ['1.0', '1.1'].map((v) => list.find((x) => x.version === v)!.id);
+  const api = `/api/v4/reviewers/addon/${addon.id}/versions`;
+  const detailPath = `/api/v4/addons/addon/${addon.id}/versions/${v2}/`;
+  // Warm: the version detail, and both trees (computed once per package, as any first browse).
+  for (let i = 0; i < 20; i++) await timed(base, detailPath, headers);
+  await timed(base, `${api}/${v1}/`, headers);
+  await timed(base, `${api}/${v2}/`, headers);
+  await sleep(1000);
+  const idleMB = processRssMB(pid);
+
+  const rows: LargestRow[] = [];
+  const measure = async (name: string, path: string, check: (body: unknown) => string | null, raw = false) => {
+    await sleep(500);
+    const beforeMB = processRssMB(pid);
+    const reset = resetPeakRss(pid);
+    const started = performance.now();
+    const res = await fetch(base + path, { headers, signal: AbortSignal.timeout(300_000) });
+    let bytes = 0;
+    let body: unknown = null;
+    if (raw) {
+      for await (const chunk of res.body!) bytes += chunk.length;
+    } else {
+      const text = await res.text();
+      bytes = Buffer.byteLength(text);
+      body = JSON.parse(text);
+    }
+    const ms = performance.now() - started;
+    const peakMB = reset ? peakRssMB(pid) : null;
+    if (res.status !== 200) failures.push(`${name}: ${res.status}`);
+    const problem = raw ? null : check(body);
+    if (problem) failures.push(`${name}: ${problem}`);
+    rows.push({
+      name,
+      request: `GET ${path}`,
+      ms: round1(ms),
+      answerKB: round1(bytes / 1024),
+      beforeMB,
+      peakMB,
+      peakRatio: peakMB !== null && idleMB ? Math.round((peakMB / idleMB) * 100) / 100 : null,
+    });
+  };
+  type FileBody = {
+    file?: { content?: string; diff?: { is_binary?: boolean; hunks?: { changes: unknown[] }[] } | null };
+  };
+  const compare = (path: string) => `${api}/${v1}/compare_to/${v2}/?file=${encodeURIComponent(path)}&file_only=true`;
+  const tooLarge = (body: unknown) =>
+    (body as FileBody).file?.diff?.is_binary === true && (body as FileBody).file?.diff?.hunks?.length === 0
+      ? null
+      : 'expected the too-large answer (is_binary, no hunks)';
+  const shown = (body: unknown) =>
+    (body as FileBody).file?.diff?.hunks?.[0]?.changes.length === AT_LIMIT_LINES
+      ? null
+      : `expected ${AT_LIMIT_LINES} unchanged lines`;
+  log('  browse: largest member: measuring ...');
+  await measure('compare-largest-first (100 MiB, unchanged)', compare('data/largest.txt'), tooLarge);
+  await measure('compare-largest-again', compare('data/largest.txt'), tooLarge);
+  await measure(`compare-at-limit-first (${AT_LIMIT_LINES} lines, 8 MB)`, compare('data/at-limit.txt'), shown);
+  await measure('compare-at-limit-again', compare('data/at-limit.txt'), shown);
+  await measure('browse-largest (no content)', `${api}/${v2}/?file=data/largest.txt&file_only=true`, (body) =>
+    (body as FileBody).file?.content === '' ? null : 'expected no content',
+  );
+  await measure('download-largest (streamed)', `${api}/${v2}/download/?file=data/largest.txt`, () => null, true);
+  return { report: { members, zipBytes, uploads, idleMB, rows }, server };
+}
+
 // --- the suite -----------------------------------------------------------------------------------
 
 export type BrowseSuiteOptions = SuiteOptions<BrowseSettings>;
@@ -864,6 +1115,22 @@ export async function runBrowseSuite(options: BrowseSuiteOptions): Promise<Brows
     await sleep(2000);
     const endMB = processRssMB(pid);
     const endWithChildrenMB = rssWithChildrenMB(pid);
+    const loadAfter = loadavg()[0];
+    let largestMember: LargestReport | null = null;
+    if (settings.largest) {
+      const phase = await runLargestPhase({
+        env,
+        server,
+        apiKey: author.apiKey,
+        headers,
+        settings,
+        log,
+        track: options.track,
+        failures,
+      });
+      server = phase.server;
+      largestMember = phase.report;
+    }
     const [detail] = load;
     return {
       database: adminUrl ? 'postgres' : 'embedded',
@@ -886,7 +1153,8 @@ export async function runBrowseSuite(options: BrowseSuiteOptions): Promise<Brows
       })),
       sequential,
       memory: { idleMB, endMB, idleWithChildrenMB, endWithChildrenMB },
-      machine: { cpus: availableParallelism(), loadBefore, loadAfter: loadavg()[0] },
+      machine: { cpus: availableParallelism(), loadBefore, loadAfter },
+      largest: largestMember,
       notes,
       failures,
     };
@@ -987,5 +1255,36 @@ export function printBrowseReport(r: BrowseReport): void {
         `${fmt(r.machine.loadAfter)} after the last scenario`,
       ...r.failures.map((f) => `FAILED ${f}`),
     ].join('\n'),
+  );
+  if (r.largest) printLargest(r.largest);
+}
+
+function printLargest(l: LargestReport): void {
+  const members = Object.entries(l.members)
+    .map(([path, m]) => `${path} ${fmt(m.bytes / MiB, 1)} MiB, ${m.lines} lines`)
+    .join('; ');
+  console.log(
+    `\nlargest member: 1.0 and 1.1 each hold ${members} (stored; upload ${fmt(l.zipBytes / MiB, 1)} MiB); ` +
+      `PUT to signed ${l.uploads.map((u) => `${u.version} ${fmt(u.ms / 1000, 1)} s`).join(', ')}`,
+  );
+  console.log(
+    `each request alone on a fresh server; peak RSS (VmHWM, reset before it) vs the same process idle ` +
+      `(${fmt(l.idleMB, 0)} MB, after 20 version details and both trees)\n`,
+  );
+  console.log(
+    table(
+      ['request', 'path', 'ms', 'answer KB', 'RSS before', 'peak RSS MB', 'peak - before', 'peak vs idle'],
+      l.rows.map((x) => [
+        x.name,
+        short(x.request, 60),
+        fmt(x.ms, 1),
+        fmt(x.answerKB, 1),
+        fmt(x.beforeMB, 0),
+        fmt(x.peakMB, 0),
+        x.peakMB === null || x.beforeMB === null ? 'n/a' : fmt(x.peakMB - x.beforeMB, 0),
+        x.peakRatio === null ? 'n/a' : `${fmt(x.peakRatio)}x`,
+      ]),
+      2,
+    ),
   );
 }
