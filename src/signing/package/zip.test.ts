@@ -2,9 +2,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { buildZip, deflatedZeros, type RawEntry, writeFixture, zipFiles } from './__tests__/zip-builder.js';
 import { PackageError } from './package.errors.js';
-import { digestZip, inflateMember, inspectZip, readZip } from './zip.js';
+import { digestZip, inflateMember, inflateMemberStream, inspectZip, readZip } from './zip.js';
 
 const MiB = 1024 * 1024;
 let dir: string;
@@ -142,6 +143,50 @@ describe('member locations (digestZip) and inflateMember', () => {
     expect(await refusal(inflateMember('lib/a.js', compressed, at, { maxReadSize: 4096 }))).toBe(
       'File exceeding size limit in archive: lib/a.js',
     );
+  });
+
+  /** The stream's chunks until it ends or fails: what a consumer could have sent on. */
+  async function drain(stream: Readable): Promise<{ bytes: Buffer; error: unknown }> {
+    const chunks: Buffer[] = [];
+    try {
+      for await (const chunk of stream) chunks.push(chunk as Buffer);
+      return { bytes: Buffer.concat(chunks), error: null };
+    } catch (error) {
+      return { bytes: Buffer.concat(chunks), error };
+    }
+  }
+
+  it('streams a member from its recorded bytes, stored or deflated, large ones in many chunks', async () => {
+    const large = randomBytes(300_000).toString('hex'); // 600,000 bytes, several inflate chunks
+    const archive = buildZip([
+      { name: 'big.txt', data: large },
+      { name: 'stored.bin', data: large, method: 0 },
+    ]);
+    for (const { location } of await digestZip(fixture(archive), 16)) {
+      const compressed = archive.subarray(location.start, location.start + location.compressedSize);
+      const source = Readable.from([compressed.subarray(0, 1000), compressed.subarray(1000)]);
+      const { bytes, error } = await drain(inflateMemberStream(source, location));
+      expect(error).toBeNull();
+      expect(bytes.toString()).toBe(large);
+    }
+  });
+
+  it('fails a streamed member that is not the recorded one before its last chunk goes out', async () => {
+    const large = randomBytes(300_000).toString('hex');
+    const archive = buildZip([{ name: 'big.txt', data: large }]);
+    const [{ location: at }] = await digestZip(fixture(archive), 16);
+    const compressed = archive.subarray(at.start, at.start + at.compressedSize);
+    const stream = (bytes: Buffer, location = at) => drain(inflateMemberStream(Readable.from([bytes]), location));
+    for (const outcome of [
+      await stream(compressed, { ...at, crc32: at.crc32 ^ 1 }),
+      await stream(compressed, { ...at, size: at.size + 1 }),
+      await stream(compressed, { ...at, size: at.size - 1 }),
+      await stream(compressed.subarray(0, compressed.length - 100)),
+      await stream(compressed, { ...at, method: 12 }),
+    ]) {
+      expect(outcome.error).toBeInstanceOf(PackageError);
+      expect(outcome.bytes.length).toBeLessThan(at.size);
+    }
   });
 });
 
