@@ -6,6 +6,7 @@ import v8 from 'node:v8';
 import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger } from './core/logger.js';
+import { serveClusterMetrics } from './ops/cluster-metrics.js';
 
 async function main() {
   let config;
@@ -21,7 +22,11 @@ async function main() {
   const logger = createLogger(config.LOG_LEVEL);
   // Read by V8 at each full collection, so setting it now applies to the whole life of the process.
   if (config.HEAP_GROWING_PERCENT > 0) v8.setFlagsFromString(`--heap-growing-percent=${config.HEAP_GROWING_PERCENT}`);
-  if (config.WEB_PROCESSES > 1 && cluster.isPrimary) return supervise(config.WEB_PROCESSES, logger);
+  if (config.WEB_PROCESSES > 1 && cluster.isPrimary) {
+    // A scrape reaching any web process answers for all of them (summed by this primary).
+    if (config.METRICS === 'on') serveClusterMetrics();
+    return supervise(config.WEB_PROCESSES, logger);
+  }
   const first = (process.env.WEB_PROCESS_INDEX ?? '0') === '0';
   const app = await createApp(config, logger);
   const server = await app.listen(config.PORT, config.HOST);

@@ -16,6 +16,7 @@ import {
   registerHistogram,
   type Sample,
 } from './series.js';
+import { clusterScrape } from './cluster-metrics.js';
 import { withTimeout } from './timeout.js';
 
 export interface MetricsSources {
@@ -76,6 +77,15 @@ export class ServiceMetrics {
     this.registerJobs();
     this.registerPool();
     this.observeCache(sources.cache);
+    this.clusterScrape = clusterScrape(this.registry);
+  }
+
+  /** With WEB_PROCESSES > 1, a scrape of every process (src/ops/cluster-metrics.ts). */
+  private readonly clusterScrape: (() => Promise<string>) | null;
+
+  /** The exposition text: this process's metrics, or the whole cluster's. */
+  scrape(): Promise<string> {
+    return this.clusterScrape ? this.clusterScrape() : this.registry.metrics();
   }
 
   /** Express middleware: times every request from here to the end of its response. */

@@ -87,7 +87,7 @@ export function metricsEndpoint(metrics: ServiceMetrics, token: string | undefin
       const detail = presented === null ? 'Authentication credentials were not provided.' : 'Invalid token.';
       return sendJson(res, 401, { detail }, { 'WWW-Authenticate': 'Bearer realm="metrics"' });
     }
-    const text = await metrics.registry.metrics();
+    const text = await metrics.scrape();
     res.status(200);
     res.setHeader('Content-Type', metrics.registry.contentType);
     res.setHeader('Cache-Control', 'no-store');
