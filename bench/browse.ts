@@ -24,10 +24,10 @@
  *   modified JS file, a large unchanged one) under load.
  * - the server's RSS idle after the uploads, after each scenario and at the end.
  * - the largest member (BENCH_BROWSE_LARGEST=0 skips it): 1.0 and 1.1 of another extension, each
- *   holding 100 MiB of 29-byte lines (the largest member uploads allow, unchanged between them)
- *   and a member at the diff limits (100,000 lines, 8 MB), stored; after a restart, each request
- *   alone (compares, a browse, the download) with its peak RSS (VmHWM reset before it) as a ratio
- *   to the same process's idle RSS.
+ *   holding 100 MiB of 29-byte lines (the largest member uploads allow, unchanged between them),
+ *   a member at the diff limits (100,000 lines, 8 MB) and one at the content limit (16 MiB),
+ *   stored; after a restart, each request alone (compares, browses, the download) with its peak
+ *   RSS (VmHWM reset before it) as a ratio to the same process's idle RSS.
  *
  * Embedded PGlite by default; with DATABASE_URL, a scratch database on that server (dropped
  * afterwards). Any non-2xx answer, an upload not signed, or a compare whose status is not the
@@ -665,8 +665,13 @@ const LARGEST_MEMBER = 100 * MiB;
 /** A member at the diff limits (BROWSE_DIFF_MAX_KB, BROWSE_DIFF_MAX_LINES defaults): still shown line by line. */
 const AT_LIMIT_LINES = 100_000;
 const AT_LIMIT_LINE = `${'x'.repeat(78)};\n`; // 80 bytes: 8,000,000 bytes in all
+/** The largest text a browse shows (BROWSE_CONTENT_MAX_KB's default, 16 MiB). */
+const CONTENT_LIMIT = 16 * MiB;
 
-/** Version 1.0 or 1.1 of an extension holding the largest allowed member and one at the diff limits, both stored. */
+/**
+ * Version 1.0 or 1.1 of an extension holding the largest allowed member, one at the diff limits
+ * and one at the browse content limit, all stored.
+ */
 function largestPackage(guid: string, version: string): { zip: Buffer; members: LargestReport['members'] } {
   const manifestJson = `${JSON.stringify(
     {
@@ -682,6 +687,7 @@ function largestPackage(guid: string, version: string): { zip: Buffer; members: 
     ['manifest.json', Buffer.from(manifestJson)],
     ['data/largest.txt', Buffer.alloc(LARGEST_MEMBER, SHORT_LINE)],
     ['data/at-limit.txt', Buffer.alloc(AT_LIMIT_LINES * AT_LIMIT_LINE.length, AT_LIMIT_LINE)],
+    ['data/content-limit.txt', Buffer.alloc(CONTENT_LIMIT, SHORT_LINE)],
   ];
   // Stored, as real packages keep large members: a 100 MiB member of short lines deflates past the
   // compression ratio uploads refuse.
@@ -754,12 +760,12 @@ function resetPeakRss(pid: number | undefined): boolean {
 
 /**
  * Uploads 1.0 and 1.1 of an extension holding the largest allowed member (100 MiB of 29-byte
- * lines, unchanged between them) and a member at the diff limits (100,000 lines, 8 MB), on the
- * running server; then restarts the server (the uploads and signing leave their memory behind)
- * and, on the fresh process, measures each request alone: compares of both members (first:
- * computed and stored; again: read back), a browse of the largest (no content past
- * BROWSE_CONTENT_MAX_KB) and its download (streamed). Each request's peak RSS is set against the
- * same process's idle RSS.
+ * lines, unchanged between them), a member at the diff limits (100,000 lines, 8 MB) and one at the
+ * content limit (16 MiB), on the running server; then restarts the server (the uploads and
+ * signing leave their memory behind) and, on the fresh process, measures each request alone:
+ * compares of the first two (first: computed, and stored when short; again), browses at the
+ * content limit and of the largest (no content past BROWSE_CONTENT_MAX_KB) and the largest's
+ * download (streamed). Each request's peak RSS is set against the same process's idle RSS.
  */
 async function runLargestPhase(args: {
   env: Record<string, string>;
@@ -863,6 +869,11 @@ async function runLargestPhase(args: {
   await measure('compare-largest-again', compare('data/largest.txt'), tooLarge);
   await measure(`compare-at-limit-first (${AT_LIMIT_LINES} lines, 8 MB)`, compare('data/at-limit.txt'), shown);
   await measure('compare-at-limit-again', compare('data/at-limit.txt'), shown);
+  await measure(
+    'browse-content-limit (16 MiB shown)',
+    `${api}/${v2}/?file=data/content-limit.txt&file_only=true`,
+    (body) => ((body as FileBody).file?.content?.length === CONTENT_LIMIT ? null : 'expected the whole content'),
+  );
   await measure('browse-largest (no content)', `${api}/${v2}/?file=data/largest.txt&file_only=true`, (body) =>
     (body as FileBody).file?.content === '' ? null : 'expected no content',
   );

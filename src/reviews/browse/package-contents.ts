@@ -43,9 +43,9 @@ export const STORED_DIFF_MAX = 1024 * 1024;
  * The files inside versions' packages, read from the private file storage: each package's tree
  * (computed once per file bytes, then read from `package_contents`), one file's bytes, and a
  * file's diff between two packages (computed once, then read from `package_file_diffs`, unless
- * longer than STORED_DIFF_MAX). The zip
- * limits of uploads apply to every read: the full checks when a tree is computed; afterwards a
- * file is read from its recorded range and must inflate to its recorded size and CRC-32.
+ * longer than STORED_DIFF_MAX). The zip limits of uploads apply to every read: the full checks
+ * when a tree is computed; afterwards a file is read from its recorded range and must inflate to
+ * its recorded size and CRC-32.
  */
 export class PackageContentsStore {
   private readonly limits: Partial<ZipLimits>;
