@@ -73,8 +73,8 @@ export async function createApp(config: Config, logger: Logger, options: CreateA
       config.METRICS === 'on'
         ? new ServiceMetrics({ db, jobs: services.jobs, cache: services.responseCache, routes })
         : null;
-    const readiness = new Readiness(db, services.jobs, logger);
     const gate = new DatabaseGate(db, logger);
+    const readiness = new Readiness(db, services.jobs, logger, gate);
     if (config.JOB_WORKERS) await startJobWorkers(services, metrics);
     const schema = await buildAppSchema(services);
     const graphql = await createGraphqlEndpoint(schema, services, db);

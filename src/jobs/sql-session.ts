@@ -71,12 +71,23 @@ export function pgPoolSource(connectionString: string, max: number, onError: (er
   return {
     async withSession(fn) {
       const client = await pool.connect();
+      // pg-pool listens for errors of idle clients only. A checked-out one the server drops
+      // between two statements (a restart: 57P01) would emit an unhandled 'error' and end the
+      // process; the next statement fails instead, and the session is discarded.
+      let lost: Error | null = null;
+      const onClientError = (error: Error) => {
+        lost = error;
+        onError(error);
+      };
+      client.on('error', onClientError);
       try {
         const result = await fn(pgSession(client));
-        client.release();
+        client.removeListener('error', onClientError);
+        client.release(lost ?? undefined);
         return result;
       } catch (error) {
         // The session may be mid-transaction or aborted: discard it rather than pool it.
+        client.removeListener('error', onClientError);
         client.release(true);
         throw error;
       }

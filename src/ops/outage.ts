@@ -62,6 +62,13 @@ export class DatabaseGate {
     };
   }
 
+  /** The database answered someone else's ping (readiness): open at once rather than at the next probe. */
+  reachable(): void {
+    if (!this.down) return;
+    this.logger.warn('database reachable again: serving requests');
+    this.down = false;
+  }
+
   /** Something failed on the server's side: is the database still there? */
   suspect(): void {
     if (this.stopped) return;

@@ -6,6 +6,7 @@ import type { Database } from '../db/database.js';
 import type { JobQueue } from '../jobs/queue.port.js';
 import type { ServiceJobs } from '../jobs/service-jobs.js';
 import type { ServiceMetrics } from './metrics.js';
+import type { DatabaseGate } from './outage.js';
 import { withTimeout } from './timeout.js';
 
 /** A readiness check waits this long for each dependency before calling it unavailable. */
@@ -29,6 +30,8 @@ export class Readiness {
     private readonly db: Database,
     private readonly jobs: JobQueue<ServiceJobs>,
     private readonly logger: Logger,
+    /** Told when the database answers, so that it reopens without waiting for its own probe. */
+    private readonly gate?: DatabaseGate,
   ) {}
 
   /** From now on the process is not ready: it is stopping and only finishes what it has. */
@@ -46,7 +49,10 @@ export class Readiness {
 
   private async checkDependencies(): Promise<{ database: Status; jobs: Status }> {
     const [database, jobs] = await Promise.all([
-      this.probe('database', this.db.ping()),
+      this.probe('database', this.db.ping()).then((status) => {
+        if (status === 'ok') this.gate?.reachable();
+        return status;
+      }),
       this.probe('job queue', this.jobs.getJob('validate-upload', NO_JOB)),
     ]);
     return { database, jobs };
