@@ -277,3 +277,23 @@ describe('cache keys hold the normalised document and the declared variables, co
     expect(junk.body.errors[0].message).toBe('Variable "$junk" is not declared by operation "Detail".');
   });
 });
+
+it('a kept answer holds its own bytes, not a slice of a shared 8 KiB pool (issue 23, item 6c)', async () => {
+  const addon = await createAddon(t.em(), { name: { 'en-US': 'Pooled Pudu' } });
+  const cache = t.app.services.responseCache;
+  const stored: Buffer[] = [];
+  const store = cache.store.bind(cache);
+  cache.store = (key, answer, recorded) => {
+    stored.push(answer.body);
+    store(key, answer, recorded);
+  };
+  try {
+    const { data } = await post('query Pooled($id: String!) { addon(id: $id) { id name } }', { id: String(addon.id) });
+    expect(data.addon.name).toEqual({ 'en-US': 'Pooled Pudu' });
+  } finally {
+    cache.store = store;
+  }
+  expect(stored).toHaveLength(1);
+  expect(stored[0].byteLength).toBeLessThan(200);
+  expect(stored[0].buffer.byteLength).toBe(stored[0].byteLength);
+});
