@@ -6,10 +6,18 @@
  * description edit (link test) and the add-on listing description (GraphQL `updateAddonListing`:
  * REST v3/v4 have no listing edit). The ratio of the two p99s is the figure (target ≤ 2x).
  *
+ * Then the server's memory under hostile GraphQL (issue 23, item 6c): BENCH_HOSTILE_GRAPHQL
+ * (default 20,000) anonymous requests on 8 connections, each kind in turn: a new document every
+ * time (aliases, fields, page sizes), spelling variants of one cacheable query, undeclared
+ * variables, new search words (answers the cache keeps, up to RESPONSE_CACHE_MB), list values
+ * nested past the parser, a new persisted query registered, and twelve aliased 50-item pages. The
+ * figure is the server's RSS after them (and after a rest) over its RSS before them (target ≤ 1.3x).
+ * BENCH_NODE_ARGS=--heapsnapshot-signal=SIGUSR2 lets a heap snapshot be taken at any point.
+ *
  * Embedded PGlite by default; with DATABASE_URL, a scratch database on that server. The data is
  * set up in-process (the same service code as the CLI) before the server opens the database.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,7 +31,9 @@ import { BENCH_SECRET_KEY } from './catalogue.js';
 import {
   createScratchDatabase,
   dropScratchDatabase,
+  processRssMB,
   runScenario,
+  sleep,
   startServer,
   stopServer,
   type RunningServer,
@@ -37,6 +47,8 @@ export interface HostileSettings {
   neighbours: number;
   warmupSeconds: number;
   durationSeconds: number;
+  /** Hostile GraphQL requests of the memory phase. */
+  graphqlRequests: number;
 }
 
 export interface HostileReport {
@@ -52,8 +64,23 @@ export interface HostileReport {
   p99RatioVsBenign: number;
   /** Neighbour requests by phase and endpoint, with their statuses and mean latency. */
   neighbourRequests: Record<string, Record<string, NeighbourStats>>;
-  /** Unexpected answers of the neighbours (anything but the statuses listed per endpoint). */
+  /** The server's memory under hostile GraphQL requests. */
+  memory: MemoryReport;
+  /** Unexpected answers of the neighbours and of the GraphQL requests (statuses listed per kind). */
   failures: string[];
+}
+
+export interface MemoryReport {
+  requests: number;
+  /** Server RSS (MB) before the hostile GraphQL requests, after them, and after 5 s of rest. */
+  rssBeforeMB: number | null;
+  rssAfterMB: number | null;
+  rssRestedMB: number | null;
+  /** rssRestedMB / rssBeforeMB (target <= 1.3). */
+  rssRatio: number;
+  /** Statuses by kind of request. */
+  statuses: Record<string, Record<string, number>>;
+  seconds: number;
 }
 
 export interface NeighbourStats {
@@ -68,6 +95,7 @@ export function hostileSettings(): HostileSettings {
     neighbours: Number(process.env.BENCH_HOSTILE_NEIGHBOURS ?? 3),
     warmupSeconds: 2,
     durationSeconds: Number(process.env.BENCH_DURATION ?? 10),
+    graphqlRequests: Number(process.env.BENCH_HOSTILE_GRAPHQL ?? 20_000),
   };
 }
 
@@ -207,6 +235,111 @@ async function send(base: string, r: { method: string; path: string; token: stri
   return { status: res.status, text, graphqlErrors: Boolean(errors) };
 }
 
+const ADDON_FIELDS = ['id', 'slug', 'name', 'summary', 'guid', 'type', 'status', 'averageDailyUsers', 'hotness'];
+const HIT_FIELDS =
+  'items { addon { id slug name summary guid type status averageDailyUsers weeklyDownloads hotness ' +
+  'authors { position userSummary { username name } } previews { id imageUrl thumbnailUrl } ' +
+  'currentVersion { id version files { id } } } }';
+
+/** The kinds of hostile GraphQL requests, each with the statuses it should get. */
+const GRAPHQL_KINDS: { name: string; expected: number[]; body(i: number): object }[] = [
+  {
+    name: 'new document',
+    expected: [200],
+    body: (i) => {
+      const fields = ADDON_FIELDS.filter((_, j) => (i >> j) & 1).join(' ') || 'id';
+      return {
+        query: `query Q${i} { a${i}: searchAddons(pageSize: ${1 + (i % 50)}) { count items { addon { ${fields} } } } categories { id } }`,
+      };
+    },
+  },
+  {
+    name: 'spelling variant',
+    expected: [200],
+    body: (i) => ({ query: `{ searchAddons { count items { addon { id name } } } }${' '.repeat(i % 2000)}# ${i}` }),
+  },
+  {
+    name: 'undeclared variables',
+    expected: [400],
+    body: (i) => ({ query: '{ searchAddons { count } }', variables: { [`junk${i}`]: i } }),
+  },
+  {
+    name: 'new search words',
+    expected: [200],
+    body: (i) => ({
+      query: 'query Words($q: String!) { searchAddons(filters: { q: $q }) { count items { addon { id name } } } }',
+      variables: { q: `hostile${i}` },
+    }),
+  },
+  {
+    name: 'nested list values',
+    expected: [400],
+    body: (i) => ({ query: `{ __typename(arg: ${'['.repeat(1_000 + (i % 999))}${']'.repeat(1_000 + (i % 999))}) }` }),
+  },
+  {
+    name: 'new persisted query',
+    expected: [200],
+    body: (i) => {
+      const query = `query P${i} { c${i}: categories { id name } }`;
+      const sha256Hash = createHash('sha256').update(query).digest('hex');
+      return { query, extensions: { persistedQuery: { version: 1, sha256Hash } } };
+    },
+  },
+  {
+    name: 'twelve 50-item pages',
+    expected: [400],
+    body: (i) => ({
+      query: `query Pages${i} { ${Array.from({ length: 12 }, (_, j) => `s${j}: searchAddons(pageSize: 50) { count ${HIT_FIELDS} }`).join(' ')} }`,
+    }),
+  },
+];
+
+/** The server's RSS before and after `total` hostile anonymous GraphQL requests on 8 connections. */
+async function graphqlMemoryPhase(
+  base: string,
+  pid: number | undefined,
+  total: number,
+  failures: string[],
+): Promise<MemoryReport> {
+  const statuses: Record<string, Record<string, number>> = {};
+  let next = 0;
+  const send = async (i: number) => {
+    const kind = GRAPHQL_KINDS[i % GRAPHQL_KINDS.length];
+    const res = await fetch(`${base}/graphql`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(kind.body(Math.floor(i / GRAPHQL_KINDS.length))),
+      signal: AbortSignal.timeout(120_000),
+    }).catch((error: unknown) => ({ status: 0, text: async () => String(error) }));
+    const text = await res.text();
+    const counts = (statuses[kind.name] ??= {});
+    counts[res.status] = (counts[res.status] ?? 0) + 1;
+    const errors = res.status === 200 && text.includes('"errors"');
+    if ((!kind.expected.includes(res.status) || errors) && failures.length < 40) {
+      failures.push(`memory ${kind.name}: ${res.status} ${text.slice(0, 200)}`);
+    }
+  };
+  const run = async (count: number) => {
+    const end = next + count;
+    const connection = async () => {
+      while (next < end) await send(next++);
+    };
+    await Promise.all(Array.from({ length: 8 }, connection));
+  };
+  // A first round of each kind (code paths warmed, first allocations made), then the baseline.
+  await run(GRAPHQL_KINDS.length * 20);
+  await sleep(2_000);
+  const rssBeforeMB = processRssMB(pid);
+  const started = performance.now();
+  await run(total);
+  const seconds = (performance.now() - started) / 1000;
+  const rssAfterMB = processRssMB(pid);
+  await sleep(5_000);
+  const rssRestedMB = processRssMB(pid);
+  const rssRatio = rssRestedMB && rssBeforeMB ? rssRestedMB / rssBeforeMB : NaN;
+  return { requests: total, rssBeforeMB, rssAfterMB, rssRestedMB, rssRatio, statuses, seconds };
+}
+
 export async function runHostileSuite(options: {
   adminUrl?: string;
   settings: HostileSettings;
@@ -307,6 +440,8 @@ export async function runHostileSuite(options: {
     const plain = ['Fine, works as described.', 'Does what it says.'];
     const benign = await withNeighbours('benign', plain, fixture.raters.slice(0, half));
     const hostile = await withNeighbours('hostile', hostileTexts(TEXT_LIMITS.ratingBody), fixture.raters.slice(half));
+    log(`  hostile: server memory over ${settings.graphqlRequests} hostile GraphQL requests ...`);
+    const memory = await graphqlMemoryPhase(base, server.child.pid, settings.graphqlRequests, failures);
     return {
       database: adminUrl ? 'postgres' : 'embedded',
       settings,
@@ -316,6 +451,7 @@ export async function runHostileSuite(options: {
       p99Ratio: hostile.result.p99Ms / alone.p99Ms,
       p99RatioVsBenign: hostile.result.p99Ms / benign.result.p99Ms,
       neighbourRequests: { benign: benign.stats, hostile: hostile.stats },
+      memory,
       failures,
     };
   } finally {
@@ -344,5 +480,12 @@ export function printHostileReport(report: HostileReport): void {
       console.log(`  ${name}: ${s.count} requests, statuses ${JSON.stringify(s.statuses)}, mean ${f(s.meanMs)} ms`);
     }
   }
+  const m = report.memory;
+  console.log(
+    `\nserver RSS over ${m.requests} hostile GraphQL requests (${m.seconds.toFixed(0)} s): ` +
+      `${f(m.rssBeforeMB ?? NaN)} MB before, ${f(m.rssAfterMB ?? NaN)} MB after, ${f(m.rssRestedMB ?? NaN)} MB after 5 s; ` +
+      `ratio ${f(m.rssRatio)}x (target <= 1.3x)`,
+  );
+  for (const [kind, counts] of Object.entries(m.statuses)) console.log(`  ${kind}: statuses ${JSON.stringify(counts)}`);
   for (const failure of report.failures) console.error(`  unexpected: ${failure}`);
 }
