@@ -1,5 +1,5 @@
 import { Addon } from '../src/catalogue/addon.entity.js';
-import { entityTag, matchesIfNoneMatch } from '../src/core/http-caching.js';
+import { entityTag, matchesIfNoneMatch, sharedAnswer } from '../src/core/http-caching.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { createAddon } from './helpers/catalogue.js';
 
@@ -103,6 +103,22 @@ describe('If-None-Match', () => {
     expect(matchesIfNoneMatch('a', '"a"')).toBe(false);
     expect(matchesIfNoneMatch(undefined, '"a"')).toBe(false);
     expect(matchesIfNoneMatch(`${'"x",'.repeat(5000)}"a"`, '"a"')).toBe(false); // cut at 8 KiB
+  });
+});
+
+describe('shared answers in memory (issue 23, item 6c)', () => {
+  it('hold their own bytes, not a slice of a shared 8 KiB pool, for REST and GraphQL alike', () => {
+    const small = [
+      sharedAnswer(200, '{"detail":"Not found."}'),
+      sharedAnswer(200, JSON.stringify({ a: 'é'.repeat(100) })),
+    ];
+    for (const answer of small) {
+      expect(answer.body.buffer.byteLength).toBe(answer.body.byteLength);
+      expect(answer.etag).toBe(entityTag(answer.body));
+    }
+    expect(small[0].body.toString()).toBe('{"detail":"Not found."}');
+    const large = sharedAnswer(200, JSON.stringify({ a: 'x'.repeat(20_000) }));
+    expect(large.body.buffer.byteLength).toBe(large.body.byteLength);
   });
 });
 

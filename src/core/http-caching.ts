@@ -56,10 +56,23 @@ export interface SharedAnswer {
   etag: string;
 }
 
-/** A shared answer of a JSON text: its bytes and their tag. */
+/**
+ * A shared answer of a JSON text: its bytes, in memory of their own, and their tag. A small Buffer
+ * is a slice of an 8 KiB pool shared with the buffers allocated around it, so a kept 200-byte
+ * answer would keep its whole pool alive, unseen by the cache's byte count (20,000 hostile GraphQL
+ * requests left 4,989 pools, 39 MiB, held by ~8,500 small answers).
+ */
 export function sharedAnswer(status: number, json: string): SharedAnswer {
-  const body = Buffer.from(json);
+  const body = ownMemory(Buffer.from(json));
   return { status, body, etag: entityTag(body) };
+}
+
+/** `body`, or a copy of it when it is a slice of a larger (pooled) allocation. */
+function ownMemory(body: Buffer): Buffer {
+  if (body.byteLength === body.buffer.byteLength) return body;
+  const copy = Buffer.allocUnsafeSlow(body.byteLength);
+  body.copy(copy);
+  return copy;
 }
 
 /** Sends a shared answer with its caching headers, or `304` when the client already holds it. */
