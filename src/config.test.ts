@@ -72,6 +72,9 @@ describe('loadConfig', () => {
 
   it('takes the heap growth in percent, 0 leaving V8 its own rule', () => {
     expect(loadConfig({}).HEAP_GROWING_PERCENT).toBe(50);
+    expect(loadConfig({}).IDLE_GC_SECONDS).toBe(2);
+    expect(loadConfig({ IDLE_GC_SECONDS: '0' }).IDLE_GC_SECONDS).toBe(0);
+    expect(() => loadConfig({ IDLE_GC_SECONDS: '-1' })).toThrow(/IDLE_GC_SECONDS/);
     expect(loadConfig({ HEAP_GROWING_PERCENT: '0' }).HEAP_GROWING_PERCENT).toBe(0);
     expect(() => loadConfig({ HEAP_GROWING_PERCENT: '-1' })).toThrow(/HEAP_GROWING_PERCENT/);
     expect(() => loadConfig({ HEAP_GROWING_PERCENT: '1.5' })).toThrow(ConfigError);

@@ -152,6 +152,12 @@ const schema = z.object({
    * more memory still gets it.
    */
   HEAP_GROWING_PERCENT: z.coerce.number().int().min(0).max(1000).default(50),
+  /**
+   * A web process that has had no request for this many seconds after some did runs one full
+   * garbage collection when its heap grew by more than 16 MB since the last one, giving memory back
+   * (src/ops/idle-gc.ts); 0: never (V8's own memory reducer only).
+   */
+  IDLE_GC_SECONDS: z.coerce.number().int().min(0).max(3600).default(2),
   /** `Cache-Control: max-age` of shared catalogue answers, in seconds (0: clients and CDNs revalidate each time). */
   HTTP_CACHE_MAX_AGE: z.coerce.number().int().min(0).max(86_400).default(60),
   /** GraphQL documents past these limits are refused before execution (graphql-armor). */

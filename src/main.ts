@@ -7,6 +7,7 @@ import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger } from './core/logger.js';
 import { serveClusterMetrics } from './ops/cluster-metrics.js';
+import { IdleCollector } from './ops/idle-gc.js';
 
 async function main() {
   let config;
@@ -30,6 +31,14 @@ async function main() {
   const first = (process.env.WEB_PROCESS_INDEX ?? '0') === '0';
   const app = await createApp(config, logger);
   const server = await app.listen(config.PORT, config.HOST);
+  if (config.IDLE_GC_SECONDS > 0) {
+    const idle = new IdleCollector({
+      idleMs: config.IDLE_GC_SECONDS * 1000,
+      slackBytes: 16 * 1024 * 1024,
+      onCollect: (before, after) => logger.debug({ heapBefore: before, heapAfter: after }, 'idle garbage collection'),
+    }).start();
+    server.on('request', () => idle.touch());
+  }
   const { port } = server.address() as AddressInfo;
   const base = config.SITE_URL ?? `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
   logger.info({ database: app.db.kind, location: app.db.location }, 'ready');
