@@ -1,5 +1,5 @@
 import sharp, { type Sharp } from 'sharp';
-import { errors } from './errors.js';
+import { Slots } from './slots.js';
 
 /**
  * Uploaded images (add-on icons and previews, account pictures), decoded and re-encoded with sharp
@@ -122,41 +122,6 @@ const WHITE = { r: 255, g: 255, b: 255, alpha: 1 };
 const TRANSPARENT = { r: 0, g: 0, b: 0, alpha: 0 };
 
 sharp.cache(false); // every upload is new: libvips' operation cache would only hold memory
-
-/**
- * A small counting semaphore: `run` waits for a free slot, behind at most `maxWaiting` others;
- * past that it throws THROTTLED at once (with `retryAfter` seconds).
- */
-export class Slots {
-  private active = 0;
-  private readonly waiting: (() => void)[] = [];
-  constructor(
-    /** Tasks run at once. */
-    readonly size: number,
-    /** Tasks that may wait for a slot. */
-    readonly maxWaiting = Number.POSITIVE_INFINITY,
-    private readonly retryAfter = RENDER_RETRY_SECONDS,
-  ) {}
-
-  /** Tasks waiting for a slot. */
-  get queued(): number {
-    return this.waiting.length;
-  }
-
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.active >= this.size) {
-      if (this.waiting.length >= this.maxWaiting) throw errors.throttled(this.retryAfter);
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
-    } else this.active += 1;
-    try {
-      return await task();
-    } finally {
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.active -= 1;
-    }
-  }
-}
 
 /** What an image is for: icons and account pictures get a lower pixel limit than previews. */
 export type ImagePurpose = 'icon' | 'picture' | 'preview';

@@ -89,25 +89,11 @@ export class S3Storage implements Storage {
   }
 
   async readRange(key: string, start: number, length: number): Promise<Buffer | null> {
-    assertRange(start, length);
-    let object;
-    try {
-      object = await this.object(key, length ? `bytes=${start}-${start + length - 1}` : undefined);
-    } catch (error) {
-      // A range that starts past the end: the object exists and holds none of those bytes.
-      if (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 416) return Buffer.alloc(0);
-      throw error;
-    }
-    if (!object) return null;
-    if (!length) {
-      object.stream.destroy();
-      return Buffer.alloc(0);
-    }
+    const stream = await this.openRange(key, start, length);
+    if (!stream) return null;
     const chunks: Buffer[] = [];
-    for await (const chunk of object.stream) chunks.push(chunk as Buffer);
-    // A store that ignores Range sends the whole object: keep the asked bytes only.
-    const bytes = Buffer.concat(chunks);
-    return object.partial ? bytes.subarray(0, length) : bytes.subarray(start, start + length);
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
   }
 
   async openRange(key: string, start: number, length: number): Promise<Readable | null> {
@@ -116,6 +102,7 @@ export class S3Storage implements Storage {
     try {
       object = await this.object(key, length ? `bytes=${start}-${start + length - 1}` : undefined);
     } catch (error) {
+      // A range that starts past the end: the object exists and holds none of those bytes.
       if (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 416) return Readable.from([]);
       throw error;
     }

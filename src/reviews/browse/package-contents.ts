@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AddonFile } from '../../catalogue/version.entity.js';
 import { errors } from '../../core/errors.js';
-import { Slots } from '../../core/images.js';
+import { Slots } from '../../core/slots.js';
 import { PackageError } from '../../signing/package/package.errors.js';
 import {
   digestZip,
