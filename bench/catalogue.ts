@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { catalogueRoutes } from '../rest-compat/routes/catalogue.js';
-import { runCli, withClient, type Scenario } from './lib.js';
+import { runCli, sleep, withClient, type Scenario } from './lib.js';
 
 /** One key for the CLI that signs the bench session and for the servers that check it. */
 export const BENCH_SECRET_KEY = randomBytes(32).toString('hex');
@@ -17,6 +17,7 @@ export async function prepareDatabase(adminUrl: string, addons: number, seed: nu
   const name = `addons_bench_${addons}_s${seed}`;
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
+  await waitForOtherSeeding(adminUrl, name, marker(addons, seed));
   const ready = await withClient(adminUrl, async (client) => {
     const { rows } = await client.query(
       `select shobj_description(oid, 'pg_database') as comment from pg_database where datname = $1`,
@@ -37,6 +38,31 @@ export async function prepareDatabase(adminUrl: string, addons: number, seed: nu
   console.log(`seeded in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   await withClient(adminUrl, (client) => client.query(`comment on database "${name}" is '${marker(addons, seed)}'`));
   return url.href;
+}
+
+/**
+ * While another process seeds `name` (sessions on it, no marker yet), waits for its marker instead
+ * of dropping its work; an unmarked database with no session, twice 10 s apart, is left to reseed.
+ */
+async function waitForOtherSeeding(adminUrl: string, name: string, done: string): Promise<void> {
+  let idle = 0;
+  for (let logged = false; idle < 2;) {
+    const { rows } = await withClient(adminUrl, (client) =>
+      client.query(
+        `select shobj_description(d.oid, 'pg_database') as comment,
+                (select count(*) from pg_stat_activity a where a.datname = d.datname)::int as sessions
+           from pg_database d where d.datname = $1`,
+        [name],
+      ),
+    );
+    if (!rows[0] || rows[0].comment === done) return;
+    idle = rows[0].sessions === 0 ? idle + 1 : 0;
+    if (!idle && !logged) {
+      console.log(`waiting for another process seeding ${name} (its marker comment) ...`);
+      logged = true;
+    }
+    if (idle < 2) await sleep(idle ? 10_000 : 15_000);
+  }
 }
 
 /** A signed-in user on the bench database: its requests bypass the anonymous answer cache. */

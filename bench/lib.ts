@@ -16,7 +16,8 @@ export interface Scenario {
   /** One path, or several taken in turn (varied queries, ids). */
   path: string | string[];
   headers?: Record<string, string>;
-  body?: string;
+  /** One body, or several taken in turn (e.g. GraphQL variables), alongside the paths. */
+  body?: string | string[];
   /** Concurrent connections (default: the suite's). */
   connections?: number;
   /**
@@ -148,14 +149,19 @@ function rssMB(pid: number | undefined): number | null {
 }
 
 const paths = (s: Scenario) => (Array.isArray(s.path) ? s.path : [s.path]);
+const bodies = (s: Scenario) => (Array.isArray(s.body) ? s.body : [s.body]);
+/** Distinct requests: paths and bodies are taken in turn, both from the first. */
+const variants = (s: Scenario) => Math.max(paths(s).length, bodies(s).length);
+const bodyOf = (s: Scenario, i: number) => bodies(s)[i % bodies(s).length];
 
 /** One request per distinct path first, so a broken endpoint fails fast (also a 200 with GraphQL `errors`). */
 async function smokeTest(base: string, s: Scenario): Promise<void> {
-  for (const path of paths(s).slice(0, 20)) {
+  for (let i = 0; i < Math.min(20, variants(s)); i++) {
+    const path = paths(s)[i % paths(s).length];
     const res = await fetch(base + path, {
       method: s.method,
       headers: s.headers,
-      body: s.body,
+      body: bodyOf(s, i),
       signal: AbortSignal.timeout(30_000),
     });
     const text = await res.text();
@@ -185,13 +191,16 @@ function run(
         url: base,
         connections,
         // `once`: one request per path (autocannon builds each request once, in turn), a long timeout.
-        ...(s.once ? { amount: list.length, timeout: 300 } : { duration }),
+        ...(s.once ? { amount: variants(s), timeout: 300 } : { duration }),
         requests: [
           {
             method: s.method,
             headers: s.headers,
-            body: s.body,
-            setupRequest: (req: Record<string, unknown>) => ({ ...req, path: pathOf(next++) }),
+            body: bodyOf(s, 0),
+            setupRequest: (req: Record<string, unknown>) => {
+              const i = next++;
+              return { ...req, path: pathOf(i), ...(Array.isArray(s.body) ? { body: bodyOf(s, i) } : {}) };
+            },
           },
         ],
       },
@@ -249,24 +258,34 @@ export async function runScenario(
   base: string,
   s: Scenario,
   serverPid: number | undefined,
-  options: { connections: number; warmupSeconds: number; durationSeconds: number },
+  options: {
+    connections: number;
+    warmupSeconds: number;
+    durationSeconds: number;
+    /** Called right before and right after the measured run (not the smoke test and warm-up). */
+    onMeasure?: (phase: 'start' | 'end') => void;
+  },
 ): Promise<ScenarioResult> {
   const list = paths(s);
-  const connections = Math.min(s.connections ?? options.connections, s.once ? list.length : Infinity);
+  const connections = Math.min(s.connections ?? options.connections, s.once ? variants(s) : Infinity);
   if (!s.once) {
     await smokeTest(base, s);
     await run(base, s, connections, options.warmupSeconds);
   }
   const latencies: number[] = [];
   let issued = 0;
+  options.onMeasure?.('start');
   const started = performance.now();
   const r = await run(base, s, connections, options.durationSeconds, latencies, (n) => (issued = n));
   const seconds = (performance.now() - started) / 1000;
-  if (s.once && issued > list.length) throw new Error(`${s.name}: ${issued} requests for ${list.length} paths`);
+  options.onMeasure?.('end');
+  if (s.once && issued > variants(s)) throw new Error(`${s.name}: ${issued} requests for ${variants(s)} paths`);
   latencies.sort((a, b) => a - b);
   return {
     name: s.name,
-    request: `${s.method} ${list[0]}${list.length > 1 ? ` (+${list.length - 1} more)` : ''}${s.uncached ? ' uncached' : ''}`,
+    request:
+      `${s.method} ${list[0]}${list.length > 1 ? ` (+${list.length - 1} more)` : ''}` +
+      `${Array.isArray(s.body) ? ` (${s.body.length} bodies)` : ''}${s.uncached ? ' uncached' : ''}`,
     connections,
     // A `once` run ends part-way through a second: its rate is its requests over its wall time.
     reqPerSec: s.once ? r.requests.total / seconds : r.requests.average,

@@ -10,6 +10,16 @@
  *   anonymous (cached answers) and signed in (`cold-…`, uncached); then every scenario again while
  *   a background client edits ratings and listings (BENCH_WRITES_PER_SEC, default 2: `…+writes`).
  *   Each table gives ratios to /healthz measured in the same conditions, and the server's RSS.
+ * - frontend (needs DATABASE_URL; the catalogue suite's seeded databases): what users load, for
+ *   each size in BENCH_ADDONS in one server, every scenario while the background writer writes
+ *   (BENCH_WRITES_PER_SEC): /healthz (the baseline), v4 detail over 1,000 rotating slugs cached,
+ *   uncached (cache buster) and signed in, the GraphQL query of an add-on page (add-on, authors,
+ *   current version and files, ratings summary and first ratings; checked against schema.graphql,
+ *   every variable answered without `errors` first), a long tail of 1,000 name-word searches each
+ *   sent once, sort=random&promoted=recommended (also with page_size=10) and an add-on's ratings
+ *   list. Beside req/s, ratio and p50/p95/p99: CPU ms per request of the server's process tree and
+ *   of PostgreSQL (from /proc), RSS, and the issue's target checks (reported, not failing the run)
+ *   (bench/frontend.ts).
  * - hostile: /healthz p99 alone, then while a few connections keep sending the largest allowed
  *   texts (shaped like the inputs that made the old link patterns back-track) to rating create and
  *   edit, biography, collection description and listing description; the p99 ratio (target <= 2x)
@@ -62,8 +72,9 @@ import { hostileSettings, printHostileReport, runHostileSuite, type HostileRepor
 import { printSigningReport, runSigningSuite, signingSettings, type SigningReport } from './signing.js';
 import { browseSettings, printBrowseReport, runBrowseSuite, type BrowseReport } from './browse.js';
 import { imagesSettings, printImagesReport, runImagesSuite, type ImagesReport } from './images.js';
+import { frontendSettings, runFrontendSuite, type FrontendReport } from './frontend.js';
 
-const SUITES = (process.env.BENCH_SUITES ?? 'foundation,catalogue,hostile,signing,browse,images')
+const SUITES = (process.env.BENCH_SUITES ?? 'foundation,catalogue,frontend,hostile,signing,browse,images')
   .split(',')
   .map((s) => s.trim());
 const SIZES = (process.env.BENCH_ADDONS ?? '50000,500000').split(',').map(Number);
@@ -96,6 +107,8 @@ interface SuiteResult {
   browse?: BrowseReport;
   /** The image suite's figures (in-process; `results` stay empty). */
   images?: ImagesReport;
+  /** The frontend suite's figures (`results`: its scenarios, with CPU per request). */
+  frontend?: FrontendReport;
 }
 
 let current: RunningServer | undefined;
@@ -225,6 +238,29 @@ async function main() {
           console.log(`${name}: 2 web processes ${fmt(both.reqPerSec / one.reqPerSec)}x the req/s of one`);
         }
         runs.push({ suite: `catalogue-${size}-2-processes`, database: 'postgres', results: two });
+      }
+    }
+  }
+
+  if (SUITES.includes('frontend')) {
+    if (!ADMIN_URL) {
+      console.log(
+        '\nfrontend suite skipped: set DATABASE_URL to a PostgreSQL server where scratch databases can be created',
+      );
+    } else {
+      const reports = await runFrontendSuite({
+        adminUrl: ADMIN_URL,
+        settings: frontendSettings(),
+        track: (server) => (current = server),
+        log: (line) => process.stdout.write(`${line}\n`),
+      });
+      for (const report of reports) {
+        runs.push({
+          suite: `frontend-${report.addons}`,
+          database: 'postgres',
+          results: report.results,
+          frontend: report,
+        });
       }
     }
   }

@@ -1,0 +1,418 @@
+/**
+ * The frontend suite (issue 24, item 5): what users load, on a seeded catalogue per size of
+ * BENCH_ADDONS, one server per size, every scenario while the background writer edits ratings and
+ * listings (BENCH_WRITES_PER_SEC, default 2): /healthz (the floor), the v4 detail cached, uncached
+ * and signed in, the GraphQL query of an add-on page, a long tail of searches (each word once),
+ * random recommended add-ons, and an add-on's ratings list. Beside each figure, the CPU time per
+ * request of the Node server (its process tree) and of PostgreSQL, and the issue's targets.
+ *
+ * CPU is read from /proc (utime + stime, in clock ticks) right before and after the measured run:
+ * - Node: the server process and its descendants (web processes with WEB_PROCESSES > 1), each with
+ *   its reaped children's time (cutime + cstime), so a worker that exits keeps its CPU.
+ * - PG: the backends of the bench database (their process title names it). The server's pool keeps
+ *   its backends, but a parallel query worker exits and its CPU is not in this column.
+ * - PG all: every `postgres` process of the machine, with the postmaster's reaped children (exited
+ *   backends and parallel workers) and the background processes (WAL writer, checkpointer): other
+ *   databases' work too (another bench seeding, say), so it is an upper bound.
+ * Both are divided by the measured run's requests; the writer's few requests (2/s) add to the work.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildSchema, parse, validate } from 'graphql';
+import { BENCH_SECRET_KEY, benchSession, pickWorkload, prepareDatabase, type Workload } from './catalogue.js';
+import {
+  fmt,
+  ROOT,
+  runScenario,
+  startServer,
+  stopServer,
+  type RunningServer,
+  type Scenario,
+  type ScenarioResult,
+  type SuiteOptions,
+} from './lib.js';
+import { backgroundWriter, prepareWriter, writesPerSecond } from './writer.js';
+
+export interface FrontendSettings {
+  sizes: number[];
+  connections: number;
+  warmupSeconds: number;
+  durationSeconds: number;
+  writesPerSecond: number;
+}
+
+export function frontendSettings(): FrontendSettings {
+  return {
+    sizes: (process.env.BENCH_ADDONS ?? '50000,500000').split(',').map(Number),
+    connections: 10,
+    warmupSeconds: 2,
+    durationSeconds: Number(process.env.BENCH_DURATION ?? 10),
+    writesPerSecond: writesPerSecond(),
+  };
+}
+
+export interface FrontendResult extends ScenarioResult {
+  /** CPU milliseconds per request of the measured run: the server's process tree. */
+  nodeCpuMsPerReq: number | null;
+  /** ... of the bench database's PostgreSQL backends. */
+  pgCpuMsPerReq: number | null;
+  /** ... of every `postgres` process of the machine (with exited backends; other databases too). */
+  pgAllCpuMsPerReq: number | null;
+  /** Background writes during the scenario (smoke test, warm-up and measured run). */
+  writes: number;
+}
+
+export interface TargetCheck {
+  target: string;
+  measured: string;
+  met: boolean;
+}
+
+export interface FrontendReport {
+  addons: number;
+  database: string;
+  writesPerSecond: number;
+  clockTicksPerSecond: number;
+  results: FrontendResult[];
+  targets: TargetCheck[];
+}
+
+/**
+ * What an add-on page of a front-end asks for: the add-on (names, texts, icon and links,
+ * categories, authors, current version and its files, ratings summary) and its first ratings.
+ */
+export const ADDON_PAGE_QUERY = `query AddonPage($id: String!) {
+  addon(id: $id) {
+    id
+    slug
+    name
+    summary
+    description
+    iconUrl(size: 64)
+    url
+    ratingsUrl
+    homepage
+    averageDailyUsers
+    weeklyDownloads
+    lastUpdated
+    categories {
+      slug
+      name
+    }
+    authors {
+      userSummary {
+        name
+        url
+      }
+    }
+    currentVersion {
+      version
+      url
+      files {
+        size
+        url
+      }
+    }
+    ratings {
+      average
+      count
+    }
+  }
+  ratings(addon: $id, pageSize: 10) {
+    count
+    items {
+      id
+      score
+      body
+      created
+      userSummary {
+        name
+        url
+      }
+    }
+  }
+}`;
+
+/** The add-on page query against schema.graphql: a wrong field fails the run before any server starts. */
+export function checkAddonPageQuery(): void {
+  const schema = buildSchema(readFileSync(join(ROOT, 'schema.graphql'), 'utf8'));
+  const problems = validate(schema, parse(ADDON_PAGE_QUERY));
+  if (problems.length) throw new Error(`graphql-page query: ${problems.map((p) => p.message).join('; ')}`);
+}
+
+const SEARCH = '/api/v4/addons/search/';
+
+export function frontendScenarios(w: Workload, sessionToken: string): Scenario[] {
+  const detail = w.slugs.map((s) => `/api/v4/addons/addon/${encodeURIComponent(s)}/`);
+  return [
+    { name: 'healthz', method: 'GET', path: '/healthz' },
+    { name: 'detail-v4', method: 'GET', path: detail },
+    { name: 'detail-v4-uncached', method: 'GET', path: detail, uncached: true },
+    { name: 'signed-in-detail', method: 'GET', path: detail, headers: { Authorization: `Bearer ${sessionToken}` } },
+    {
+      name: 'graphql-page',
+      method: 'POST',
+      path: '/graphql',
+      headers: { 'Content-Type': 'application/json' },
+      body: w.slugs.map((id) => JSON.stringify({ query: ADDON_PAGE_QUERY, variables: { id } })),
+    },
+    {
+      name: 'search-longtail',
+      method: 'GET',
+      path: w.nameWords.map((word) => `${SEARCH}?q=${encodeURIComponent(word)}`),
+      once: true,
+    },
+    { name: 'search-random', method: 'GET', path: `${SEARCH}?sort=random&promoted=recommended` },
+    { name: 'search-random-10', method: 'GET', path: `${SEARCH}?sort=random&promoted=recommended&page_size=10` },
+    {
+      name: 'ratings-list',
+      method: 'GET',
+      path: w.slugs.map((s) => `/api/v4/ratings/rating/?addon=${encodeURIComponent(s)}`),
+    },
+  ];
+}
+
+/**
+ * Every body of a POST /graphql scenario once (10 at a time), before its run: the load run cannot
+ * see a 200 with `errors`, and the smoke test tries only the first 20.
+ */
+async function checkEveryBody(base: string, s: Scenario): Promise<void> {
+  const list = Array.isArray(s.body) ? s.body : [s.body];
+  let next = 0;
+  const one = async (): Promise<void> => {
+    for (let i = next++; i < list.length; i = next++) {
+      const res = await fetch(`${base}${String(s.path)}`, {
+        method: s.method,
+        headers: s.headers,
+        body: list[i],
+        signal: AbortSignal.timeout(30_000),
+      });
+      const text = await res.text();
+      const json = JSON.parse(text) as { errors?: unknown; data?: { addon?: unknown } };
+      if (res.status !== 200 || json.errors || !json.data?.addon) {
+        throw new Error(
+          `${s.name}: POST ${String(s.path)} ${list[i]!.slice(-80)} answered ${res.status}: ${text.slice(0, 500)}`,
+        );
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: 10 }, one));
+}
+
+// --- CPU from /proc ---------------------------------------------------------------------------
+
+/** Clock ticks per second of /proc's CPU times (`getconf CLK_TCK`, 100 on Linux). */
+const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+
+interface Stat {
+  comm: string;
+  /** utime + stime. */
+  own: number;
+  /** cutime + cstime: children that exited and were reaped. */
+  reaped: number;
+}
+
+function readStat(pid: string | number): Stat | null {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command may hold spaces and parentheses: it ends at the last ')'.
+    const close = text.lastIndexOf(')');
+    const fields = text.slice(close + 2).split(' '); // fields[0] is field 3 (state)
+    const at = (n: number) => Number(fields[n - 3]);
+    return { comm: text.slice(text.indexOf('(') + 1, close), own: at(14) + at(15), reaped: at(16) + at(17) };
+  } catch {
+    return null; // exited meanwhile
+  }
+}
+
+function childrenOf(pid: number): number[] {
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((task) =>
+      readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number),
+    );
+  } catch {
+    return [];
+  }
+}
+
+/** Ticks of a process and all its descendants, with the time of their reaped children. */
+function treeTicks(pid: number): number {
+  const stat = readStat(pid);
+  if (!stat) return 0;
+  return stat.own + stat.reaped + childrenOf(pid).reduce((sum, child) => sum + treeTicks(child), 0);
+}
+
+const processTitle = (pid: string) => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+  } catch {
+    return '';
+  }
+};
+
+/** Ticks of PostgreSQL: the backends of `database`, and every `postgres` process (with reaped ones). */
+function postgresTicks(database: string): { database: number; all: number } {
+  let db = 0;
+  let all = 0;
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    const stat = readStat(pid);
+    if (stat?.comm !== 'postgres') continue;
+    all += stat.own + stat.reaped;
+    // "postgres: 15/main: <user> <database> <host> <activity>"
+    if (processTitle(pid).split(' ').includes(database)) db += stat.own;
+  }
+  return { database: db, all };
+}
+
+interface CpuSample {
+  node: number;
+  pg: { database: number; all: number };
+}
+
+const sampleCpu = (serverPid: number, database: string): CpuSample => ({
+  node: treeTicks(serverPid),
+  pg: postgresTicks(database),
+});
+
+const msPerRequest = (ticks: number, requests: number) =>
+  requests > 0 ? Math.round(((ticks * 1000) / CLK_TCK / requests) * 1000) / 1000 : null;
+
+// --- the suite --------------------------------------------------------------------------------
+
+/** One server per size, every scenario with the background writer; each size's table printed when done. */
+export async function runFrontendSuite(
+  options: SuiteOptions<FrontendSettings> & { adminUrl: string },
+): Promise<FrontendReport[]> {
+  const { adminUrl, settings, log } = options;
+  checkAddonPageQuery();
+  const reports: FrontendReport[] = [];
+  for (const addons of settings.sizes) {
+    const url = await prepareDatabase(adminUrl, addons, 1);
+    const database = new URL(url).pathname.slice(1);
+    const workload = await pickWorkload(url);
+    const reader = await benchSession(url);
+    const writerAccount = await benchSession(url);
+    const scenarios = frontendScenarios(workload, reader.token);
+    const dataDir = mkdtempSync(join(tmpdir(), 'addons-bench-frontend-'));
+    let server: RunningServer | undefined;
+    try {
+      server = await startServer({ DATA_DIR: dataDir, DATABASE_URL: url, SECRET_KEY: BENCH_SECRET_KEY });
+      options.track(server);
+      const { base } = server;
+      const pid = server.child.pid!;
+      const targets = await prepareWriter(url, base, writerAccount);
+      const writer = backgroundWriter(base, writerAccount, targets, settings.writesPerSecond);
+      const results: FrontendResult[] = [];
+      for (const scenario of scenarios) {
+        log(`  frontend ${addons}: ${scenario.name} with ${settings.writesPerSecond} writes/s ...`);
+        let before: CpuSample | undefined;
+        let after: CpuSample | undefined;
+        const measure = (phase: 'start' | 'end') => {
+          if (phase === 'start') before = sampleCpu(pid, database);
+          else after = sampleCpu(pid, database);
+        };
+        writer.start();
+        let result: ScenarioResult;
+        try {
+          if (Array.isArray(scenario.body)) await checkEveryBody(base, scenario);
+          result = await runScenario(base, scenario, pid, { ...settings, onMeasure: measure });
+        } catch (error) {
+          await writer.stop();
+          throw error;
+        }
+        const { writes, failures } = await writer.stop();
+        if (failures.length) throw new Error(`background writes failed: ${failures.slice(0, 3).join('; ')}`);
+        results.push({
+          ...result,
+          nodeCpuMsPerReq: msPerRequest(after!.node - before!.node, result.requests),
+          pgCpuMsPerReq: msPerRequest(after!.pg.database - before!.pg.database, result.requests),
+          pgAllCpuMsPerReq: msPerRequest(after!.pg.all - before!.pg.all, result.requests),
+          writes,
+        });
+      }
+      reports.push({
+        addons,
+        database,
+        writesPerSecond: settings.writesPerSecond,
+        clockTicksPerSecond: CLK_TCK,
+        results,
+        targets: checkTargets(results),
+      });
+      printFrontendReport(reports.at(-1)!);
+    } catch (error) {
+      if (server) log(`--- server output (tail) ---\n${server.output.join('').slice(-4000)}`);
+      throw error;
+    } finally {
+      if (server) await stopServer(server.child);
+      options.track(undefined);
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+  return reports;
+}
+
+/** The issue's targets, measured (a missed target is reported, not a failure). */
+export function checkTargets(results: FrontendResult[]): TargetCheck[] {
+  const by = (name: string) => results.find((r) => r.name === name);
+  const checks: TargetCheck[] = [];
+  const ratio = (name: string, baseline: string, min: number) => {
+    const [r, b] = [by(name), by(baseline)];
+    if (!r || !b) return;
+    const x = r.reqPerSec / b.reqPerSec;
+    checks.push({ target: `${name} req/s >= ${min}x ${baseline}`, measured: `${fmt(x)}x`, met: x >= min });
+  };
+  const p95 = (name: string, max: number) => {
+    const r = by(name);
+    if (r) checks.push({ target: `${name} p95 <= ${max} ms`, measured: `${fmt(r.p95Ms, 1)} ms`, met: r.p95Ms <= max });
+  };
+  ratio('graphql-page', 'detail-v4', 0.5);
+  for (const name of ['detail-v4-uncached', 'signed-in-detail', 'ratings-list']) ratio(name, 'healthz', 0.5);
+  p95('search-longtail', 30);
+  p95('search-random', 15);
+  p95('search-random-10', 15);
+  const rss = Math.max(...results.map((r) => r.serverRssMB ?? NaN));
+  checks.push({
+    target: 'server RSS <= 400 MB (largest after a scenario)',
+    measured: `${fmt(rss, 0)} MB`,
+    met: rss <= 400,
+  });
+  return checks;
+}
+
+export function printFrontendReport(report: FrontendReport): void {
+  const healthz = report.results.find((r) => r.name === 'healthz');
+  const columns: [string, (r: FrontendResult) => string][] = [
+    ['scenario', (r) => r.name],
+    ['conns', (r) => String(r.connections)],
+    ['req/s', (r) => fmt(r.reqPerSec, 0)],
+    ['vs healthz', (r) => `${fmt(healthz ? r.reqPerSec / healthz.reqPerSec : null)}x`],
+    ['p50 ms', (r) => fmt(r.p50Ms, 1)],
+    ['p95 ms', (r) => fmt(r.p95Ms, 1)],
+    ['p99 ms', (r) => fmt(r.p99Ms, 1)],
+    ['Node ms CPU/req', (r) => fmt(r.nodeCpuMsPerReq, 2)],
+    ['PG ms CPU/req', (r) => fmt(r.pgCpuMsPerReq, 2)],
+    ['PG all ms CPU/req', (r) => fmt(r.pgAllCpuMsPerReq, 2)],
+    ['RSS MB', (r) => fmt(r.serverRssMB, 0)],
+    ['requests', (r) => String(r.requests)],
+    ['non2xx', (r) => String(r.non2xx)],
+    ['errors', (r) => String(r.errors)],
+  ];
+  const header = columns.map(([t]) => t);
+  const body = report.results.map((r) => columns.map(([, cell]) => cell(r)));
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
+  const line = (row: string[]) => row.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  console.log(
+    `\nfrontend, ${report.addons} add-ons (${report.database}), ${report.writesPerSecond} writes/s in the background, ` +
+      `CPU per request from /proc (${report.clockTicksPerSecond} ticks/s; PG: the bench database's backends, ` +
+      `PG all: every postgres process, other databases too)\n`,
+  );
+  console.log([header, widths.map((w) => '-'.repeat(w)), ...body].map(line).join('\n'));
+  const longtail = report.results.find((r) => r.name === 'search-longtail');
+  if (longtail?.distinctPaths) {
+    console.log(`\nsearch-longtail: ${longtail.distinctPaths} distinct words, each once, in ${longtail.seconds} s`);
+  }
+  console.log('');
+  for (const t of report.targets) console.log(`target ${t.target}: ${t.measured} (${t.met ? 'met' : 'not met'})`);
+}
