@@ -167,6 +167,79 @@ describe('a write invalidates only the answers that show what it changed', () =>
   });
 });
 
+describe("an add-on's ratings are cached for anonymous callers under their own tag (issue 24)", () => {
+  const ratings = (addon: Addon) => `/api/v4/ratings/rating/?addon=${addon.id}`;
+  const RATINGS = `query Ratings($addon: String!) {
+    ratings(addon: $addon) { count items { id body score userSummary { name } reply { id body } } groupedRatings { score count } }
+  }`;
+  /** Statements one anonymous GraphQL POST costs, and its data. */
+  async function graphqlCost(query: string, variables: Record<string, unknown>) {
+    const before = statements;
+    const res = await t.http.post('/graphql').set('Content-Type', 'application/json').send({ query, variables });
+    expect(res.body.errors).toBeUndefined();
+    return { cost: statements - before, data: res.body.data };
+  }
+
+  it("a rating, an edit, a reply or a writer's new name outdates that add-on's lists only", async () => {
+    const { a, b, author } = await pair('clafoutis');
+    await rate(a, 4);
+    const vars = { addon: String(a.id) };
+    for (const path of [ratings(a), ratings(b), ratings(a), ratings(b)]) await cost(path);
+    await graphqlCost(RATINGS, vars);
+    expect(await cost(ratings(a))).toBe(1);
+    expect(await cost(ratings(b))).toBe(1); // an empty list is cached too ...
+    expect((await graphqlCost(RATINGS, vars)).cost).toBe(1);
+
+    await rate(b, 2); // ... and outdated by the first rating
+    expect(await cost(ratings(a))).toBe(1);
+    expect(await cost(ratings(b))).toBeGreaterThan(1);
+    expect((await t.http.get(ratings(b))).body.count).toBe(1);
+
+    const [mine] = (await t.http.get(ratings(a))).body.results as { id: number }[];
+    const edited = await call(t, 'patch', `/api/v4/ratings/rating/${mine.id}/`, rater, { body: 'Edited text' });
+    expect(edited.status).toBe(200);
+    expect(await cost(ratings(b))).toBe(1);
+    expect(await cost(ratings(a))).toBeGreaterThan(1);
+    expect((await t.http.get(ratings(a))).body.results[0].body).toBe('Edited text');
+    const edit = await graphqlCost(RATINGS, vars);
+    expect(edit.cost).toBeGreaterThan(1);
+    expect(edit.data.ratings.items[0].body).toBe('Edited text');
+
+    // A reply, written as the author would (a row of the same add-on's ratings).
+    await t
+      .em()
+      .getConnection()
+      .execute(
+        `insert into ratings (addon_id, user_id, reply_to_id, body, deleted, is_latest, previous_count, editor_review, created, modified)
+         values (?, ?, ?, 'Thanks', false, true, 0, false, now(), now())`,
+        [a.id, author.id, mine.id],
+      );
+    expect(await cost(ratings(a))).toBeGreaterThan(1);
+    expect((await t.http.get(ratings(a))).body.results[0].reply.body).toBe('Thanks');
+    expect((await graphqlCost(RATINGS, vars)).data.ratings.items[0].reply.body).toBe('Thanks');
+
+    await t.em().nativeUpdate(User, { id: rater.id }, { displayName: 'Renamed Rater' });
+    expect(await cost(ratings(a))).toBeGreaterThan(1);
+    expect((await t.http.get(ratings(a))).body.results[0].user.name).toBe('Renamed Rater');
+    expect((await graphqlCost(RATINGS, vars)).data.ratings.items[0].userSummary.name).toBe('Renamed Rater');
+    expect(await cost(ratings(b))).toBeGreaterThan(1); // the same writer rated B
+  });
+
+  it('lists by user and signed-in lists are computed every time', async () => {
+    const { a } = await pair('far-breton');
+    const byUser = `/api/v4/ratings/rating/?user=${rater.id}`;
+    await cost(byUser);
+    expect(await cost(byUser)).toBeGreaterThan(1);
+    await call(t, 'get', ratings(a), rater);
+    const before = statements;
+    expect((await call(t, 'get', ratings(a), rater)).status).toBe(200);
+    expect(statements - before).toBeGreaterThan(1);
+    const query = `query($user: Int!) { ratings(user: $user) { count } }`;
+    await graphqlCost(query, { user: rater.id });
+    expect((await graphqlCost(query, { user: rater.id })).cost).toBeGreaterThan(1);
+  });
+});
+
 it('concurrent misses of one answer compute it once', async () => {
   await pair('tartiflette');
   const path = '/api/v4/addons/search/?q=tartiflette&sort=created';

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { jest } from '@jest/globals';
 import { Addon } from '../src/catalogue/addon.entity.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { createAddon } from './helpers/catalogue.js';
@@ -275,6 +276,68 @@ describe('cache keys hold the normalised document and the declared variables, co
     const junk = await t.http.get(url({ ...variables, junk: 1 })).set('apollo-require-preflight', 'true');
     expect(junk.status).toBe(400);
     expect(junk.body.errors[0].message).toBe('Variable "$junk" is not declared by operation "Detail".');
+  });
+});
+
+describe('anonymous POSTs of a known document are answered before Apollo (issue 24, item 4)', () => {
+  it("sends the bytes and headers Apollo sent, for one statement and without Apollo's pipeline", async () => {
+    const addon = await createAddon(t.em(), { name: { 'en-US': 'Early Echidna' } });
+    const vars = { id: String(addon.id) };
+    const authenticate = jest.spyOn(t.app.services.authenticator, 'authenticate');
+    try {
+      const miss = await post(DETAIL, vars);
+      expect(miss.cost).toBeGreaterThan(1);
+      const apollo = authenticate.mock.calls.length;
+      expect(apollo).toBeGreaterThan(0); // Apollo built a context
+      const hit = await post(DETAIL, vars);
+      expect(hit.cost).toBe(1);
+      expect(authenticate.mock.calls.length).toBe(apollo); // answered before Apollo
+      expect(hit.res.text).toBe(miss.res.text);
+      for (const name of ['content-type', 'content-length', 'cache-control']) {
+        expect([name, hit.res.headers[name]]).toEqual([name, miss.res.headers[name]]);
+      }
+      // A write outdates it as before.
+      await t.em().nativeUpdate(Addon, { id: addon.id }, { name: { 'en-US': 'Renamed Echidna' } });
+      const fresh = await post(DETAIL, vars);
+      expect(fresh.cost).toBeGreaterThan(1);
+      expect(fresh.data.addon.name).toEqual({ 'en-US': 'Renamed Echidna' });
+    } finally {
+      authenticate.mockRestore();
+    }
+  });
+
+  it('leaves to Apollo what it would answer otherwise: credentials, bad variables, extensions, other operations', async () => {
+    const addon = await createAddon(t.em(), { name: { 'en-US': 'Late Lemur' } });
+    const vars = { id: String(addon.id) };
+    await post(DETAIL, vars);
+    await post(DETAIL, vars);
+    const send = (body: object, auth?: string) => {
+      let req = t.http.post('/graphql').set('Content-Type', 'application/json');
+      if (auth) req = req.set('Authorization', auth);
+      return req.send(body);
+    };
+    const authenticate = jest.spyOn(t.app.services.authenticator, 'authenticate');
+    try {
+      const cases: [object, string | undefined, number, string | undefined][] = [
+        [{ query: DETAIL, variables: vars }, session, 200, undefined],
+        [{ query: DETAIL, variables: { id: 5 } }, undefined, 400, 'BAD_USER_INPUT'],
+        [{ query: DETAIL, variables: { ...vars, junk: 1 } }, undefined, 400, 'BAD_USER_INPUT'],
+        [{ query: DETAIL, variables: vars, operationName: 'Other' }, undefined, 400, 'OPERATION_RESOLUTION_FAILURE'],
+        [{ query: DETAIL, variables: vars, extensions: { junk: true } }, undefined, 200, undefined],
+      ];
+      for (const [body, auth, status, code] of cases) {
+        const before = authenticate.mock.calls.length;
+        const res = await send(body, auth);
+        expect([JSON.stringify(body), res.status, res.body.errors?.[0]?.extensions?.code]).toEqual([
+          JSON.stringify(body),
+          status,
+          code,
+        ]);
+        expect(authenticate.mock.calls.length).toBeGreaterThan(before);
+      }
+    } finally {
+      authenticate.mockRestore();
+    }
   });
 });
 

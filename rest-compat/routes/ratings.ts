@@ -38,6 +38,9 @@ function ratingRoutes(version: ApiVersion, base: string): RouteDefinition[] {
       method: 'GET',
       path: base,
       versions,
+      // An add-on's ratings, for anonymous callers: cached under the add-on's ratings tag (r:<id>),
+      // its own (a:<id>) and the writers' (u:<id>). Lists by user are not (no tag covers them).
+      cache: (req) => (req.query.get('addon') !== null && req.query.get('user') === null ? 'anonymous' : false),
       document: gql`
         query RestRatings(
           $addon: String

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Viewer } from '../auth/viewer.js';
+import { lookupRows } from '../db/rows.js';
 import { Loaders } from './loaders.js';
 
 /** What a request knows about where it came from: used for absolute URLs and audit fields. */
@@ -45,6 +46,21 @@ export function recordCacheTag(ctx: RequestContext, tag: string, version: string
   const value = version ?? '0';
   const known = tags.get(tag);
   if (known === undefined || BigInt(value) < BigInt(known)) tags.set(tag, value);
+}
+
+/**
+ * Records the current version of `tag`, read now, before the statements that read what it covers:
+ * for rows a tag covers as a set (an add-on's ratings), where an empty read has no row to carry the
+ * version. A write committing in between leaves the answer outdated at once (an older version).
+ */
+export async function recordCurrentTag(ctx: RequestContext, tag: string): Promise<void> {
+  if (!ctx.cacheTags) return;
+  const [row] = await lookupRows<{ version: string }>(
+    ctx.em,
+    'select version::text as version from cache_tags where tag = ?',
+    [tag],
+  );
+  recordCacheTag(ctx, tag, row?.version ?? null);
 }
 
 /** The version column of a tag, for a loader's select list (`null` when not recording). */

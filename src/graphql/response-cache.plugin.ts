@@ -17,7 +17,7 @@ import {
 } from 'graphql';
 import { WeighedLru } from './bounded-caches.js';
 import type { RequestContext } from '../core/context.js';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { sendSharedAnswer, sharedAnswer, sharedCacheHeaders } from '../core/http-caching.js';
 import { baseUrlOf } from '../core/http.js';
 import { resolveRequestLocale } from '../core/i18n/locales.js';
@@ -33,8 +33,8 @@ import { searchCacheTags } from '../search/search.cache-tags.js';
  *
  * An operation is cacheable when every field it selects belongs to a catalogue type whose data the
  * cache tags cover (add-ons, versions, files, licences, previews, categories, authors' public
- * minimum, search hits): an account's statistics or a rating list, say, are not covered, so a
- * query asking for them is executed every time.
+ * minimum, search hits, an add-on's ratings): an account's statistics or a user's ratings, say,
+ * are not covered, so a query asking for them is executed every time.
  */
 
 /** Root fields whose answers depend only on the catalogue (and on nothing when anonymous). */
@@ -45,6 +45,7 @@ const ROOT_FIELDS = new Set([
   'searchAddons',
   'autocompleteAddons',
   'categories',
+  'ratings',
 ]);
 const SEARCH_FIELDS = new Set(['searchAddons', 'autocompleteAddons']);
 
@@ -58,15 +59,22 @@ const COVERED_TYPES = new Set([
   'AddonRatings',
   'AddonSearchHit',
   'AddonSearchPage',
+  'AddonSummary',
   'Category',
   'Compatibility',
   'File',
   'License',
   'Preview',
+  // An add-on's ratings (`r:<addon id>`; an anonymous caller has no flags and may not reply).
+  'Rating',
+  'RatingFlag',
+  'RatingPage',
+  'RatingScoreCount',
   'UserSummary',
   'Version',
   'VersionCompatibility',
   'VersionPage',
+  'VersionSummary',
 ]);
 
 /**
@@ -98,6 +106,14 @@ export function cacheableOperation(
         if (node.name.value === '__typename') return;
         if (!parent || !COVERED_TYPES.has(getNamedType(parent).name)) covered = false;
         const field = typeInfo.getFieldDef();
+        if (field && parent?.name === 'Query' && node.name.value === 'ratings') {
+          // By add-on only: no tag covers a user's ratings across add-ons.
+          const args = getArgumentValues(field, node, coerced.coerced) as {
+            addon?: string | null;
+            user?: number | null;
+          };
+          if (!args.addon || (args.user !== undefined && args.user !== null)) covered = false;
+        }
         if (field && parent?.name === 'Query' && SEARCH_FIELDS.has(node.name.value)) {
           const args = getArgumentValues(field, node, coerced.coerced) as {
             filters?: { q?: string | null };
@@ -126,21 +142,27 @@ function normalisedHash(document: DocumentNode): string {
 }
 
 /**
- * For the answers served before Apollo (persistedAnswers): what a persisted query's hash stands
- * for, recorded when Apollo ran it: the normalised document's hash, the operation's name and its
- * variable definitions (to coerce the variables of the next request as Apollo would).
+ * For the answers served before Apollo (knownAnswers): what a document stands for, recorded when
+ * Apollo ran it: the normalised document's hash, the operation's name and its variable definitions
+ * (to coerce the variables of the next request as Apollo would). A document is known by its
+ * persisted query hash (GET) or by the SHA-256 of its text (POST).
  */
 export class PersistedOperations {
-  private readonly known = new WeighedLru<PersistedOperation>(1_000, 1_000, () => 1);
+  private readonly known = new WeighedLru<PersistedOperation>(2_000, 2_000, () => 1);
 
-  record(persistedHash: string, requestedName: string | undefined, entry: PersistedOperation): void {
-    this.known.set(`${persistedHash} ${requestedName ?? ''}`, entry);
+  record(documentKey: string, requestedName: string | undefined, entry: PersistedOperation): void {
+    this.known.set(`${documentKey} ${requestedName ?? ''}`, entry);
   }
 
-  lookup(persistedHash: string, requestedName: string | undefined): PersistedOperation | undefined {
-    return this.known.get(`${persistedHash} ${requestedName ?? ''}`);
+  lookup(documentKey: string, requestedName: string | undefined): PersistedOperation | undefined {
+    return this.known.get(`${documentKey} ${requestedName ?? ''}`);
   }
 }
+
+/** How a document sent with POST is known: `q:` and the SHA-256 of its text. */
+const textKey = (query: string) => `q:${createHash('sha256').update(query).digest('base64url')}`;
+/** How a persisted query is known: `p:` and its hash (checked against its text by persistedQueryGuard). */
+const persistedKey = (hash: string) => `p:${hash}`;
 
 interface PersistedOperation {
   documentHash: string;
@@ -188,13 +210,14 @@ export function responseCachePlugin(
           );
           const persistedHash = (request.extensions?.persistedQuery as { sha256Hash?: unknown } | undefined)
             ?.sha256Hash;
-          if (typeof persistedHash === 'string' && !persisted.lookup(persistedHash, request.operationName)) {
+          const documentKeys = [
+            ...(typeof persistedHash === 'string' ? [persistedKey(persistedHash)] : []),
+            ...(request.http?.method === 'POST' && typeof request.query === 'string' ? [textKey(request.query)] : []),
+          ];
+          for (const documentKey of documentKeys) {
+            if (persisted.lookup(documentKey, request.operationName)) continue;
             const variableDefinitions = withoutLocations(operation.variableDefinitions ?? []);
-            persisted.record(persistedHash, request.operationName, {
-              documentHash,
-              operationName,
-              variableDefinitions,
-            });
+            persisted.record(documentKey, request.operationName, { documentHash, operationName, variableDefinitions });
           }
           const hit = await cache.get(contextValue.em, key);
           if (hit) {
@@ -218,7 +241,8 @@ export function responseCachePlugin(
           if (!key || !recorded || response.body.kind !== 'single' || response.body.singleResult.errors?.length) {
             return;
           }
-          const answer = sharedAnswer(200, JSON.stringify(response.body.singleResult));
+          // The bytes Apollo sends (its JSON and a newline), so that a hit answered before Apollo is the same.
+          const answer = sharedAnswer(200, `${JSON.stringify(response.body.singleResult)}\n`);
           cache.store(key, answer, recorded);
           if (request.http?.method === 'GET') setHeaders(response.http.headers, answer.etag);
         },
@@ -243,15 +267,20 @@ function graphqlCacheKey(
 }
 
 /**
- * Persisted queries sent with GET and answered from the cache before Apollo runs: a hit costs what
- * a REST hit costs (the cache tags' versions), not Apollo's request pipeline. The key is the one
- * the plugin stores under, computed from the request as Apollo would read it: the persisted hash
- * names a document Apollo already ran (`PersistedOperations`; persistedQueryGuard already refused a
- * hash that does not match a query sent with it), whose declared variables are coerced. Anything
- * else (credentials, a request Apollo's CSRF rule refuses, a hash not seen yet, undeclared or
- * invalid variables, a miss, unreadable JSON) goes on to Apollo, which answers, and stores, as before.
+ * Anonymous queries answered from the cache before Apollo runs: a hit costs what a REST hit costs
+ * (the cache tags' versions), not Apollo's request pipeline (parsing the body's document again,
+ * validation lookups, plugins, serialising). Two forms:
+ * - a persisted query sent with GET: its hash names a document Apollo already ran
+ *   (persistedQueryGuard already refused a hash that does not match a query sent with it);
+ * - a query sent with POST as JSON (`query`, `variables`, `operationName`): its text is one Apollo
+ *   already ran (known by its SHA-256).
+ * The key is the one the plugin stores under, computed from the request as Apollo would read it:
+ * the document's declared variables are coerced. Anything else (credentials, a request Apollo's
+ * CSRF rule refuses, a document not seen yet, extensions, undeclared or invalid variables, a miss)
+ * goes on to Apollo, which answers, and stores, as before. GET hits carry the HTTP caching headers;
+ * POST hits the headers Apollo sends.
  */
-export function persistedAnswers(options: {
+export function knownAnswers(options: {
   schema: GraphQLSchema;
   cache: ResponseCache;
   persisted: PersistedOperations;
@@ -261,27 +290,16 @@ export function persistedAnswers(options: {
 }): RequestHandler {
   const { schema, cache, persisted, db, siteUrl, maxAge } = options;
   return (req, res, next) => {
-    if (req.method !== 'GET' || req.headers.authorization) return next();
-    if (!req.headers['apollo-require-preflight'] && !req.headers['x-apollo-operation-name']) return next();
-    const { operationName } = req.query as Record<string, unknown>;
-    const get = getParams(res);
-    if (!get || get.malformed || get.extensions === undefined) return next();
-    if (operationName !== undefined && typeof operationName !== 'string') return next();
-    const hash = (get.extensions as { persistedQuery?: { sha256Hash?: unknown } } | null)?.persistedQuery?.sha256Hash;
-    const values = get.variables === undefined ? {} : get.variables;
-    if (
-      typeof hash !== 'string' ||
-      !/^[0-9a-f]{64}$/.test(hash) ||
-      !values ||
-      typeof values !== 'object' ||
-      Array.isArray(values)
-    )
-      return next();
-    const known = persisted.lookup(hash, operationName);
+    if (req.headers.authorization) return next();
+    const request =
+      req.method === 'GET' ? persistedRequest(req, res) : req.method === 'POST' ? postedRequest(req) : null;
+    if (!request) return next();
+    const { documentKey, operationName, values } = request;
+    const known = persisted.lookup(documentKey, operationName);
     if (!known) return next();
     const declared = new Set(known.variableDefinitions.map((d) => d.variable.name.value));
     if (Object.keys(values).some((name) => !declared.has(name))) return next();
-    const coerced = getVariableValues(schema, known.variableDefinitions, values as Record<string, unknown>);
+    const coerced = getVariableValues(schema, known.variableDefinitions, values);
     if (coerced.errors) return next();
     const key = graphqlCacheKey(
       baseUrlOf(req, siteUrl),
@@ -291,11 +309,55 @@ export function persistedAnswers(options: {
       coerced.coerced,
     );
     cache.get(db.fork(), key).then(
-      (hit) => (hit ? sendSharedAnswer(req, res, hit, maxAge, true) : next()),
+      (hit) => {
+        if (!hit) return next();
+        if (req.method === 'GET') return sendSharedAnswer(req, res, hit, maxAge, true);
+        // As Apollo answers a POST (its cache control plugin finds no hints: `no-store`).
+        res.status(200).setHeader('Content-Type', 'application/json');
+        res.setHeader('Cache-Control', 'no-store');
+        res.setHeader('Content-Length', hit.body.length);
+        res.end(hit.body);
+      },
       (error: unknown) => next(error),
     );
   };
 }
+
+interface KnownRequest {
+  documentKey: string;
+  operationName: string | undefined;
+  values: Record<string, unknown>;
+}
+
+/** A persisted query sent with GET (with Apollo's CSRF header), or null. */
+function persistedRequest(req: Request, res: Response): KnownRequest | null {
+  if (!req.headers['apollo-require-preflight'] && !req.headers['x-apollo-operation-name']) return null;
+  const { operationName } = req.query as Record<string, unknown>;
+  const get = getParams(res);
+  if (!get || get.malformed || get.extensions === undefined) return null;
+  if (operationName !== undefined && typeof operationName !== 'string') return null;
+  const hash = (get.extensions as { persistedQuery?: { sha256Hash?: unknown } } | null)?.persistedQuery?.sha256Hash;
+  const values = get.variables === undefined ? {} : get.variables;
+  if (typeof hash !== 'string' || !/^[0-9a-f]{64}$/.test(hash) || !isPlainObject(values)) return null;
+  return { documentKey: persistedKey(hash), operationName, values };
+}
+
+/**
+ * A query sent with POST as JSON, without extensions, or null. JSON is never a CSRF-safe
+ * ("simple") content type, so Apollo's CSRF rule lets it through too.
+ */
+function postedRequest(req: Request): KnownRequest | null {
+  if (!req.is('application/json')) return null;
+  const body: unknown = req.body;
+  if (!isPlainObject(body) || typeof body.query !== 'string' || body.extensions !== undefined) return null;
+  const operationName = body.operationName ?? undefined;
+  const values = body.variables ?? {};
+  if ((operationName !== undefined && typeof operationName !== 'string') || !isPlainObject(values)) return null;
+  return { documentKey: textKey(body.query), operationName, values };
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** JSON with object keys sorted, so equal variables make equal keys. */
 function stableJson(value: unknown): string {

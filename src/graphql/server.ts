@@ -22,7 +22,7 @@ import { documentStore, persistedQueryStore } from './bounded-caches.js';
 import { declaredVariablesPlugin, deepValueGuard, documentLimits } from './document-limits.js';
 import { jitGateway } from './jit.js';
 import { getParams, type GetParams } from './get-params.js';
-import { PersistedOperations, persistedAnswers, responseCachePlugin } from './response-cache.plugin.js';
+import { knownAnswers, PersistedOperations, responseCachePlugin } from './response-cache.plugin.js';
 
 export interface GraphqlEndpoint {
   handlers: RequestHandler[];
@@ -335,7 +335,7 @@ export async function createGraphqlEndpoint(
       deepValueGuard(config.GRAPHQL_MAX_TOKENS),
       nulGuard,
       persistedQueryGuard,
-      persistedAnswers({
+      knownAnswers({
         schema,
         cache: services.responseCache,
         persisted,

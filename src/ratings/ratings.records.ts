@@ -41,6 +41,9 @@ export interface RatingFlagRecord {
   readonly note: string | null;
 }
 
+/** The cache tag of an add-on's ratings and replies (see the RatingCacheTags migration). */
+export const ratingsCacheTag = (addonId: number) => `r:${addonId}`;
+
 /** `r` is the rating, `u` its writer. */
 export const RATING_FROM = 'ratings r join users u on u.id = r.user_id';
 

@@ -6,7 +6,7 @@ import { canViewDeleted } from '../catalogue/catalogue.permissions.js';
 import { visibleVersionSql } from '../catalogue/public.js';
 import type { AddonRecord, RowRef } from '../catalogue/catalogue.records.js';
 import type { CatalogueService } from '../catalogue/catalogue.service.js';
-import type { RequestContext } from '../core/context.js';
+import { recordCurrentTag, type RequestContext } from '../core/context.js';
 import { errors, type FieldErrors } from '../core/errors.js';
 import { hasRatingLink } from '../core/has-links.js';
 import { pageRequest, toPage, type Page } from '../core/pagination.js';
@@ -18,10 +18,11 @@ import type { ServiceJobs } from '../jobs/service-jobs.js';
 import { RatingAggregates, type AddonRatingColumns } from './ratings.aggregates.js';
 import { FLAG_CONSTANTS_LISTED, RatingFlagReason, ScoreField, flagReasonFromConstant } from './ratings.enums.js';
 import { fieldMessages, ratingErrors, ratingMessages } from './ratings.errors.js';
-import { replyByRatingId, viewerFlagsByRatingId } from './ratings.loaders.js';
+import { ratingColumns, replyByRatingId, toRatingRecords, viewerFlagsByRatingId } from './ratings.loaders.js';
 import {
   RATING_COLUMNS,
   RATING_FROM,
+  ratingsCacheTag,
   toRatingRecord,
   type RatingFlagRecord,
   type RatingRead,
@@ -105,6 +106,8 @@ export class RatingsService {
     const user = query.user ?? null;
     const version = query.version ?? null;
     if (!addon && user === null) throw ratingErrors.parameter(ratingMessages.needAddonOrUser);
+    // A cached answer (anonymous, by add-on) is outdated by any write to the add-on's ratings.
+    if (addon) await recordCurrentTag(ctx, ratingsCacheTag(addon.id));
     const showDeleted = Boolean(query.withDeleted) && canEditAddons(ctx.viewer);
 
     const where: string[] = [];
@@ -131,13 +134,13 @@ export class RatingsService {
     const order = 'order by r.created desc, r.id desc';
     let page: Page<RatingRecord>;
     if (addon && user !== null && version !== null) {
-      const items = await this.select(ctx.em, `select ${RATING_COLUMNS} ${sql} ${order} limit 1`, params);
+      const items = await this.selectRead(ctx, `select ${ratingColumns(ctx)} ${sql} ${order} limit 1`, params);
       page = { count: items.length, page: 1, pageSize: 1, pageCount: 1, items };
     } else {
       const request = pageRequest(query.page, query.pageSize);
       const [[{ count }], items] = await Promise.all([
         selectRows<{ count: number }>(ctx.em, `select count(*)::int as count ${sql}`, params),
-        this.select(ctx.em, `select ${RATING_COLUMNS} ${sql} ${order} limit ? offset ?`, [
+        this.selectRead(ctx, `select ${ratingColumns(ctx)} ${sql} ${order} limit ? offset ?`, [
           ...params,
           request.limit,
           request.offset,
@@ -447,6 +450,11 @@ export class RatingsService {
 
   private asRead(ctx: RequestContext, rating: RatingRecord): RatingRead {
     return { ...rating, showDeletedReply: canEditAddons(ctx.viewer) };
+  }
+
+  /** Ratings a read shows (`ratingColumns`), their writers' cache tags recorded. */
+  private async selectRead(ctx: RequestContext, sql: string, params: unknown[]): Promise<RatingRecord[]> {
+    return toRatingRecords(ctx, await selectRows<RatingRow>(ctx.em, sql, params));
   }
 
   private async select(em: EntityManager, sql: string, params: unknown[]): Promise<RatingRecord[]> {
