@@ -9,8 +9,9 @@
  * CPU is read from /proc (utime + stime, in clock ticks) right before and after the measured run:
  * - Node: the server process and its descendants (web processes with WEB_PROCESSES > 1), each with
  *   its reaped children's time (cutime + cstime), so a worker that exits keeps its CPU.
- * - PG: the backends of the bench database (their process title names it). The server's pool keeps
- *   its backends, but a parallel query worker exits and its CPU is not in this column.
+ * - PG: the backends of the bench database (their process title names it), per process. The
+ *   server's pool keeps its backends under load, but a parallel query worker, or a backend the pool
+ *   closes (idle 30 s), exits and its CPU is not in this column (exited backends are counted).
  * - PG all: every `postgres` process of the machine, with the postmaster's reaped children (exited
  *   backends and parallel workers) and the background processes (WAL writer, checkpointer): other
  *   databases' work too (another bench seeding, say), so it is an upper bound.
@@ -60,6 +61,8 @@ export interface FrontendResult extends ScenarioResult {
   pgCpuMsPerReq: number | null;
   /** ... of every `postgres` process of the machine (with exited backends; other databases too). */
   pgAllCpuMsPerReq: number | null;
+  /** Backends of the bench database that exited during the measured run (their CPU is not in pgCpuMsPerReq). */
+  pgBackendsExited: number;
   /** Background writes during the scenario (smoke test, warm-up and measured run). */
   writes: number;
 }
@@ -252,23 +255,34 @@ const processTitle = (pid: string) => {
   }
 };
 
-/** Ticks of PostgreSQL: the backends of `database`, and every `postgres` process (with reaped ones). */
-function postgresTicks(database: string): { database: number; all: number } {
-  let db = 0;
+/** Ticks of PostgreSQL: each backend of `database`, and every `postgres` process (with reaped ones). */
+function postgresTicks(database: string): { backends: Map<string, number>; all: number } {
+  const backends = new Map<string, number>();
   let all = 0;
   for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
     const stat = readStat(pid);
     if (stat?.comm !== 'postgres') continue;
     all += stat.own + stat.reaped;
     // "postgres: 15/main: <user> <database> <host> <activity>"
-    if (processTitle(pid).split(' ').includes(database)) db += stat.own;
+    if (processTitle(pid).split(' ').includes(database)) backends.set(pid, stat.own);
   }
-  return { database: db, all };
+  return { backends, all };
 }
 
 interface CpuSample {
   node: number;
-  pg: { database: number; all: number };
+  pg: { backends: Map<string, number>; all: number };
+}
+
+/**
+ * The bench database's backends' ticks between two samples, per process (a backend that started
+ * meanwhile counts from zero), and how many exited meanwhile (their CPU is lost to this column).
+ */
+function backendTicks(before: CpuSample, after: CpuSample): { ticks: number; exited: number } {
+  let ticks = 0;
+  for (const [pid, t] of after.pg.backends) ticks += t - (before.pg.backends.get(pid) ?? 0);
+  const exited = [...before.pg.backends.keys()].filter((pid) => !after.pg.backends.has(pid)).length;
+  return { ticks, exited };
 }
 
 const sampleCpu = (serverPid: number, database: string): CpuSample => ({
@@ -324,11 +338,13 @@ export async function runFrontendSuite(
         }
         const { writes, failures } = await writer.stop();
         if (failures.length) throw new Error(`background writes failed: ${failures.slice(0, 3).join('; ')}`);
+        const pg = backendTicks(before!, after!);
         results.push({
           ...result,
           nodeCpuMsPerReq: msPerRequest(after!.node - before!.node, result.requests),
-          pgCpuMsPerReq: msPerRequest(after!.pg.database - before!.pg.database, result.requests),
+          pgCpuMsPerReq: msPerRequest(pg.ticks, result.requests),
           pgAllCpuMsPerReq: msPerRequest(after!.pg.all - before!.pg.all, result.requests),
+          pgBackendsExited: pg.exited,
           writes,
         });
       }
@@ -412,6 +428,11 @@ export function printFrontendReport(report: FrontendReport): void {
   const longtail = report.results.find((r) => r.name === 'search-longtail');
   if (longtail?.distinctPaths) {
     console.log(`\nsearch-longtail: ${longtail.distinctPaths} distinct words, each once, in ${longtail.seconds} s`);
+  }
+  for (const r of report.results.filter((x) => x.pgBackendsExited > 0)) {
+    console.log(
+      `${r.name}: ${r.pgBackendsExited} backend(s) of the bench database exited during the run (CPU lost to PG)`,
+    );
   }
   console.log('');
   for (const t of report.targets) console.log(`target ${t.target}: ${t.measured} (${t.met ? 'met' : 'not met'})`);
