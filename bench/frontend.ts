@@ -3,15 +3,17 @@
  * BENCH_ADDONS, one server per size, every scenario while the background writer edits ratings and
  * listings (BENCH_WRITES_PER_SEC, default 2): /healthz (the floor), the v4 detail cached, uncached
  * and signed in, the GraphQL query of an add-on page, a long tail of searches (each word once),
- * random recommended add-ons, and an add-on's ratings list. Beside each figure, the CPU time per
+ * random recommended add-ons, an add-on's ratings list, and /healthz again (its drift from the first
+ * tells how far a shared machine's other load moved the ratios). Beside each figure, the CPU time per
  * request of the Node server (its process tree) and of PostgreSQL, and the issue's targets.
  *
  * CPU is read from /proc (utime + stime, in clock ticks) right before and after the measured run:
  * - Node: the server process and its descendants (web processes with WEB_PROCESSES > 1), each with
  *   its reaped children's time (cutime + cstime), so a worker that exits keeps its CPU.
- * - PG: the backends of the bench database (their process title names it), per process. The
- *   server's pool keeps its backends under load, but a parallel query worker, or a backend the pool
- *   closes (idle 30 s), exits and its CPU is not in this column (exited backends are counted).
+ * - PG: the backends of the bench database (their process title names it), per process, also read
+ *   every 250 ms during the run: a backend that exits meanwhile (the job runner's pool closes idle
+ *   connections after 10 s) keeps its CPU up to its last reading (such exits are counted). A
+ *   parallel query worker's title names no database: its CPU is only in PG all.
  * - PG all: every `postgres` process of the machine, with the postmaster's reaped children (exited
  *   backends and parallel workers) and the background processes (WAL writer, checkpointer): other
  *   databases' work too (another bench seeding, say), so it is an upper bound.
@@ -174,6 +176,8 @@ export function frontendScenarios(w: Workload, sessionToken: string): Scenario[]
       method: 'GET',
       path: w.slugs.map((s) => `/api/v4/ratings/rating/?addon=${encodeURIComponent(s)}`),
     },
+    // The floor again: on a shared machine, a drift from the first shows how far to trust the ratios.
+    { name: 'healthz-end', method: 'GET', path: '/healthz' },
   ];
 }
 
@@ -276,12 +280,17 @@ interface CpuSample {
 
 /**
  * The bench database's backends' ticks between two samples, per process (a backend that started
- * meanwhile counts from zero), and how many exited meanwhile (their CPU is lost to this column).
+ * meanwhile counts from zero; one that exited, up to its last reading in `latest`), and how many
+ * exited meanwhile.
  */
-function backendTicks(before: CpuSample, after: CpuSample): { ticks: number; exited: number } {
+function backendTicks(
+  before: CpuSample,
+  after: CpuSample,
+  latest: Map<string, number>,
+): { ticks: number; exited: number } {
   let ticks = 0;
-  for (const [pid, t] of after.pg.backends) ticks += t - (before.pg.backends.get(pid) ?? 0);
-  const exited = [...before.pg.backends.keys()].filter((pid) => !after.pg.backends.has(pid)).length;
+  for (const [pid, t] of latest) ticks += (after.pg.backends.get(pid) ?? t) - (before.pg.backends.get(pid) ?? 0);
+  const exited = [...latest.keys()].filter((pid) => !after.pg.backends.has(pid)).length;
   return { ticks, exited };
 }
 
@@ -323,9 +332,20 @@ export async function runFrontendSuite(
         log(`  frontend ${addons}: ${scenario.name} with ${settings.writesPerSecond} writes/s ...`);
         let before: CpuSample | undefined;
         let after: CpuSample | undefined;
+        // Backends' latest readings during the run, so that one that exits keeps its CPU.
+        const latest = new Map<string, number>();
+        const read = () => postgresTicks(database).backends.forEach((t, p) => latest.set(p, t));
+        let poll: NodeJS.Timeout | undefined;
         const measure = (phase: 'start' | 'end') => {
-          if (phase === 'start') before = sampleCpu(pid, database);
-          else after = sampleCpu(pid, database);
+          if (phase === 'start') {
+            before = sampleCpu(pid, database);
+            before.pg.backends.forEach((t, p) => latest.set(p, t));
+            poll = setInterval(read, 250);
+          } else {
+            clearInterval(poll);
+            after = sampleCpu(pid, database);
+            after.pg.backends.forEach((t, p) => latest.set(p, t));
+          }
         };
         writer.start();
         let result: ScenarioResult;
@@ -333,12 +353,13 @@ export async function runFrontendSuite(
           if (Array.isArray(scenario.body)) await checkEveryBody(base, scenario);
           result = await runScenario(base, scenario, pid, { ...settings, onMeasure: measure });
         } catch (error) {
+          clearInterval(poll);
           await writer.stop();
           throw error;
         }
         const { writes, failures } = await writer.stop();
         if (failures.length) throw new Error(`background writes failed: ${failures.slice(0, 3).join('; ')}`);
-        const pg = backendTicks(before!, after!);
+        const pg = backendTicks(before!, after!, latest);
         results.push({
           ...result,
           nodeCpuMsPerReq: msPerRequest(after!.node - before!.node, result.requests),
@@ -429,9 +450,17 @@ export function printFrontendReport(report: FrontendReport): void {
   if (longtail?.distinctPaths) {
     console.log(`\nsearch-longtail: ${longtail.distinctPaths} distinct words, each once, in ${longtail.seconds} s`);
   }
+  const end = report.results.find((r) => r.name === 'healthz-end');
+  if (healthz && end) {
+    const drift = end.reqPerSec / healthz.reqPerSec;
+    console.log(
+      `healthz at the end: ${fmt(end.reqPerSec, 0)} req/s, ${fmt(drift)}x the first` +
+        `${Math.abs(drift - 1) > 0.2 ? ' (other load on the machine changed during the run: ratios to healthz are rough)' : ''}`,
+    );
+  }
   for (const r of report.results.filter((x) => x.pgBackendsExited > 0)) {
     console.log(
-      `${r.name}: ${r.pgBackendsExited} backend(s) of the bench database exited during the run (CPU lost to PG)`,
+      `${r.name}: ${r.pgBackendsExited} backend(s) of the bench database exited during the run (PG: their CPU up to the last 250 ms reading)`,
     );
   }
   console.log('');

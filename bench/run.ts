@@ -16,9 +16,10 @@
  *   uncached (cache buster) and signed in, the GraphQL query of an add-on page (add-on, authors,
  *   current version and files, ratings summary and first ratings; checked against schema.graphql,
  *   every variable answered without `errors` first), a long tail of 1,000 name-word searches each
- *   sent once, sort=random&promoted=recommended (also with page_size=10) and an add-on's ratings
- *   list. Beside req/s, ratio and p50/p95/p99: CPU ms per request of the server's process tree and
- *   of PostgreSQL (from /proc), RSS, and the issue's target checks (reported, not failing the run)
+ *   sent once, sort=random&promoted=recommended (also with page_size=10), an add-on's ratings
+ *   list, and /healthz again (its drift from the first: how far others' load moved the ratios).
+ *   Beside req/s, ratio and p50/p95/p99: CPU ms per request of the server's process tree and of
+ *   PostgreSQL (from /proc), RSS, and the issue's target checks (reported, not failing the run)
  *   (bench/frontend.ts).
  * - hostile: /healthz p99 alone, then while a few connections keep sending the largest allowed
  *   texts (shaped like the inputs that made the old link patterns back-track) to rating create and
