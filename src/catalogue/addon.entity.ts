@@ -123,6 +123,13 @@ const searchIndex = (name: string, definition: string) =>
 @searchIndex('addons_search_rating', `("bayesian_rating" desc, "id" desc) where ${SEARCHABLE}`)
 @searchIndex('addons_search_updated', `("last_updated" desc nulls last, "id" desc) where ${SEARCHABLE}`)
 @searchIndex('addons_search_type', `("type", "average_daily_users" desc, "id" desc) where ${SEARCHABLE}`)
+// sort=random (src/search/postgres.random.ts): walks in a fixed pseudo-random key, hashint4(id).
+@searchIndex('addons_search_random', `(hashint4("id")) include ("id", "type", "compat_apps") where ${SEARCHABLE}`)
+@searchIndex(
+  'addons_search_random_promoted',
+  `("promoted_category", hashint4("id")) include ("id", "type", "promoted_apps", "compat_apps") ` +
+    `where ${SEARCHABLE} and promoted_category is not null`,
+)
 @searchIndex(
   'addons_search_promoted',
   `("promoted_category", "average_daily_users" desc, "id" desc) where ${SEARCHABLE} and promoted_category is not null`,

@@ -18,6 +18,7 @@ import { Migration20261125171045_Shelves } from './Migration20261125171045_Shelv
 import { Migration20261125172012_Discovery } from './Migration20261125172012_Discovery.js';
 import { Migration20261125171326_AbuseReports } from './Migration20261125171326_AbuseReports.js';
 import { Migration20261125174627_SubmissionUploads } from './Migration20261125174627_SubmissionUploads.js';
+import { Migration20261127112000_RandomSort } from './Migration20261127112000_RandomSort.js';
 import { Migration20261127113000_RatingCacheTags } from './Migration20261127113000_RatingCacheTags.js';
 
 /** Applied in order at start. Add each new migration here (npm run migration:create prints the line). */
@@ -41,5 +42,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261125171326_AbuseReports', class: Migration20261125171326_AbuseReports },
   { name: 'Migration20261125172012_Discovery', class: Migration20261125172012_Discovery },
   { name: 'Migration20261125174627_SubmissionUploads', class: Migration20261125174627_SubmissionUploads },
+  { name: 'Migration20261127112000_RandomSort', class: Migration20261127112000_RandomSort },
   { name: 'Migration20261127113000_RatingCacheTags', class: Migration20261127113000_RatingCacheTags },
 ];

@@ -24,6 +24,7 @@ import {
   type Scored,
   type WalkLimits,
 } from './postgres.walk.js';
+import { randomPage } from './postgres.random.js';
 import type { AddonSearchHit, AddonSearchQuery, AddonSearchResult, AddonSort, SearchEngine } from './search.port.js';
 import { typoGroups } from './typos.js';
 
@@ -57,6 +58,8 @@ export interface PostgresSearchOptions extends Partial<WalkLimits> {
   boundedShare?: number;
   boundedRank?: number;
   boundedFactor?: number;
+  /** `sort=random`: the start point in the random key (tests; default uniform, see postgres.random.ts). */
+  randomStart?: () => number;
 }
 
 export const EXACT_COUNT_LIMIT = 2_000;
@@ -98,6 +101,8 @@ interface HitRow {
  * - more, by relevance: the popularity-ordered walk of `postgres.walk.ts`, provably exact;
  * - more, other sorts: an ordered index walk with a LIMIT;
  * counted in parallel (exact up to `exactCountLimit`, else estimated).
+ * `random` alone without `q` walks a fixed random key from a random point (`postgres.random.ts`);
+ * with `q` or further sorts (which the search service refuses) it still orders the matches by random().
  */
 export class PostgresSearchEngine implements SearchEngine {
   readonly name = 'postgres' as const;
@@ -111,6 +116,7 @@ export class PostgresSearchEngine implements SearchEngine {
   private searchableRows?: { rows: number; at: number };
   private readonly boundedFactor: number;
   private readonly limits: WalkLimits;
+  private readonly randomStart?: () => number;
 
   constructor(
     private readonly db: Database,
@@ -124,11 +130,20 @@ export class PostgresSearchEngine implements SearchEngine {
     this.boundedShare = options.boundedShare ?? BOUNDED_SHARE;
     this.boundedFactor = options.boundedFactor ?? 4;
     this.limits = { ...DEFAULT_WALK_LIMITS, ...options };
+    this.randomStart = options.randomStart;
   }
 
   async search(query: AddonSearchQuery): Promise<AddonSearchResult> {
     const where = filterSql(query.filters);
     const q = query.filters.q?.trim();
+    if (!q && query.sort.length === 1 && query.sort[0] === 'random') {
+      const { exactCountLimit, randomStart: start } = this;
+      return randomPage(this.execute, query.filters, query.offset, query.limit, {
+        exactCountLimit,
+        estimate: (w) => this.estimate(w),
+        start: start?.(),
+      });
+    }
     if (!q) {
       const [hits, total] = await Promise.all([
         this.ordered(where, query.sort, null, query.offset, query.limit),
