@@ -4,8 +4,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Kind, parse, validate, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { AuthScheme } from '../src/auth/authenticator.js';
 import { operationSchemes } from '../src/auth/credentials.js';
-import type { Viewer } from '../src/auth/viewer.js';
-import { createRequestContext } from '../src/core/context.js';
+import { Viewer } from '../src/auth/viewer.js';
+import { createRequestContext, type RequestContext } from '../src/core/context.js';
 import { compileOperation, type CompiledOperation } from '../src/graphql/jit.js';
 import { errors } from '../src/core/errors.js';
 import { findInvalidText, refuseInvalidText } from '../src/core/input-guards.js';
@@ -19,7 +19,8 @@ import type { Database } from '../src/db/database.js';
 import type { Services } from '../src/services.js';
 import { ReadTrackingParams, RestCacheKeys } from './cache-keys.js';
 import { toRestError, type ErrorStyle } from './errors.js';
-import { FileReply, RedirectReply, sendJson } from './http.js';
+import { FileReply, RedirectReply, sendJson, sendJsonText } from './http.js';
+import { assembleFromParts } from './parts.js';
 import { PRIVATE_CACHE_HEADERS, sendSharedAnswer, sharedAnswer } from '../src/core/http-caching.js';
 import type {
   AnyRouteDefinition,
@@ -38,6 +39,8 @@ interface CompiledRoute {
   definition: EngineRoute;
   /** The document compiled by graphql-jit (same results as `execute`, less work per request). */
   run: CompiledOperation;
+  /** Routes assembled from parts: the skeleton and the parts' documents, compiled. */
+  parts?: { skeleton: CompiledOperation; run: CompiledOperation };
   /** Credentials accepted: the operation's (see Accepts), narrowed by the route's `auth`. */
   schemes: readonly AuthScheme[];
   pattern: RegExp;
@@ -65,36 +68,22 @@ export function compileRoutes(
   // Each entry is only ever called with a version it declares (the path's), so the wider type is safe.
   for (const definition of routes as readonly EngineRoute[]) {
     const label = `${definition.method} ${definition.path} (${definition.versions.join(', ')})`;
-    let document: DocumentNode;
-    try {
-      document = parse(definition.document);
-    } catch (error) {
-      problems.push(`${label}: ${(error as Error).message}`);
-      continue;
-    }
-    const operations = document.definitions.filter(
-      (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
-    );
-    if (operations.length !== 1 || !operations[0].name) {
-      problems.push(`${label}: the document must hold exactly one named operation`);
-      continue;
-    }
-    const validationErrors = validate(schema, document);
-    if (validationErrors.length) {
-      problems.push(`${label}: ${validationErrors.map((e) => e.message).join('; ')}`);
-      continue;
-    }
-    const accepted = operationSchemes(schema, document, operations[0]);
+    const compiled = compileDocument(schema, definition.document, label, problems);
+    if (!compiled) continue;
+    const accepted = operationSchemes(schema, compiled.document, compiled.operation);
     const narrowed = definition.auth ?? accepted;
     const extra = narrowed.filter((scheme) => !accepted.includes(scheme));
     if (extra.length) {
-      problems.push(`${label}: auth ${extra.join(', ')} is not accepted by ${operations[0].name.value}'s fields`);
+      problems.push(`${label}: auth ${extra.join(', ')} is not accepted by ${compiled.operation.name!.value}'s fields`);
       continue;
     }
-    const run = compileOperation(schema, document, operations[0].name.value);
-    if (typeof run !== 'function') {
-      problems.push(`${label}: graphql-jit: ${run.errors?.map((e) => e.message).join('; ')}`);
-      continue;
+    const { run } = compiled;
+    let parts: CompiledRoute['parts'];
+    if (definition.parts) {
+      const skeleton = compileDocument(schema, definition.parts.skeleton, `${label} skeleton`, problems);
+      const partsRun = compileDocument(schema, definition.parts.document, `${label} parts`, problems);
+      if (!skeleton || !partsRun) continue;
+      parts = { skeleton: skeleton.run, run: partsRun.run };
     }
     const { pattern, paramNames } = compilePath(definition.path);
     for (const version of definition.versions) {
@@ -104,6 +93,7 @@ export function compileRoutes(
       byVersion.get(version)!.push({
         definition,
         run,
+        parts,
         schemes: narrowed,
         pattern,
         paramNames,
@@ -112,6 +102,40 @@ export function compileRoutes(
   }
   if (problems.length) throw new Error(`Invalid REST route table:\n  ${problems.join('\n  ')}`);
   return byVersion;
+}
+
+/** One document parsed, checked (one named operation, valid) and compiled; null after a problem. */
+function compileDocument(
+  schema: GraphQLSchema,
+  source: string,
+  label: string,
+  problems: string[],
+): { document: DocumentNode; operation: OperationDefinitionNode; run: CompiledOperation } | null {
+  let document: DocumentNode;
+  try {
+    document = parse(source);
+  } catch (error) {
+    problems.push(`${label}: ${(error as Error).message}`);
+    return null;
+  }
+  const operations = document.definitions.filter(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  );
+  if (operations.length !== 1 || !operations[0].name) {
+    problems.push(`${label}: the document must hold exactly one named operation`);
+    return null;
+  }
+  const validationErrors = validate(schema, document);
+  if (validationErrors.length) {
+    problems.push(`${label}: ${validationErrors.map((e) => e.message).join('; ')}`);
+    return null;
+  }
+  const run = compileOperation(schema, document, operations[0].name.value);
+  if (typeof run !== 'function') {
+    problems.push(`${label}: graphql-jit: ${run.errors?.map((e) => e.message).join('; ')}`);
+    return null;
+  }
+  return { document, operation: operations[0], run };
 }
 
 function compilePath(path: string): { pattern: RegExp; paramNames: string[] } {
@@ -213,13 +237,45 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
       refuseInvalidText(findInvalidText(restRequest.body));
       const baseUrl = requestUrl.origin;
       const variables = route.definition.variables?.(restRequest) ?? {};
-      const run = async (cacheTags?: Map<string, string>) =>
-        route.run(
-          createRequestContext({ em, viewer, locale, request: { baseUrl, ip, api: 'rest' }, cacheTags }),
-          variables,
-        );
+      // Pages assembled from parts run their skeleton instead of the whole document.
+      const partsOn = config.ANSWER_PARTS === 'on' && config.RESPONSE_CACHE_MB > 0;
+      const parts = partsOn && route.parts && route.definition.parts ? route.parts : undefined;
+      let ran: RequestContext | undefined;
+      const run = async (cacheTags?: Map<string, string>) => {
+        ran = createRequestContext({ em, viewer, locale, request: { baseUrl, ip, api: 'rest' }, cacheTags });
+        return (parts?.skeleton ?? route.run)(ran, variables);
+      };
       const shapeContext = createShapeContext(restRequest, requestUrl, services);
       const shapeBody = (data: unknown) => (route.definition.shape ? route.definition.shape(data, shapeContext) : data);
+      /**
+       * The page's text from its parts, each an anonymous rendering (see parts.ts). After an
+       * anonymous skeleton, its context runs them: its loaders hold the add-ons the page read, with
+       * their tags' versions; otherwise a fresh anonymous context reads them again.
+       */
+      const assemble = (data: unknown, pageTags?: Map<string, string>) =>
+        assembleFromParts({
+          parts: route.definition.parts!,
+          data,
+          shapeContext,
+          cache,
+          em,
+          keyPrefix: partKeyPrefix(route, requestUrl, locale, query),
+          pageTags,
+          runParts: async (ids) => {
+            let context = ran;
+            if (!context?.cacheTags || viewer.isAuthenticated) {
+              const cacheTags = await cache.recorder(em, ['global']);
+              context = createRequestContext({
+                em,
+                viewer: Viewer.anonymous,
+                locale,
+                request: { baseUrl, ip, api: 'rest' },
+                cacheTags,
+              });
+            }
+            return { result: await parts!.run(context, { ids }), recorded: context.cacheTags! };
+          },
+        });
       const statusOf = (data: unknown) => {
         const rule = route.definition.status ?? 200;
         return typeof rule === 'function' ? rule(data) : rule;
@@ -228,11 +284,13 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
       // Tags of a shared answer: null when this one is not cached after all (a route's own rule).
       const routeTags = cacheable ? (route.definition.cacheTags?.(variables) ?? []) : null;
       if (routeTags === null) {
-        const result = await run();
+        // An anonymous page from parts records what it reads: its parts are kept with those versions.
+        const result = await run(parts && !viewer.isAuthenticated ? await cache.recorder(em, ['global']) : undefined);
         if (result.errors?.length) {
           const error = toRestError(result.errors[0], style, logger);
           return sendJson(res, error.status, error.body, error.headers);
         }
+        if (parts) return sendJsonText(res, statusOf(result.data), await assemble(result.data));
         const body = shapeBody(result.data);
         if (body instanceof RedirectReply) return redirect(res, body);
         if (body instanceof FileReply) {
@@ -255,7 +313,8 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
         const error = toRestError(result.errors[0], style, logger);
         return sendJson(res, error.status, error.body, error.headers);
       }
-      const answer = sharedAnswer(statusOf(result.data), JSON.stringify(shapeBody(result.data)) ?? '');
+      const text = parts ? await assemble(result.data, recorded) : JSON.stringify(shapeBody(result.data));
+      const answer = sharedAnswer(statusOf(result.data), text ?? '');
       const storeKey = cacheKeys.storeKey(route, requestUrl, locale, query);
       if (storeKey !== null) cache.store(storeKey, answer, recorded);
       claim?.settle(answer);
@@ -345,6 +404,17 @@ function sendFile(res: Response, reply: FileReply, file: { stream: NodeJS.Readab
   res.setHeader('Content-Length', String(file.size));
   file.stream.on('error', () => res.destroy());
   file.stream.pipe(res);
+}
+
+/**
+ * What a part's text depends on besides its id: the route, the API version, the origin of its
+ * URLs, the request language and the shape's switches (`lang`, `wrap_outgoing_links`).
+ */
+function partKeyPrefix(route: CompiledRoute, requestUrl: URL, locale: string, query: URLSearchParams): string {
+  const lang = query.has('lang') ? (canonicalLocale(query.get('lang')) ?? locale) : '-';
+  const wrap = query.has('wrap_outgoing_links') ? 'wrap' : '-';
+  const version = VERSIONED_PATH.exec(requestUrl.pathname)?.[1] ?? '';
+  return `part ${route.pattern.source} ${version} ${requestUrl.origin} ${locale} ${lang} ${wrap}`;
 }
 
 function cacheScope(route: EngineRoute, request: RestRequest<RouteVersion>): CacheScope | false {

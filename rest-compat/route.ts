@@ -1,5 +1,6 @@
 import type { AuthScheme } from '../src/auth/authenticator.js';
 import type { Translations } from '../src/core/i18n/translations.js';
+import type { PartsDefinition } from './parts.js';
 
 export type ApiVersion = 'v3' | 'v4';
 /** The v5 submission API (web-ext 8+): only its routes declare it (`routes/submission.ts`). */
@@ -84,6 +85,11 @@ export interface RouteDefinition<TData = any, V extends RouteVersion = ApiVersio
    * its order). See the CacheTags migration. Null: this answer is not cached.
    */
   cacheTags?: (variables: Record<string, unknown>) => string[] | null;
+  /**
+   * A page of items assembled from cached parts (see parts.ts): its skeleton is run instead of
+   * `document`, whose answer it gives byte for byte (ANSWER_PARTS=off runs `document` and `shape`).
+   */
+  parts?: PartsDefinition<TData>;
 }
 
 export function defineRoutes(routes: RouteDefinition[]): RouteDefinition[] {

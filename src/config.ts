@@ -146,6 +146,12 @@ const schema = z.object({
   /** Memory for cached REST answers, in MiB (least recently used answers are dropped past it). */
   RESPONSE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(64),
   /**
+   * `on`: pages of add-ons (search, autocomplete's siblings) are assembled from cached parts, one
+   * per add-on and shape, kept in the answer cache (rest-compat/parts.ts); `off`: rendered whole
+   * each time they are computed (the same bytes: tests compare the two).
+   */
+  ANSWER_PARTS: z.enum(['on', 'off']).default('on'),
+  /**
    * How far V8 lets a process's heap grow past what survived its last full collection, in percent
    * (V8's `--heap-growing-percent`). 0 leaves V8's own rule, which lets a busy process grow to ~4x
    * its live heap (300-600 MB for a web process that keeps ~70 MB). Not a cap: a request that needs

@@ -1,12 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { createApp } from '../src/app.js';
 import { Addon } from '../src/catalogue/addon.entity.js';
 import { User } from '../src/accounts/user.entity.js';
-import { loadConfig } from '../src/config.js';
-import { createLogger } from '../src/core/logger.js';
 import { Version } from '../src/catalogue/version.entity.js';
 import request from 'supertest';
-import { startTestApp, TEST_SECRET_KEY, type TestApp } from './helpers/app.js';
+import { startSecondProcess, startTestApp, type TestApp } from './helpers/app.js';
 import { createAddon } from './helpers/catalogue.js';
 import { call, caller, clearThrottles, type Caller } from './helpers/ratings.js';
 
@@ -311,17 +308,7 @@ describe('reading the versions of cache tags', () => {
 (process.env.DATABASE_URL ? describe : describe.skip)('two processes on one PostgreSQL database', () => {
   it("a write through one invalidates the other's cached answer", async () => {
     const { a } = await pair('aligot');
-    const url = (t.app.db.location as string).replace(/^postgres(ql)?:\/\//, '');
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      SECRET_KEY: TEST_SECRET_KEY,
-      DATA_DIR: t.app.services.config.dataDir,
-      SITE_URL: 'http://addons.test',
-      JOB_WORKERS: 'false',
-      DATABASE_URL: `${process.env.DATABASE_URL!.replace(/\/[^/]*$/, '')}/${url.split('/').pop()}`,
-    });
-    const other = await createApp(config, createLogger('silent', 'stderr'));
+    const other = await startSecondProcess(t);
     try {
       const http = request(other.express);
       const first = await http.get(detail(a));

@@ -15,6 +15,7 @@ import type { AddonSearchInput } from '../../src/search/search.types.js';
 import { paginated, pageVariables } from '../pagination.js';
 import { defineRoutes, gql, type RestRequest, type ShapeContext } from '../route.js';
 import { addonFields, shapeAddon, versionFields, type AddonData } from '../shapes/addons.js';
+import type { PartsDefinition } from '../parts.js';
 import { enumName, restEnums } from '../shapes/enums.js';
 
 /** Search results: the add-on object without licence, release notes or author pictures. */
@@ -38,6 +39,71 @@ interface HitData {
 }
 
 const shapeHit = (hit: HitData, ctx: ShapeContext) => shapeAddon(hit.addon, ctx, { search: true, score: hit.score });
+
+/** A search page's operation, its items selecting `items` (with the fragments they use). */
+const searchPageDocument = (name: string, items: string, fragments = '') => gql`
+  query ${name}($filters: AddonSearchInput, $sort: [AddonSort!], $page: Int, $pageSize: Int) {
+    searchAddons(filters: $filters, sort: $sort, page: $page, pageSize: $pageSize) {
+      count
+      page
+      pageSize
+      pageCount
+      items {
+        ${items}
+      }
+    }
+  }
+  ${fragments}
+`;
+
+type SearchPage = { searchAddons: Page<{ score: number | null; addon: { id: number } }> };
+
+/**
+ * Search pages assembled from parts (rest-compat/parts.ts): the engine's page of ids and scores,
+ * and each add-on rendered once per shape as a search hit without its score (`_score`, which
+ * depends on the query, ends the v4 object: it is appended to the part's text).
+ */
+const searchParts: PartsDefinition<SearchPage, AddonData> = {
+  skeleton: searchPageDocument(
+    'RestAddonSearchPage',
+    gql`
+      score
+      addon {
+        id
+      }
+    `,
+  ),
+  document: gql`
+    query RestAddonSearchParts($ids: [Int!]!) {
+      addons(ids: $ids) {
+        ...RestAddonFields
+        currentVersion {
+          ...RestVersionFields
+        }
+      }
+    }
+    ${addonFields}
+    ${versionFields}
+  `,
+  ids: (data) => data.searchAddons.items.map((hit) => hit.addon.id),
+  list: (data: { addons: (AddonData | null)[] }) => data.addons,
+  shape: (addon, ctx) => {
+    const { _score: _, ...part } = shapeAddon(addon, ctx, { search: true });
+    return part;
+  },
+  tags: (addon) => [`a:${addon.id}`, ...addon.authors.map(({ user }) => `u:${user.id}`)],
+  assemble: (data, parts, ctx) => {
+    const page = data.searchAddons;
+    const results = page.items.flatMap((hit, i) => {
+      const part = parts[i];
+      if (part === null) return [];
+      return [ctx.version === 'v3' ? part : `${part.slice(0, -1)},"_score":${JSON.stringify(hit.score ?? 0)}}`];
+    });
+    // The envelope as `paginated` writes it: its last member is `"results":[]`.
+    const envelope = JSON.stringify(paginated({ ...page, items: [] }, ctx, () => null));
+    return `${envelope.slice(0, -2)}${results.join(',')}]}`;
+  },
+};
 
 /** Autocomplete results: v3 id, icon_url, name, url; v4 adds promoted and type. */
 function shapeSuggestion(hit: HitData, ctx: ShapeContext) {
@@ -98,26 +164,14 @@ export const searchRoutes = defineRoutes([
     versions: ['v3', 'v4'],
     cache: cacheUnlessRandom,
     cacheTags: listingTags(false),
-    document: gql`
-      query RestAddonSearch($filters: AddonSearchInput, $sort: [AddonSort!], $page: Int, $pageSize: Int) {
-        searchAddons(filters: $filters, sort: $sort, page: $page, pageSize: $pageSize) {
-          count
-          page
-          pageSize
-          pageCount
-          items {
-            ...RestSearchHitFields
-          }
-        }
-      }
-      ${searchHitFields}
-    `,
+    document: searchPageDocument('RestAddonSearch', '...RestSearchHitFields', searchHitFields),
     variables: (req) => ({
       ...searchVariables(parseSearchParams(req.query, req.version, 'search')),
       ...pageVariables(req),
     }),
     shape: (data: { searchAddons: Page<HitData> }, ctx) =>
       paginated(data.searchAddons, ctx, (hit) => shapeHit(hit, ctx)),
+    parts: searchParts,
   },
   {
     method: 'GET',

@@ -18,6 +18,7 @@ import {
   VersionType,
 } from './catalogue.types.js';
 import { ICON_SIZE_DESCRIPTION, catalogueUrls } from './catalogue.urls.js';
+import { ADDONS_BY_ID_MAX } from './catalogue.service.js';
 
 @ArgsType()
 class VersionListArgs extends PageArgs {
@@ -43,6 +44,14 @@ export class CatalogueResolver {
   })
   addon(@Arg('id', { description: 'Id, slug or guid.' }) id: string, @Ctx() ctx: RequestContext) {
     return this.services.catalogue.getAddon(ctx, id);
+  }
+
+  @Query(() => [AddonObjectType], {
+    nullable: 'items',
+    description: `Add-ons by id, in the order asked, each as \`addon\` shows it (null where it would refuse). At most ${ADDONS_BY_ID_MAX} ids (more are BAD_REQUEST).`,
+  })
+  addons(@Arg('ids', () => [Int]) ids: number[], @Ctx() ctx: RequestContext) {
+    return this.services.catalogue.visibleAddons(ctx, ids);
   }
 
   /** API keys too: the v5 submission API follows a submitted version with them (web-ext). */

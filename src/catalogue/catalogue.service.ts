@@ -87,6 +87,9 @@ function versionFilterSql(filter: VersionFilter): string {
 }
 
 /** Rules of reading the catalogue: lookups, who may see what, versions. Reads return records. */
+/** Ids one `addons` query may ask for (a page of search results is at most 50). */
+export const ADDONS_BY_ID_MAX = 50;
+
 export class CatalogueService {
   /** Public: approved, not disabled by its developer, with a listed current version (`public.ts`). */
   isPublic(addon: AddonRecord): boolean {
@@ -165,6 +168,12 @@ export class CatalogueService {
     if (canViewDeleted(ctx.viewer)) return true;
     if (addon.status === AddonStatus.DELETED) return false;
     return this.isPublic(addon) || (await this.canSeeNonPublic(ctx, addon));
+  }
+
+  /** Add-ons by id, each as `addon` shows it (null where `getAddon` would refuse); at most ADDONS_BY_ID_MAX. */
+  async visibleAddons(ctx: RequestContext, ids: readonly number[]): Promise<(AddonRecord | null)[]> {
+    if (ids.length > ADDONS_BY_ID_MAX) throw errors.badRequest(`At most ${ADDONS_BY_ID_MAX} ids.`);
+    return Promise.all(ids.map((id) => this.visibleAddon(ctx, id)));
   }
 
   /** The add-on by id when the caller may see it (`canView`), else null: what nested fields return. */

@@ -6,7 +6,13 @@ import type { SharedAnswer } from './http-caching.js';
 /** A cached answer: status, JSON body and its entity tag (sent by src/core/http-caching.ts). */
 export type CachedAnswer = SharedAnswer;
 
-interface Entry extends CachedAnswer {
+/** A cached answer with the cache tags it was stored under and their versions (current when found). */
+export interface TaggedAnswer extends CachedAnswer {
+  readonly tags: readonly string[];
+  readonly versions: readonly string[];
+}
+
+interface Entry extends TaggedAnswer {
   /** The cache tags the answer depends on, and their versions when it was computed. */
   tags: readonly string[];
   versions: readonly string[];
@@ -112,6 +118,29 @@ export class ResponseCache {
     this.entries.delete(key);
     this.entries.set(key, entry);
     return entry;
+  }
+
+  /**
+   * Several answers at once (the parts of a page): the versions of all their tags in one read.
+   * Each is returned with its tags and their versions (a page made of them depends on those), or
+   * undefined when absent or outdated (then dropped).
+   */
+  async getMany(em: EntityManager, keys: readonly string[]): Promise<(TaggedAnswer | undefined)[]> {
+    const entries = keys.map((key) => this.entries.get(key));
+    const tags = [...new Set(entries.flatMap((entry) => entry?.tags ?? []))];
+    const versions = await this.tagVersions(em, tags);
+    const current = new Map(tags.map((tag, i) => [tag, versions[i]]));
+    return entries.map((entry, i) => {
+      const key = keys[i];
+      if (!entry || this.entries.get(key) !== entry) return undefined;
+      if (entry.tags.some((tag, j) => current.get(tag) !== entry.versions[j])) {
+        this.remove(key, entry);
+        return undefined;
+      }
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+      return entry;
+    });
   }
 
   set(key: string, answer: CachedAnswer, tags: readonly string[], versions: readonly string[]): void {

@@ -40,6 +40,7 @@ import { searchCacheTags } from '../search/search.cache-tags.js';
 /** Root fields whose answers depend only on the catalogue (and on nothing when anonymous). */
 const ROOT_FIELDS = new Set([
   'addon',
+  'addons',
   'addonVersion',
   'addonVersions',
   'searchAddons',

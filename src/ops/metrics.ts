@@ -57,14 +57,18 @@ interface PoolView {
  * one process). Requests, answer-cache lookups and jobs are counted as they happen, in plain
  * numbers (src/ops/series.ts); job-queue depth, pool use and cache size are read when scraped.
  */
+const CACHE_NAMES = ['rest', 'graphql', 'parts'] as const;
+type CacheName = (typeof CACHE_NAMES)[number];
+
 export class ServiceMetrics {
   readonly registry = new Registry();
   private readonly routes: RouteLabels;
   private readonly operations = new OperationLabels(LATENCY_BUCKETS);
   private inFlight = 0;
-  private readonly cacheCounts: Record<'rest' | 'graphql', CacheCounts> = {
+  private readonly cacheCounts: Record<CacheName, CacheCounts> = {
     rest: { hits: 0, misses: 0, stored: 0, storedBytes: 0 },
     graphql: { hits: 0, misses: 0, stored: 0, storedBytes: 0 },
+    parts: { hits: 0, misses: 0, stored: 0, storedBytes: 0 },
   };
   private readonly jobSeries = new Map<string, JobSeries>();
   private readonly jobFailures = new Map<string, number>();
@@ -182,11 +186,11 @@ export class ServiceMetrics {
   private registerCache(): void {
     const { registry, cacheCounts } = this;
     const perCache = (read: (c: CacheCounts) => number, extra: Record<string, string> = {}): Sample[] =>
-      (['rest', 'graphql'] as const).map((cache) => ({ labels: { cache, ...extra }, value: read(cacheCounts[cache]) }));
+      CACHE_NAMES.map((cache) => ({ labels: { cache, ...extra }, value: read(cacheCounts[cache]) }));
     registerCustom(
       registry,
       'addons_answer_cache_lookups_total',
-      'Answer-cache lookups (REST and GraphQL share one cache) per result: hit, or miss (absent or outdated).',
+      'Answer-cache lookups (REST answers, GraphQL answers and the parts pages are assembled from share one cache) per result: hit, or miss (absent or outdated).',
       'counter',
       () => [...perCache((c) => c.hits, { result: 'hit' }), ...perCache((c) => c.misses, { result: 'miss' })],
     );
@@ -303,18 +307,29 @@ export class ServiceMetrics {
 
   /**
    * Counts the answer cache's lookups and stores. ResponseCache knows nothing of metrics; its
-   * `get` and `set` are wrapped on this instance. GraphQL's keys start with `graphql ` (see
-   * graphqlCacheKey), REST's with the origin.
+   * `get`, `getMany` and `set` are wrapped on this instance. GraphQL's keys start with `graphql `
+   * (see graphqlCacheKey), parts' with `part ` (rest-compat/parts.ts), REST's with the origin.
    */
   private observeCache(cache: ResponseCache): void {
     const get = cache.get.bind(cache);
+    const getMany = cache.getMany.bind(cache);
     const set = cache.set.bind(cache);
-    const counts = (key: string) => (key.startsWith('graphql ') ? this.cacheCounts.graphql : this.cacheCounts.rest);
+    const counts = (key: string) =>
+      key.startsWith('graphql ')
+        ? this.cacheCounts.graphql
+        : key.startsWith('part ')
+          ? this.cacheCounts.parts
+          : this.cacheCounts.rest;
     cache.get = async (em, key) => {
       const hit = await get(em, key);
       if (hit) counts(key).hits++;
       else counts(key).misses++;
       return hit;
+    };
+    cache.getMany = async (em, keys) => {
+      const found = await getMany(em, keys);
+      found.forEach((hit, i) => (hit ? counts(keys[i]).hits++ : counts(keys[i]).misses++));
+      return found;
     };
     cache.set = (key, answer, tags, versions) => {
       set(key, answer, tags, versions);

@@ -67,3 +67,21 @@ export async function startTestApp(
     },
   };
 }
+
+/**
+ * A second service process (in this one) on a test app's PostgreSQL database, as a scale-out
+ * deployment runs one: its own caches, the same data. Close it before the test app.
+ */
+export async function startSecondProcess(t: TestApp): Promise<App> {
+  const database = String(t.app.db.location).split('/').pop();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    SECRET_KEY: TEST_SECRET_KEY,
+    DATA_DIR: t.app.services.config.dataDir,
+    SITE_URL: 'http://addons.test',
+    JOB_WORKERS: 'false',
+    DATABASE_URL: `${process.env.DATABASE_URL!.replace(/\/[^/]*$/, '')}/${database}`,
+  });
+  return createApp(config, createLogger('silent', 'stderr'));
+}
