@@ -70,6 +70,13 @@ const searchIndex = (name: string, definition: string) =>
   'addons_search_text',
   `using gin ("search_vector", "category_ids", "tags") with (fastupdate = off) where ${SEARCHABLE}`,
 )
+// Ranked text search (src/search/postgres.ranked.ts): matches in popularity order. A RUM index where
+// the rum extension exists, else an empty stand-in of the same name (RankedSearchIndex migration).
+@searchIndex(
+  'addons_search_rum',
+  `using rum ("search_vector" rum_tsvector_addon_ops, "average_daily_users") ` +
+    `with (attach = 'average_daily_users', to = 'search_vector') where ${SEARCHABLE}`,
+)
 // The relevance walk: popularity order, read index-only (filters and vector in the tuple).
 @searchIndex(
   'addons_search_walk',

@@ -20,6 +20,7 @@ import { Migration20261125171326_AbuseReports } from './Migration20261125171326_
 import { Migration20261125174627_SubmissionUploads } from './Migration20261125174627_SubmissionUploads.js';
 import { Migration20261127112000_RandomSort } from './Migration20261127112000_RandomSort.js';
 import { Migration20261127113000_RatingCacheTags } from './Migration20261127113000_RatingCacheTags.js';
+import { Migration20261127120000_RankedSearchIndex } from './Migration20261127120000_RankedSearchIndex.js';
 
 /** Applied in order at start. Add each new migration here (npm run migration:create prints the line). */
 export const migrationsList: MigrationObject[] = [
@@ -44,4 +45,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261125174627_SubmissionUploads', class: Migration20261125174627_SubmissionUploads },
   { name: 'Migration20261127112000_RandomSort', class: Migration20261127112000_RandomSort },
   { name: 'Migration20261127113000_RatingCacheTags', class: Migration20261127113000_RatingCacheTags },
+  { name: 'Migration20261127120000_RankedSearchIndex', class: Migration20261127120000_RankedSearchIndex },
 ];

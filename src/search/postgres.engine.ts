@@ -25,6 +25,7 @@ import {
   type WalkLimits,
 } from './postgres.walk.js';
 import { randomPage } from './postgres.random.js';
+import { plainWords, rankedIndexReady, rankedWalk } from './postgres.ranked.js';
 import type { AddonSearchHit, AddonSearchQuery, AddonSearchResult, AddonSort, SearchEngine } from './search.port.js';
 import { typoGroups } from './typos.js';
 
@@ -58,6 +59,13 @@ export interface PostgresSearchOptions extends Partial<WalkLimits> {
   boundedShare?: number;
   boundedRank?: number;
   boundedFactor?: number;
+  /**
+   * Rank by relevance from the ranked text index (`postgres.ranked.ts`); default: when
+   * `addons_search_rum` is a RUM index (checked once).
+   */
+  rankedIndex?: boolean;
+  /** With the ranked text index: rank by it above this many estimated matches (default 1,000). */
+  rankedAbove?: number;
   /** `sort=random`: the start point in the random key (tests; default uniform, see postgres.random.ts). */
   randomStart?: () => number;
 }
@@ -79,6 +87,11 @@ const BOUNDED_RANK = 400;
  */
 const BOUNDED_LIMIT = 20_000;
 const BOUNDED_SHARE = 0.04;
+/**
+ * With the ranked text index (`postgres.ranked.ts`), searches by relevance expecting more matches
+ * than this are ranked by it; fewer are all ranked at once, which costs less than its two statements.
+ */
+const RANKED_ABOVE = 1_000;
 /** How long the number of searchable add-ons (a planner estimate) is reused. */
 const SEARCHABLE_TTL_MS = 60_000;
 /** With fewer real matches than this (and `q` under 20 characters), typo variants are added. */
@@ -98,6 +111,9 @@ interface HitRow {
  * values inlined (custom plans), so the planner sees each term's frequency. Strategies, by the
  * planner's estimate of the matches:
  * - a few (<= `rankAllLimit`): rank or sort them all, counted in the same statement;
+ * - more, by relevance, on PostgreSQL with the rum extension (plain words, above `rankedAbove`):
+ *   the ranked text index (`postgres.ranked.ts`), provably exact, reading only the matches that
+ *   can reach the k-th score;
  * - more, by relevance: the popularity-ordered walk of `postgres.walk.ts`, provably exact;
  * - more, other sorts: an ordered index walk with a LIMIT;
  * counted in parallel (exact up to `exactCountLimit`, else estimated).
@@ -116,6 +132,8 @@ export class PostgresSearchEngine implements SearchEngine {
   private searchableRows?: { rows: number; at: number };
   private readonly boundedFactor: number;
   private readonly limits: WalkLimits;
+  private rankedIndex?: Promise<boolean>;
+  private readonly rankedAbove: number;
   private readonly randomStart?: () => number;
 
   constructor(
@@ -130,6 +148,8 @@ export class PostgresSearchEngine implements SearchEngine {
     this.boundedShare = options.boundedShare ?? BOUNDED_SHARE;
     this.boundedFactor = options.boundedFactor ?? 4;
     this.limits = { ...DEFAULT_WALK_LIMITS, ...options };
+    this.rankedAbove = options.rankedAbove ?? RANKED_ABOVE;
+    if (options.rankedIndex !== undefined) this.rankedIndex = Promise.resolve(options.rankedIndex);
     this.randomStart = options.randomStart;
   }
 
@@ -176,11 +196,38 @@ export class PostgresSearchEngine implements SearchEngine {
    */
   async index(_addonIds: readonly number[]): Promise<void> {}
 
+  /** Whether the ranked text index is there (a RUM index: PostgreSQL with rum), checked once. */
+  private ranked(): Promise<boolean> {
+    this.rankedIndex ??=
+      this.db.kind === 'postgres'
+        ? rankedIndexReady(this.execute).catch(() => {
+            this.rankedIndex = undefined; // asked again by the next search
+            return false;
+          })
+        : Promise.resolve(false);
+    return this.rankedIndex;
+  }
+
   private async textSearch(where: Sql, match: TextMatch, query: AddonSearchQuery) {
     const { offset, limit, sort } = query;
     const all = sql`${where} and ${matchSql(match)}`;
-    const estimate = await this.estimate(all);
     const k = offset + limit;
+    const rankable =
+      match.fuzzy === null &&
+      sort[0] === 'relevance' &&
+      limit > 0 &&
+      k <= WALK_MAX_DEPTH &&
+      plainWords(match.q) !== null &&
+      (await this.ranked());
+    const estimate = await this.estimate(all);
+    if (rankable && estimate > this.rankedAbove) {
+      // Counted exactly where all matches would be ranked (as they are counted there), else as walks are.
+      const [ranked, total] = await Promise.all([
+        rankedWalk(this.execute, where, match, k),
+        estimate <= this.rankAllLimit ? this.count(all, 0, false) : this.count(all, estimate),
+      ]);
+      return { hits: await this.page(ranked, query), total, exact: total <= this.exactCountLimit };
+    }
     const bounded =
       match.fuzzy === null &&
       sort.length === 1 &&
@@ -301,13 +348,15 @@ export class PostgresSearchEngine implements SearchEngine {
 
   /**
    * Exact when the planner expects at most `exactCountLimit` matches, else its estimate. The exact
-   * count is capped: if the estimate was far too low, it stops just above the limit.
+   * count is capped (unless `capped` is false): if the estimate was far too low, it stops just above
+   * the limit.
    */
-  private async count(where: Sql, knownEstimate?: number): Promise<number> {
+  private async count(where: Sql, knownEstimate?: number, capped = true): Promise<number> {
     const estimate = knownEstimate ?? (await this.estimate(where));
     if (estimate > this.exactCountLimit) return estimate;
+    const cap = capped ? sql`limit ${this.exactCountLimit + 1}` : raw('');
     const [row] = await this.execute<{ n: number }>(sql`
-      select count(*)::int as n from (select 1 from addons a where ${where} limit ${this.exactCountLimit + 1}) x`);
+      select count(*)::int as n from (select 1 from addons a where ${where} ${cap}) x`);
     return row.n;
   }
 
