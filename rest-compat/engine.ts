@@ -214,10 +214,24 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
       const ip = req.ip ?? null;
       const scope = method === 'GET' ? cacheScope(route.definition, restRequest) : false;
       const anonymous = !req.headers.authorization;
-      const cacheable = scope === 'public' || (scope === 'anonymous' && anonymous);
-      const cacheKey = cacheable ? cacheKeys.lookupKey(route, requestUrl, locale) : null;
-      const shared = (answer: CachedAnswer) =>
-        sendSharedAnswer(req, res, answer, config.HTTP_CACHE_MAX_AGE, scope === 'anonymous');
+      // `anonymous` answers also go to plain viewers of the routes that say so (known once signed in).
+      const mayShare = scope === 'public' || (scope === 'anonymous' && (anonymous || route.definition.plainViewers));
+      let cacheable = scope === 'public' || (scope === 'anonymous' && anonymous);
+      // One of the route's variants (random orders), the same for the lookup and the store.
+      const variants = mayShare ? (route.definition.cacheVariants?.(restRequest) ?? 1) : 1;
+      const variant = variants > 1 ? ` variant ${Math.floor(Math.random() * variants)}` : '';
+      const keyed = (key: string | null) => (key === null ? null : `${key}${variant}`);
+      const cacheKey = mayShare ? keyed(cacheKeys.lookupKey(route, requestUrl, locale)) : null;
+      const shared = (answer: CachedAnswer) => {
+        if (anonymous || scope === 'public') {
+          return sendSharedAnswer(req, res, answer, config.HTTP_CACHE_MAX_AGE, scope === 'anonymous');
+        }
+        // A plain viewer's copy of an anonymous answer: private, as every signed-in answer of the route.
+        for (const [name, value] of Object.entries(PRIVATE_CACHE_HEADERS)) res.setHeader(name, value);
+        res.status(answer.status).setHeader('Content-Type', 'application/json');
+        res.setHeader('Content-Length', answer.body.length);
+        res.end(answer.body);
+      };
       // Anonymous hits are answered before anything else; credentials are checked before a public hit.
       const lookup = async () => {
         const found = await lookupShared(em, cacheKey!);
@@ -228,7 +242,8 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
       const early = cacheKey !== null && anonymous ? await lookup() : undefined;
       if (early) return shared(early);
       const viewer = await services.authenticator.authenticate(em, req.headers.authorization, route.schemes, ip);
-      const late = cacheKey !== null && !anonymous ? await lookup() : undefined;
+      if (scope === 'anonymous' && !anonymous && route.definition.plainViewers) cacheable = isPlainViewer(viewer);
+      const late = cacheKey !== null && !anonymous && cacheable ? await lookup() : undefined;
       if (late) return shared(late);
 
       if (isMultipart(req)) {
@@ -315,7 +330,7 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
       }
       const text = parts ? await assemble(result.data, recorded) : JSON.stringify(shapeBody(result.data));
       const answer = sharedAnswer(statusOf(result.data), text ?? '');
-      const storeKey = cacheKeys.storeKey(route, requestUrl, locale, query);
+      const storeKey = keyed(cacheKeys.storeKey(route, requestUrl, locale, query));
       if (storeKey !== null) cache.store(storeKey, answer, recorded);
       claim?.settle(answer);
       return shared(answer);
@@ -416,6 +431,13 @@ function partKeyPrefix(route: CompiledRoute, requestUrl: URL, locale: string, qu
   const version = VERSIONED_PATH.exec(requestUrl.pathname)?.[1] ?? '';
   return `part ${route.pattern.source} ${version} ${requestUrl.origin} ${locale} ${lang} ${wrap}`;
 }
+
+/**
+ * A signed-in caller without permissions who authors no add-on: what routes with `plainViewers`
+ * show them is what they show anonymous callers (for JWT callers, authorship is not read: never).
+ */
+const isPlainViewer = (viewer: Viewer) =>
+  viewer.isAuthenticated && viewer.permissions.length === 0 && viewer.authorsNoAddon;
 
 function cacheScope(route: EngineRoute, request: RestRequest<RouteVersion>): CacheScope | false {
   const rule = route.cache;

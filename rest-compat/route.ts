@@ -80,6 +80,16 @@ export interface RouteDefinition<TData = any, V extends RouteVersion = ApiVersio
    */
   cache?: CacheScope | ((request: RestRequest<V>) => CacheScope | false);
   /**
+   * Answers drawn at random (`sort=random`): each request is answered with one of this many
+   * variants of the answer, picked at random, each computed (drawn) once and kept like any answer.
+   */
+  cacheVariants?: (request: RestRequest<V>) => number;
+  /**
+   * With `anonymous`: a signed-in caller without permissions who authors no add-on gets the
+   * anonymous answer too (it shows them nothing more), from the cache or computed and stored.
+   */
+  plainViewers?: boolean;
+  /**
    * Cache tags a cached answer depends on beyond the rows it reads (which the loaders record:
    * `a:<addon id>`, `u:<user id>`): the listings it is one page of (`l:all`, and `l:<sort>` for
    * its order). See the CacheTags migration. Null: this answer is not cached.

@@ -1,7 +1,9 @@
+import { jest } from '@jest/globals';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Addon } from '../src/catalogue/addon.entity.js';
 import { User } from '../src/accounts/user.entity.js';
 import { Version } from '../src/catalogue/version.entity.js';
+import { App, Channel, PromotedCategory } from '../src/catalogue/catalogue.enums.js';
 import request from 'supertest';
 import { startSecondProcess, startTestApp, type TestApp } from './helpers/app.js';
 import { createAddon } from './helpers/catalogue.js';
@@ -161,6 +163,76 @@ describe('a write invalidates only the answers that show what it changed', () =>
     await em.flush();
     expect(await cost(versions)).toBeGreaterThan(1);
     expect(await cost(detail(b))).toBe(1);
+  });
+});
+
+describe('random orders (issue 24, item 3)', () => {
+  it('answer with one of 8 kept draws, drawn again once the listing changes', async () => {
+    for (let i = 0; i < 12; i++) {
+      await createAddon(t.em(), {
+        name: { 'en-US': `Shelf pick ${i}` },
+        promotedCategory: PromotedCategory.LINE,
+        promotedApps: [App.BROWSER],
+      });
+    }
+    const path = '/api/v4/addons/search/?sort=random&promoted=line&page_size=3';
+    const answers = new Set<string>();
+    for (let i = 0; i < 100; i++) {
+      const res = await t.http.get(path);
+      expect(res.status).toBe(200);
+      expect(res.body.count).toBe(12);
+      answers.add(JSON.stringify(res.body.results.map((r: { id: number }) => r.id)));
+    }
+    expect(answers.size).toBeGreaterThan(1);
+    expect(answers.size).toBeLessThanOrEqual(8);
+    expect(await cost(path)).toBe(1); // every draw is kept
+    await createAddon(t.em(), { promotedCategory: PromotedCategory.LINE, promotedApps: [App.BROWSER] });
+    expect(await cost(path)).toBeGreaterThan(1);
+    expect((await t.http.get(path)).body.count).toBe(13);
+  });
+});
+
+describe('signed-in callers without permissions who author no add-on (issue 24)', () => {
+  it('get the anonymous answer of a detail or version list, from the cache or stored for everyone', async () => {
+    const author = await caller(t);
+    const addon = await createAddon(t.em(), {
+      authors: [{ id: author.id }],
+      versions: [{ version: '1.0' }, { version: '2.0b1', channel: Channel.UNLISTED }],
+    });
+    const path = `/api/v4/addons/addon/${addon.id}/?lang=de`;
+    const anonymous = await t.http.get(path);
+    expect(anonymous.status).toBe(200);
+    await call(t, 'get', '/api/v4/accounts/profile/', rater); // its last login recorded
+    const before = statements;
+    const plain = await call(t, 'get', path, rater);
+    // The session (with whether its user authors any add-on) and the cache tags' versions.
+    expect(statements - before).toBe(2);
+    expect(plain.text).toBe(anonymous.text);
+    expect(plain.headers['cache-control']).toBe('private, no-cache');
+    expect(plain.headers.etag).toBeUndefined();
+    // Computed for a plain viewer first, an answer is stored for everyone.
+    const versions = `/api/v4/addons/addon/${addon.id}/versions/`;
+    await cost(versions); // the route learns its parameters
+    await t.em().nativeUpdate(Addon, { id: addon.id }, { weeklyDownloads: 7 });
+    expect((await call(t, 'get', versions, rater)).status).toBe(200);
+    expect(await cost(versions)).toBe(1);
+
+    // Authors and reviewers of unlisted versions see more: computed for them.
+    const authored = await call(t, 'get', path, author);
+    expect(authored.body.latest_unlisted_version.version).toBe('2.0b1');
+    const reviewer = await caller(t, { group: ['Unlisted Reviewers'] });
+    expect((await call(t, 'get', path, reviewer)).body.latest_unlisted_version.version).toBe('2.0b1');
+    // A developer of another add-on is never served a shared answer either.
+    const developer = await caller(t);
+    await createAddon(t.em(), { authors: [{ id: developer.id }] });
+    const fresh = await t.http.get(path);
+    const lookups = jest.spyOn(t.app.services.responseCache, 'get');
+    try {
+      expect((await call(t, 'get', path, developer)).text).toBe(fresh.text);
+      expect(lookups).not.toHaveBeenCalled();
+    } finally {
+      lookups.mockRestore();
+    }
   });
 });
 

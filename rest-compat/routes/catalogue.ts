@@ -30,6 +30,7 @@ export const catalogueRoutes = defineRoutes([
     path: '/addons/addon/<addon>/',
     versions: ['v3', 'v4'],
     cache: 'anonymous',
+    plainViewers: true,
     document: gql`
       query RestAddonDetail($id: String!, $app: Application, $appVersion: String) {
         addon(id: $id) {
@@ -59,6 +60,7 @@ export const catalogueRoutes = defineRoutes([
     // The operation also takes API keys (v5 submission routes); v3/v4 keep sessions only.
     auth: ['session'],
     cache: 'anonymous',
+    plainViewers: true,
     document: gql`
       query RestAddonVersions($addon: String!, $filter: String, $page: Int, $pageSize: Int) {
         addonVersions(addon: $addon, filter: $filter, page: $page, pageSize: $pageSize) {
@@ -84,6 +86,7 @@ export const catalogueRoutes = defineRoutes([
     // The operation also takes API keys (v5 submission routes); v3/v4 keep sessions only.
     auth: ['session'],
     cache: 'anonymous',
+    plainViewers: true,
     document: gql`
       query RestAddonVersion($addon: String!, $id: Int!) {
         addonVersion(addon: $addon, id: $id) {

@@ -141,19 +141,20 @@ function filterVariables(filters: AddonSearchInput) {
 }
 
 /**
- * Search answers show public add-ons only, the same to every viewer: cached for all, except random
- * orders, which must differ each time.
+ * Search answers show public add-ons only, the same to every viewer: cached for all. A random order
+ * (home page shelves: `sort=random` with `promoted` or `featured`) is answered with one of
+ * RANDOM_VARIANTS draws, each kept like any answer, while the listing (`l:all`) and its add-ons are
+ * unchanged: successive requests still get different shelves, without a draw each.
  */
-const cacheUnlessRandom = (req: RestRequest) =>
-  /(^|,)\s*random\s*(,|$)/.test(req.query.get('sort') ?? '') ? false : ('public' as const);
+const RANDOM_VARIANTS = 8;
+const isRandom = (req: RestRequest) => /(^|,)\s*random\s*(,|$)/.test(req.query.get('sort') ?? '');
 
-/** The listings a page of search (or autocomplete) is, for its cache tags. */
-const listingTags = (autocomplete: boolean) => (variables: Record<string, unknown>) =>
-  searchCacheTags(
-    (variables.filters as { q?: string | null } | null)?.q,
-    variables.sort as string[] | null,
-    autocomplete,
-  );
+/** The listings a page of search (or autocomplete) is, for its cache tags (random: which add-ons are listed). */
+const listingTags = (autocomplete: boolean) => (variables: Record<string, unknown>) => {
+  const sort = variables.sort as string[] | null;
+  if (sort?.some((s) => s.toLowerCase() === 'random')) return ['l:all'];
+  return searchCacheTags((variables.filters as { q?: string | null } | null)?.q, sort, autocomplete);
+};
 
 const featuredInvalid = () => errors.badRequest('Invalid app, category and/or type parameter(s).');
 
@@ -162,7 +163,8 @@ export const searchRoutes = defineRoutes([
     method: 'GET',
     path: '/addons/search/',
     versions: ['v3', 'v4'],
-    cache: cacheUnlessRandom,
+    cache: 'public',
+    cacheVariants: (req) => (isRandom(req) ? RANDOM_VARIANTS : 1),
     cacheTags: listingTags(false),
     document: searchPageDocument('RestAddonSearch', '...RestSearchHitFields', searchHitFields),
     variables: (req) => ({
@@ -177,7 +179,8 @@ export const searchRoutes = defineRoutes([
     method: 'GET',
     path: '/addons/autocomplete/',
     versions: ['v3', 'v4'],
-    cache: cacheUnlessRandom,
+    cache: 'public',
+    cacheVariants: (req) => (isRandom(req) ? RANDOM_VARIANTS : 1),
     cacheTags: listingTags(true),
     document: gql`
       query RestAddonAutocomplete($filters: AddonSearchInput, $sort: [AddonSort!]) {

@@ -65,9 +65,9 @@ export class Authenticator {
   }
 
   private async fromSession(em: EntityManager, token: string, ip: string | null): Promise<Viewer> {
-    const { session, permissions } = await this.sessions.verify(em, token);
+    const { session, permissions, authorsNoAddon } = await this.sessions.verify(em, token);
     await this.touchLastLogin(em, session.user, ip);
-    return new Viewer(session.user, permissions, 'session', session.id);
+    return new Viewer(session.user, permissions, 'session', session.id, authorsNoAddon);
   }
 
   private async touchLastLogin(em: EntityManager, user: User, ip: string | null): Promise<void> {

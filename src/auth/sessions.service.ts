@@ -19,15 +19,18 @@ export const sessionMessages = {
 export interface VerifiedSession {
   session: Session;
   permissions: string[];
+  /** The user is an author of no add-on (listed or not, any status). */
+  authorsNoAddon: boolean;
 }
 
 /**
- * A session row, its user's row (every column, as `users`) and the user's permissions: what each
- * signed-in request needs, in one statement.
+ * A session row, its user's row (every column, as `users`), the user's permissions and whether they
+ * author any add-on: what each signed-in request needs, in one statement.
  */
 const SESSION_QUERY = `
   select s.id as session_id, s.created as session_created, s.expires_at as session_expires_at,
-    s.revoked_at as session_revoked_at, ${permissionsOfUserSql('s.user_id')} as session_permissions, u.*
+    s.revoked_at as session_revoked_at, ${permissionsOfUserSql('s.user_id')} as session_permissions,
+    not exists (select 1 from addon_users au where au.user_id = s.user_id) as session_authors_no_addon, u.*
   from sessions s join users u on u.id = s.user_id where s.id = ?`;
 
 interface SessionRow {
@@ -36,6 +39,7 @@ interface SessionRow {
   session_expires_at: Date;
   session_revoked_at: Date | null;
   session_permissions: string[] | null;
+  session_authors_no_addon: boolean;
   [userColumn: string]: unknown;
 }
 
@@ -108,6 +112,7 @@ export class SessionsService {
       session_expires_at: expiresAt,
       session_revoked_at: revokedAt,
       session_permissions: permissions,
+      session_authors_no_addon: authorsNoAddon,
       ...userRow
     } = row;
     const user = em.map(User, userRow);
@@ -118,7 +123,7 @@ export class SessionsService {
       expires_at: expiresAt,
       revoked_at: revokedAt,
     });
-    return { session, permissions: permissions ?? [] };
+    return { session, permissions: permissions ?? [], authorsNoAddon };
   }
 
   async revoke(em: EntityManager, sessionId: string): Promise<void> {

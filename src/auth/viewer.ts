@@ -13,6 +13,11 @@ export class Viewer {
     readonly permissions: readonly string[],
     readonly method: AuthMethod | null,
     readonly sessionId: string | null = null,
+    /**
+     * Known to author no add-on (read with the session; false when not read): such a viewer
+     * without permissions sees public catalogue answers as an anonymous caller does.
+     */
+    readonly authorsNoAddon = false,
   ) {}
 
   get isAuthenticated(): boolean {
