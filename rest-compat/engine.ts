@@ -305,7 +305,12 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
           const error = toRestError(result.errors[0], style, logger);
           return sendJson(res, error.status, error.body, error.headers);
         }
-        if (parts) return sendJsonText(res, statusOf(result.data), await assemble(result.data));
+        if (parts) {
+          const text = await assemble(result.data);
+          if (method === 'GET')
+            for (const [name, value] of Object.entries(PRIVATE_CACHE_HEADERS)) res.setHeader(name, value);
+          return sendJsonText(res, statusOf(result.data), text);
+        }
         const body = shapeBody(result.data);
         if (body instanceof RedirectReply) return redirect(res, body);
         if (body instanceof FileReply) {
