@@ -18,17 +18,30 @@
  *   backends and parallel workers) and the background processes (WAL writer, checkpointer): other
  *   databases' work too (another bench seeding, say), so it is an upper bound.
  * Both are divided by the measured run's requests; the writer's few requests (2/s) add to the work.
+ *
+ * Two web processes (issue 24's last target: "the CPU per request of each rises by at most 15% over
+ * one process"): per size, after the one-process server, a second server with WEB_PROCESSES=2 on
+ * the same database runs the repeated scenarios (not the once-only long tail) with the same
+ * background writer, and a table compares the Node CPU per request (the whole process tree: the
+ * primary, both web processes and their children, over all requests) of one process and of two,
+ * with each process's share of the tree's CPU (so that the workers are seen to be counted).
+ * BENCH_FRONTEND_TWO=0 skips it. Each server's scenarios start once its tree holds all its processes
+ * and is quiet (startup work, such as the signing authority made after /healthz first answers, is
+ * not any request's). CPU per request also depends on the machine's other load (contended caches,
+ * fewer requests per event-loop turn): the load average after each run is printed beside it.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { buildSchema, parse, validate } from 'graphql';
 import { BENCH_SECRET_KEY, benchSession, pickWorkload, prepareDatabase, type Workload } from './catalogue.js';
 import {
   fmt,
   ROOT,
   runScenario,
+  sleep,
   startServer,
   stopServer,
   type RunningServer,
@@ -67,6 +80,30 @@ export interface FrontendResult extends ScenarioResult {
   pgBackendsExited: number;
   /** Background writes during the scenario (smoke test, warm-up and measured run). */
   writes: number;
+  /** The server's process tree during the measured run: each process seen, with its CPU ms. */
+  nodeProcesses: TreeProcess[];
+  /** The machine's 1-minute load average right after the measured run. */
+  loadAvg1: number;
+}
+
+export interface TreeProcess {
+  pid: number;
+  /** `primary` (WEB_PROCESSES > 1) or `server`, `web <n>` for a cluster worker, else its command. */
+  role: string;
+  /** CPU ms during the measured run (with its reaped children's). */
+  cpuMs: number;
+}
+
+/** One scenario with one web process and with two (WEB_PROCESSES=2), same database and writer. */
+export interface TwoProcessComparison {
+  name: string;
+  one: FrontendResult;
+  two: FrontendResult;
+  /** Node CPU per request, two processes over one. */
+  cpuRatio: number | null;
+  met: boolean;
+  /** Every answer of both runs 2xx (no non-2xx, no connection errors). */
+  all2xx: boolean;
 }
 
 export interface TargetCheck {
@@ -82,6 +119,8 @@ export interface FrontendReport {
   clockTicksPerSecond: number;
   results: FrontendResult[];
   targets: TargetCheck[];
+  /** WEB_PROCESSES=2 on the same database (absent with BENCH_FRONTEND_TWO=0). */
+  twoProcesses?: { results: FrontendResult[]; comparisons: TwoProcessComparison[] };
 }
 
 /**
@@ -181,6 +220,20 @@ export function frontendScenarios(w: Workload, sessionToken: string): Scenario[]
   ];
 }
 
+/** The scenarios run again with two web processes (the repeated ones, not the once-only long tail). */
+export const TWO_PROCESS_SCENARIOS = [
+  'healthz',
+  'detail-v4',
+  'detail-v4-uncached',
+  'signed-in-detail',
+  'graphql-page',
+  'ratings-list',
+  'search-random',
+];
+/** Issue 24: the CPU per request with two web processes at most this many times that with one. */
+export const TWO_PROCESS_MAX_CPU_RATIO = 1.15;
+const twoProcessesOn = () => process.env.BENCH_FRONTEND_TWO !== '0';
+
 /**
  * Every body of a POST /graphql scenario once (10 at a time), before its run: the load run cannot
  * see a 200 with `errors`, and the smoke test tries only the first 20.
@@ -244,12 +297,16 @@ function childrenOf(pid: number): number[] {
   }
 }
 
-/** Ticks of a process and all its descendants, with the time of their reaped children. */
-function treeTicks(pid: number): number {
+/** Ticks of a process and of each of its descendants, each with the time of its reaped children. */
+function treeTicks(pid: number, into = new Map<number, number>()): Map<number, number> {
   const stat = readStat(pid);
-  if (!stat) return 0;
-  return stat.own + stat.reaped + childrenOf(pid).reduce((sum, child) => sum + treeTicks(child), 0);
+  if (!stat) return into;
+  into.set(pid, stat.own + stat.reaped);
+  for (const child of childrenOf(pid)) treeTicks(child, into);
+  return into;
 }
+
+const sum = (values: Iterable<number>) => [...values].reduce((a, b) => a + b, 0);
 
 const processTitle = (pid: string) => {
   try {
@@ -274,7 +331,8 @@ function postgresTicks(database: string): { backends: Map<string, number>; all: 
 }
 
 interface CpuSample {
-  node: number;
+  /** Ticks per process of the server's tree. */
+  node: Map<number, number>;
   pg: { backends: Map<string, number>; all: number };
 }
 
@@ -302,13 +360,51 @@ const sampleCpu = (serverPid: number, database: string): CpuSample => ({
 const msPerRequest = (ticks: number, requests: number) =>
   requests > 0 ? Math.round(((ticks * 1000) / CLK_TCK / requests) * 1000) / 1000 : null;
 
+/**
+ * Each process of the server's tree seen before or after the run, with its ticks between the two
+ * (one that started meanwhile counts from zero; one that exited is in its parent's reaped time).
+ */
+function treeProcesses(root: number, before: Map<number, number>, after: Map<number, number>): TreeProcess[] {
+  const pids = [...new Set([...before.keys(), ...after.keys()])].sort((a, b) => a - b);
+  return pids.map((pid) => ({
+    pid,
+    role: roleOf(root, pid),
+    cpuMs: Math.round((((after.get(pid) ?? before.get(pid) ?? 0) - (before.get(pid) ?? 0)) * 1000) / CLK_TCK),
+  }));
+}
+
+function roleOf(root: number, pid: number): string {
+  let environ = '';
+  try {
+    environ = readFileSync(`/proc/${pid}/environ`, 'utf8');
+  } catch {
+    // exited, or not readable
+  }
+  const index = /(?:^|\0)WEB_PROCESS_INDEX=(\d+)/.exec(environ)?.[1];
+  if (pid === root) return /(?:^|\0)WEB_PROCESSES=([2-9]|\d\d)/.test(environ) ? 'primary' : 'server';
+  if (index !== undefined) return `web ${index}`;
+  const args = processTitle(String(pid)).trim().split(' ');
+  return (
+    args
+      .find((a) => /\.[cm]?js$/.test(a))
+      ?.split('/')
+      .at(-1) ??
+    args[0] ??
+    `pid ${pid}`
+  );
+}
+
 // --- the suite --------------------------------------------------------------------------------
 
-/** One server per size, every scenario with the background writer; each size's table printed when done. */
+/**
+ * One server per size, every scenario with the background writer; then, unless BENCH_FRONTEND_TWO=0,
+ * a server with two web processes on the same database for TWO_PROCESS_SCENARIOS. Each size's
+ * tables printed when done.
+ */
 export async function runFrontendSuite(
   options: SuiteOptions<FrontendSettings> & { adminUrl: string },
 ): Promise<FrontendReport[]> {
-  const { adminUrl, settings, log } = options;
+  const { adminUrl, settings } = options;
   checkAddonPageQuery();
   const reports: FrontendReport[] = [];
   for (const addons of settings.sizes) {
@@ -318,76 +414,218 @@ export async function runFrontendSuite(
     const reader = await benchSession(url);
     const writerAccount = await benchSession(url);
     const scenarios = frontendScenarios(workload, reader.token);
-    const dataDir = mkdtempSync(join(tmpdir(), 'addons-bench-frontend-'));
-    let server: RunningServer | undefined;
-    try {
-      server = await startServer({ DATA_DIR: dataDir, DATABASE_URL: url, SECRET_KEY: BENCH_SECRET_KEY });
-      options.track(server);
-      const { base } = server;
-      const pid = server.child.pid!;
-      const targets = await prepareWriter(url, base, writerAccount);
-      const writer = backgroundWriter(base, writerAccount, targets, settings.writesPerSecond);
-      const results: FrontendResult[] = [];
-      for (const scenario of scenarios) {
-        log(`  frontend ${addons}: ${scenario.name} with ${settings.writesPerSecond} writes/s ...`);
-        let before: CpuSample | undefined;
-        let after: CpuSample | undefined;
-        // Backends' latest readings during the run, so that one that exits keeps its CPU.
-        const latest = new Map<string, number>();
-        const read = () => postgresTicks(database).backends.forEach((t, p) => latest.set(p, t));
-        let poll: NodeJS.Timeout | undefined;
-        const measure = (phase: 'start' | 'end') => {
-          if (phase === 'start') {
-            before = sampleCpu(pid, database);
-            before.pg.backends.forEach((t, p) => latest.set(p, t));
-            poll = setInterval(read, 250);
-          } else {
-            clearInterval(poll);
-            after = sampleCpu(pid, database);
-            after.pg.backends.forEach((t, p) => latest.set(p, t));
-          }
-        };
-        writer.start();
-        let result: ScenarioResult;
-        try {
-          if (Array.isArray(scenario.body)) await checkEveryBody(base, scenario);
-          result = await runScenario(base, scenario, pid, { ...settings, onMeasure: measure });
-        } catch (error) {
-          clearInterval(poll);
-          await writer.stop();
-          throw error;
-        }
-        const { writes, failures } = await writer.stop();
-        if (failures.length) throw new Error(`background writes failed: ${failures.slice(0, 3).join('; ')}`);
-        const pg = backendTicks(before!, after!, latest);
-        results.push({
-          ...result,
-          nodeCpuMsPerReq: msPerRequest(after!.node - before!.node, result.requests),
-          pgCpuMsPerReq: msPerRequest(pg.ticks, result.requests),
-          pgAllCpuMsPerReq: msPerRequest(after!.pg.all - before!.pg.all, result.requests),
-          pgBackendsExited: pg.exited,
-          writes,
-        });
-      }
-      reports.push({
-        addons,
-        database,
-        writesPerSecond: settings.writesPerSecond,
-        clockTicksPerSecond: CLK_TCK,
-        results,
-        targets: checkTargets(results),
-      });
-      printFrontendReport(reports.at(-1)!);
-    } catch (error) {
-      if (server) log(`--- server output (tail) ---\n${server.output.join('').slice(-4000)}`);
-      throw error;
-    } finally {
-      if (server) await stopServer(server.child);
-      options.track(undefined);
-      rmSync(dataDir, { recursive: true, force: true });
+    const env = { DATABASE_URL: url, SECRET_KEY: BENCH_SECRET_KEY };
+    // The writer's ratings are created once (a second POST for the same add-on would be refused).
+    let targets: Awaited<ReturnType<typeof prepareWriter>> | undefined;
+    const writerFor = async (base: string) => {
+      targets ??= await prepareWriter(url, base, writerAccount);
+      return backgroundWriter(base, writerAccount, targets, settings.writesPerSecond);
+    };
+    const run = { ...options, database, label: `frontend ${addons}` };
+    const results = await runOnServer(run, env, scenarios, writerFor);
+    const report: FrontendReport = {
+      addons,
+      database,
+      writesPerSecond: settings.writesPerSecond,
+      clockTicksPerSecond: CLK_TCK,
+      results,
+      targets: checkTargets(results),
+    };
+    printFrontendReport(report);
+    if (twoProcessesOn()) {
+      const two = await runOnServer(
+        { ...run, label: `frontend ${addons}, 2 web processes` },
+        { ...env, WEB_PROCESSES: '2' },
+        scenarios.filter((s) => TWO_PROCESS_SCENARIOS.includes(s.name)),
+        writerFor,
+      );
+      report.twoProcesses = { results: two, comparisons: compareTwoProcesses(results, two) };
+      printTwoProcessReport(report);
     }
+    reports.push(report);
   }
   return reports;
+}
+
+/** Starts a server with `env`, runs `scenarios` with the background writer, always stops it. */
+async function runOnServer(
+  options: SuiteOptions<FrontendSettings> & { database: string; label: string },
+  env: Record<string, string>,
+  scenarios: Scenario[],
+  writerFor: (base: string) => Promise<ReturnType<typeof backgroundWriter>>,
+): Promise<FrontendResult[]> {
+  const { settings, log, database, label } = options;
+  const dataDir = mkdtempSync(join(tmpdir(), 'addons-bench-frontend-'));
+  let server: RunningServer | undefined;
+  try {
+    server = await startServer({ DATA_DIR: dataDir, ...env });
+    options.track(server);
+    const { base } = server;
+    const pid = server.child.pid!;
+    const processes = 1 + (Number(env.WEB_PROCESSES ?? 1) > 1 ? Number(env.WEB_PROCESSES) : 0);
+    const settled = await settle(pid, processes);
+    log(`  ${label}: ${settled}`);
+    const writer = await writerFor(base);
+    const results: FrontendResult[] = [];
+    for (const scenario of scenarios) {
+      log(`  ${label}: ${scenario.name} with ${settings.writesPerSecond} writes/s ...`);
+      let before: CpuSample | undefined;
+      let after: CpuSample | undefined;
+      // Backends' latest readings during the run, so that one that exits keeps its CPU.
+      const latest = new Map<string, number>();
+      const read = () => postgresTicks(database).backends.forEach((t, p) => latest.set(p, t));
+      let poll: NodeJS.Timeout | undefined;
+      const measure = (phase: 'start' | 'end') => {
+        if (phase === 'start') {
+          before = sampleCpu(pid, database);
+          before.pg.backends.forEach((t, p) => latest.set(p, t));
+          poll = setInterval(read, 250);
+        } else {
+          clearInterval(poll);
+          after = sampleCpu(pid, database);
+          after.pg.backends.forEach((t, p) => latest.set(p, t));
+        }
+      };
+      writer.start();
+      let result: ScenarioResult;
+      try {
+        if (Array.isArray(scenario.body)) await checkEveryBody(base, scenario);
+        result = await runScenario(base, scenario, pid, { ...settings, onMeasure: measure });
+      } catch (error) {
+        clearInterval(poll);
+        await writer.stop();
+        throw error;
+      }
+      const { writes, failures } = await writer.stop();
+      if (failures.length) throw new Error(`background writes failed: ${failures.slice(0, 3).join('; ')}`);
+      const pg = backendTicks(before!, after!, latest);
+      const nodeProcesses = treeProcesses(pid, before!.node, after!.node);
+      results.push({
+        ...result,
+        nodeCpuMsPerReq: msPerRequest(sum(after!.node.values()) - sum(before!.node.values()), result.requests),
+        pgCpuMsPerReq: msPerRequest(pg.ticks, result.requests),
+        pgAllCpuMsPerReq: msPerRequest(after!.pg.all - before!.pg.all, result.requests),
+        pgBackendsExited: pg.exited,
+        writes,
+        nodeProcesses,
+        loadAvg1: Math.round(loadavg()[0] * 100) / 100,
+      });
+    }
+    return results;
+  } catch (error) {
+    if (server) log(`--- server output (tail) ---\n${server.output.join('').slice(-4000)}`);
+    throw error;
+  } finally {
+    if (server) await stopServer(server.child);
+    options.track(undefined);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Waits until the server's tree holds `processes` processes and has been quiet (at most 5% of a
+ * core over each of two consecutive seconds), at most 90 s. /healthz answers as soon as the first
+ * web process listens: the others are still starting then, and the first still makes its signing
+ * authority (seconds of CPU), which would otherwise be counted as the first scenarios' requests'.
+ */
+async function settle(pid: number, processes: number): Promise<string> {
+  const started = performance.now();
+  let last = sum(treeTicks(pid).values());
+  let quiet = 0;
+  while (performance.now() - started < 90_000) {
+    await sleep(1000);
+    const tree = treeTicks(pid);
+    const now = sum(tree.values());
+    quiet = tree.size >= processes && now - last <= CLK_TCK * 0.05 ? quiet + 1 : 0;
+    last = now;
+    const seconds = fmt((performance.now() - started) / 1000, 1);
+    if (quiet >= 2) return `settled after ${seconds} s (${tree.size} processes in the tree, quiet for 2 s)`;
+  }
+  return `WARNING: not settled after 90 s (${treeTicks(pid).size} processes, wanted ${processes} and a quiet tree)`;
+}
+
+/** Node CPU per request with two web processes against one, per scenario run by both. */
+export function compareTwoProcesses(one: FrontendResult[], two: FrontendResult[]): TwoProcessComparison[] {
+  return two.flatMap((b) => {
+    const a = one.find((r) => r.name === b.name);
+    if (!a) return [];
+    const cpuRatio =
+      a.nodeCpuMsPerReq && b.nodeCpuMsPerReq !== null
+        ? Math.round((b.nodeCpuMsPerReq / a.nodeCpuMsPerReq) * 1000) / 1000
+        : null;
+    return [
+      {
+        name: b.name,
+        one: a,
+        two: b,
+        cpuRatio,
+        met: cpuRatio !== null && cpuRatio <= TWO_PROCESS_MAX_CPU_RATIO,
+        all2xx: [a, b].every((r) => r.non2xx === 0 && r.errors === 0),
+      },
+    ];
+  });
+}
+
+export function printTwoProcessReport(report: FrontendReport): void {
+  const comparisons = report.twoProcesses?.comparisons ?? [];
+  const count = (r: FrontendResult) => String(r.nodeProcesses.length);
+  const columns: [string, (c: TwoProcessComparison) => string][] = [
+    ['scenario', (c) => c.name],
+    ['req/s 1', (c) => fmt(c.one.reqPerSec, 0)],
+    ['req/s 2', (c) => fmt(c.two.reqPerSec, 0)],
+    ['Node ms CPU/req 1', (c) => fmt(c.one.nodeCpuMsPerReq, 3)],
+    ['Node ms CPU/req 2', (c) => fmt(c.two.nodeCpuMsPerReq, 3)],
+    ['2 / 1', (c) => `${fmt(c.cpuRatio)}x`],
+    [`target <= ${TWO_PROCESS_MAX_CPU_RATIO}x`, (c) => (c.met ? 'met' : 'not met')],
+    ['PG ms CPU/req 1', (c) => fmt(c.one.pgCpuMsPerReq, 2)],
+    ['PG ms CPU/req 2', (c) => fmt(c.two.pgCpuMsPerReq, 2)],
+    ['p95 ms 1', (c) => fmt(c.one.p95Ms, 1)],
+    ['p95 ms 2', (c) => fmt(c.two.p95Ms, 1)],
+    ['procs 1', (c) => count(c.one)],
+    ['procs 2', (c) => count(c.two)],
+    ['load 1', (c) => fmt(c.one.loadAvg1)],
+    ['load 2', (c) => fmt(c.two.loadAvg1)],
+    ['requests 1', (c) => String(c.one.requests)],
+    ['requests 2', (c) => String(c.two.requests)],
+    [
+      'all 2xx',
+      (c) => (c.all2xx ? 'yes' : `no (${c.one.non2xx + c.two.non2xx} non2xx, ${c.one.errors + c.two.errors} errors)`),
+    ],
+  ];
+  const header = columns.map(([t]) => t);
+  const body = comparisons.map((c) => columns.map(([, cell]) => cell(c)));
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
+  const line = (row: string[]) => row.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  console.log(
+    `\nfrontend, ${report.addons} add-ons, one web process (1) vs WEB_PROCESSES=2 (2), same database, ` +
+      `${report.writesPerSecond} writes/s in the background; Node: CPU of the server's whole process tree ` +
+      `over all requests; procs: processes seen in the tree; load: 1-minute load average after the run\n`,
+  );
+  console.log([header, widths.map((w) => '-'.repeat(w)), ...body].map(line).join('\n'));
+  // Who used the tree's CPU: the workers must be there, else the two-process figure is too low.
+  console.log('\nCPU share of each process of the tree during the measured run:');
+  for (const c of comparisons) {
+    for (const [n, r] of [
+      [1, c.one],
+      [2, c.two],
+    ] as const) {
+      const total = sum(r.nodeProcesses.map((p) => p.cpuMs)) || 1;
+      const shares = r.nodeProcesses.map((p) => `${p.role} (${p.pid}) ${fmt((100 * p.cpuMs) / total, 0)}%`);
+      console.log(`  ${c.name.padEnd(20)} ${n}: ${shares.join(', ')}`);
+    }
+  }
+  const web = (r: FrontendResult) => r.nodeProcesses.filter((p) => p.role.startsWith('web ')).length;
+  const missing = comparisons.filter((c) => web(c.two) < 2);
+  if (missing.length) {
+    console.log(`\nWARNING: fewer than 2 web processes seen in the tree for ${missing.map((c) => c.name).join(', ')}`);
+  }
+  console.log('');
+  for (const c of comparisons) {
+    console.log(
+      `target ${c.name} Node CPU/req with 2 web processes <= ${TWO_PROCESS_MAX_CPU_RATIO}x one: ` +
+        `${fmt(c.cpuRatio)}x (${c.met ? 'met' : 'not met'}), every answer 2xx: ${c.all2xx ? 'yes' : 'no'}`,
+    );
+  }
 }
 
 /** The issue's targets, measured (a missed target is reported, not a failure). */

@@ -19,8 +19,10 @@
  *   sent once, sort=random&promoted=recommended (also with page_size=10), an add-on's ratings
  *   list, and /healthz again (its drift from the first: how far others' load moved the ratios).
  *   Beside req/s, ratio and p50/p95/p99: CPU ms per request of the server's process tree and of
- *   PostgreSQL (from /proc), RSS, and the issue's target checks (reported, not failing the run)
- *   (bench/frontend.ts).
+ *   PostgreSQL (from /proc), RSS, and the issue's target checks (reported, not failing the run).
+ *   Then, unless BENCH_FRONTEND_TWO=0, a server with WEB_PROCESSES=2 on the same database runs the
+ *   repeated scenarios again with the writer: Node CPU per request of one process vs two (the whole
+ *   process tree, target <= 1.15x), every answer 2xx (bench/frontend.ts).
  * - hostile: /healthz p99 alone, then while a few connections keep sending the largest allowed
  *   texts (shaped like the inputs that made the old link patterns back-track) to rating create and
  *   edit, biography, collection description and listing description; the p99 ratio (target <= 2x)
@@ -262,6 +264,14 @@ async function main() {
           results: report.results,
           frontend: report,
         });
+        // The WEB_PROCESSES=2 runs (figures in `frontend.twoProcesses`): listed so that a non-2xx fails the run.
+        if (report.twoProcesses) {
+          runs.push({
+            suite: `frontend-${report.addons}-2-processes`,
+            database: 'postgres',
+            results: report.twoProcesses.results,
+          });
+        }
       }
     }
   }
