@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { permissionsOfUserSql } from '../accounts/accounts.loaders.js';
 import { User } from '../accounts/user.entity.js';
 import { errors } from '../core/errors.js';
+import { lookupRows } from '../db/rows.js';
 import type { Signer } from '../core/secrets.js';
 import { Session } from './session.entity.js';
 
@@ -104,7 +105,8 @@ export class SessionsService {
 
   /** The session `id` with its user and permissions (one statement), merged into `em`. */
   private async find(em: EntityManager, id: string): Promise<VerifiedSession | null> {
-    const [row] = await em.getConnection().execute<SessionRow[]>(SESSION_QUERY, [id]);
+    // A key lookup run for every signed-in request: prepared once per connection (lookupRows).
+    const [row] = await lookupRows<SessionRow>(em, SESSION_QUERY, [id]);
     if (!row) return null;
     const {
       session_id: sessionId,
