@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ExecutionResult } from 'graphql';
+import { keepOldestVersion } from '../src/core/context.js';
 import type { ResponseCache, TaggedAnswer } from '../src/core/response-cache.js';
 import type { ShapeContext } from './route.js';
 
@@ -81,10 +82,7 @@ export async function assembleFromParts<TData>(assembly: Assembly<TData>): Promi
   return parts.assemble(data, texts, shapeContext);
 }
 
-/** As `recordCacheTag`: of two versions of a tag, the oldest is kept. */
+/** The tags a part shows join the page's, each keeping its oldest version. */
 function keepOldest(into: Map<string, string>, tags: readonly string[], versions: readonly string[]): void {
-  tags.forEach((tag, i) => {
-    const known = into.get(tag);
-    if (known === undefined || BigInt(versions[i]) < BigInt(known)) into.set(tag, versions[i]);
-  });
+  tags.forEach((tag, i) => keepOldestVersion(into, tag, versions[i]));
 }

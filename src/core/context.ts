@@ -41,11 +41,13 @@ export interface RequestContext {
  * after a write is then outdated at once.
  */
 export function recordCacheTag(ctx: RequestContext, tag: string, version: string | null): void {
-  const tags = ctx.cacheTags;
-  if (!tags) return;
-  const value = version ?? '0';
-  const known = tags.get(tag);
-  if (known === undefined || BigInt(value) < BigInt(known)) tags.set(tag, value);
+  if (ctx.cacheTags) keepOldestVersion(ctx.cacheTags, tag, version ?? '0');
+}
+
+/** Into a map of recorded tags: `version` of `tag`, unless an older one is already there. */
+export function keepOldestVersion(recorded: Map<string, string>, tag: string, version: string): void {
+  const known = recorded.get(tag);
+  if (known === undefined || BigInt(version) < BigInt(known)) recorded.set(tag, version);
 }
 
 /**
