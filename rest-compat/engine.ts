@@ -13,7 +13,6 @@ import { isMultipart, readMultipart } from '../src/core/multipart.js';
 import { formatTimestamp } from '../src/core/dates.js';
 import { requestUrlOf } from '../src/core/http.js';
 import type { CachedAnswer } from '../src/core/response-cache.js';
-import { localize } from '../src/core/i18n/translations.js';
 import { canonicalLocale, resolveRequestLocale } from '../src/core/i18n/locales.js';
 import type { Database } from '../src/db/database.js';
 import type { Services } from '../src/services.js';
@@ -21,6 +20,8 @@ import { ReadTrackingParams, RestCacheKeys } from './cache-keys.js';
 import { toRestError, type ErrorStyle } from './errors.js';
 import { FileReply, RedirectReply, sendJson, sendJsonText } from './http.js';
 import { assembleFromParts } from './parts.js';
+import { gate, type ApiVersion, type Gate } from './gates.js';
+import { linkOutput, translatedLinkOutput, translatedOutput } from './shapes/l10n.js';
 import { PRIVATE_CACHE_HEADERS, sendSharedAnswer, sharedAnswer } from '../src/core/http-caching.js';
 import type {
   AnyRouteDefinition,
@@ -210,7 +211,8 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
       if (badParameter) throw errors.badRequest(badParameter.message);
 
       const query = new ReadTrackingParams(requestUrl.search);
-      let restRequest: RestRequest<RouteVersion> = { version, params, query, body: req.body, locale };
+      const gated = (name: Gate) => gate(version, name);
+      let restRequest: RestRequest<RouteVersion> = { version, params, query, body: req.body, locale, gate: gated };
       const ip = req.ip ?? null;
       const scope = method === 'GET' ? cacheScope(route.definition, restRequest) : false;
       const anonymous = !req.headers.authorization;
@@ -474,16 +476,25 @@ function createShapeContext(
   services: Services,
 ): ShapeContext<RouteVersion> {
   const lang = request.query.has('lang') ? (canonicalLocale(request.query.get('lang')) ?? request.locale) : null;
-  const wrap = request.query.has('wrap_outgoing_links');
+  const wrapRequested = request.query.has('wrap_outgoing_links');
   const host = requestUrl.host;
   const baseUrl = requestUrl.origin;
+  const version = request.version as ApiVersion;
+  const flat = gate(version, 'l10n_flat_input_output');
+  const legacyLinks = gate(version, 'wrap-outgoing-parameter');
+  const wrap = (url: string | null | undefined) => services.links.wrap(url, host);
+  const translated = (value: Parameters<typeof translatedOutput>[0], defaultLocale?: string) =>
+    translatedOutput(value, lang, flat, defaultLocale);
   return {
     version: request.version,
     request,
+    gate: request.gate,
     baseUrl,
     requestUrl,
-    translated: (value, defaultLocale) => localize(value, lang, defaultLocale),
-    link: (url) => (wrap ? services.links.wrap(url, host) : (url ?? null)),
+    translated,
+    link: (url) => linkOutput(url, legacyLinks, wrapRequested, wrap),
+    translatedLink: (value, defaultLocale) =>
+      translatedLinkOutput(translated(value, defaultLocale), legacyLinks, wrapRequested, wrap),
     wrapLink: (url) => services.links.wrap(url, host),
     timestamp: formatTimestamp,
     absolute: (path) => new URL(path, baseUrl + '/').href,

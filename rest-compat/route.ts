@@ -2,11 +2,13 @@ import type { AuthScheme } from '../src/auth/authenticator.js';
 import type { Translations } from '../src/core/i18n/translations.js';
 import type { PartsDefinition } from './parts.js';
 
-export type ApiVersion = 'v3' | 'v4';
-/** The v5 submission API (web-ext 8+): only its routes declare it (`routes/submission.ts`). */
+import type { ApiVersion, Gate } from './gates.js';
+
+export type { ApiVersion } from './gates.js';
+/** The v5 submission API (web-ext 8+): only v5 has its routes (`routes/submission.ts`). */
 export type SubmissionApiVersion = 'v5';
-/** Every version a path may carry: v3/v4 for the whole table, v5 for the submission routes alone. */
-export type RouteVersion = ApiVersion | SubmissionApiVersion;
+/** Every version a path may carry (see gates.ts). */
+export type RouteVersion = ApiVersion;
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type CacheScope = 'anonymous' | 'public';
 
@@ -19,20 +21,38 @@ export interface RestRequest<V extends RouteVersion = ApiVersion> {
   readonly body: unknown;
   /** The request's current language. */
   readonly locale: string;
+  /** Whether the request's API version has a difference (see gates.ts). */
+  gate(name: Gate): boolean;
 }
+
+/** A translated field as sent: one string, or an object of locales (v5: `_default` names the fallback). */
+export type TranslatedOutput = string | Readonly<Record<string, string | null>>;
+/** An external link as sent: a string, or v5's `{url, outgoing}`. */
+export type LinkOutput = string | { url: string; outgoing: string };
 
 /** What a shaper needs to turn GraphQL data into the v3/v4 JSON. */
 export interface ShapeContext<V extends RouteVersion = ApiVersion> {
   readonly version: V;
   readonly request: RestRequest<V>;
+  /** Whether the request's API version has a difference (see gates.ts). */
+  gate(name: Gate): boolean;
   /** Absolute base URL of the service (no trailing slash). */
   readonly baseUrl: string;
   /** Absolute URL of this request, query string included. */
   readonly requestUrl: URL;
-  /** Translated field output: an object of all locales, or one string when `lang` was given. */
-  translated(value: Translations | null | undefined, defaultLocale?: string): Translations | string | null;
-  /** An external link, wrapped through the outgoing redirector when `wrap_outgoing_links` is present. */
-  link(url: string | null | undefined): string | null;
+  /**
+   * Translated field output: an object of all locales; with `lang`, one string
+   * (`l10n_flat_input_output`) or an object of that locale (v5: with the fallback and `_default`
+   * when the locale has no translation).
+   */
+  translated(value: Translations | null | undefined, defaultLocale?: string): TranslatedOutput | null;
+  /**
+   * An external link: wrapped through the outgoing redirector when `wrap_outgoing_links` is present
+   * (`wrap-outgoing-parameter`), else `{url, outgoing}`.
+   */
+  link(url: string | null | undefined): LinkOutput | null;
+  /** A translated external link (homepage, support URL): `link` per locale, as the gates say. */
+  translatedLink(value: Translations | null | undefined, defaultLocale?: string): unknown;
   /** Always wraps (for links inside HTML fields). */
   wrapLink(url: string | null | undefined): string | null;
   /** `YYYY-MM-DDTHH:MM:SSZ`. */

@@ -1,6 +1,6 @@
 import { errors } from '../../src/core/errors.js';
 import { fieldMessages } from '../../src/ratings/ratings.errors.js';
-import type { ApiVersion } from '../route.js';
+import { gate, type ApiVersion } from '../gates.js';
 import { jsonObject, type Body } from './fields.js';
 
 /**
@@ -42,13 +42,13 @@ export const abuseV3Messages = {
 
 export function addonReportFromBody(body: unknown, version: ApiVersion): Record<string, unknown> {
   const data = jsonObject(body);
-  if (version === 'v3') return legacy(data, 'addon', abuseV3Messages.needAddon);
+  if (gate(version, 'abuse-legacy-report-input')) return legacy(data, 'addon', abuseV3Messages.needAddon);
   return textFields(data, ADDON_FIELDS);
 }
 
 export function userReportFromBody(body: unknown, version: ApiVersion): Record<string, unknown> {
   const data = jsonObject(body);
-  if (version === 'v3') return legacy(data, 'user', abuseV3Messages.needUser);
+  if (gate(version, 'abuse-legacy-report-input')) return legacy(data, 'user', abuseV3Messages.needUser);
   return textFields(data, USER_FIELDS);
 }
 

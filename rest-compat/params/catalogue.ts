@@ -1,5 +1,7 @@
 import { errors } from '../../src/core/errors.js';
-import { appFromParam, type ApiVersion, type App } from '../../src/catalogue/catalogue.enums.js';
+import type { App } from '../../src/catalogue/catalogue.enums.js';
+import { gate, type ApiVersion } from '../gates.js';
+import { appParam } from '../shapes/enums.js';
 import { appVersionParam, versionFilter } from '../../src/catalogue/catalogue.service.js';
 
 /**
@@ -26,11 +28,11 @@ export function parseDetailAppParams(
   query: URLSearchParams,
   version: ApiVersion,
 ): { app: App | null; appVersion: string | null } {
-  if (version !== 'v4') return { app: null, appVersion: null };
+  if (gate(version, 'del-addon-detail-app-filter')) return { app: null, appVersion: null };
   const rawApp = query.get('app');
   const rawVersion = query.get('appversion');
   if (rawApp === null && rawVersion === null) return { app: null, appVersion: null };
-  const app = rawApp === null ? null : appFromParam(rawApp, version);
+  const app = rawApp === null ? null : appParam(rawApp, version);
   if (rawApp !== null && app === null) throw errors.badRequest('Invalid "app" parameter.');
   if (rawVersion !== null) appVersionParam(rawVersion);
   return { app, appVersion: app && rawVersion ? rawVersion : null };

@@ -1,4 +1,4 @@
-import type { ApiVersion } from '../../src/catalogue/catalogue.enums.js';
+import { gate, type ApiVersion } from '../gates.js';
 import { fieldMessages, ratingMessages, ratingErrors } from '../../src/ratings/ratings.errors.js';
 
 /**
@@ -63,13 +63,13 @@ export interface RatingListParams {
 
 /** v3 knows neither `score`, `exclude_ratings`, `show_permissions_for` nor `show_flags_for`: it ignores them. */
 export function parseListParams(query: URLSearchParams, version: ApiVersion): RatingListParams {
-  const v4 = version === 'v4';
   const user = given(query, 'user');
   if (user !== null && !INTEGER.test(user)) throw ratingErrors.parameter(ratingMessages.userNotInteger);
   const versionId = given(query, 'version');
   if (versionId !== null && !INTEGER.test(versionId)) throw ratingErrors.parameter(ratingMessages.versionNotInteger);
-  const score = v4 ? given(query, 'score') : null;
-  const exclude = v4 ? given(query, 'exclude_ratings') : null;
+  const score = gate(version, 'ratings-score-filter') ? given(query, 'score') : null;
+  const v4Params = !gate(version, 'del-ratings-list-v4-params');
+  const exclude = v4Params ? given(query, 'exclude_ratings') : null;
   const filters = (query.get('filter') ?? '').split(',');
   const grouped = query.get('show_grouped_ratings');
   if (grouped !== null && !TRUE_VALUES.has(grouped) && !FALSE_VALUES.has(grouped)) {
@@ -85,14 +85,14 @@ export function parseListParams(query: URLSearchParams, version: ApiVersion): Ra
     scores: score === null ? null : integerList(score, ratingMessages.scoreNotIntegers),
     excludeRatings: exclude === null ? null : integerList(exclude, ratingMessages.excludeNotIntegers),
     showGroupedRatings: grouped !== null && TRUE_VALUES.has(grouped),
-    showPermissionsFor: v4 ? userIdParam(query, 'show_permissions_for') : null,
-    showFlagsFor: v4 ? userIdParam(query, 'show_flags_for') : null,
+    showPermissionsFor: v4Params ? userIdParam(query, 'show_permissions_for') : null,
+    showFlagsFor: gate(version, 'del-ratings-flags') ? null : userIdParam(query, 'show_flags_for'),
   };
 }
 
 /** Detail: v4 `show_flags_for`. */
 export function parseDetailParams(query: URLSearchParams, version: ApiVersion): { showFlagsFor: number | null } {
-  return { showFlagsFor: version === 'v4' ? userIdParam(query, 'show_flags_for') : null };
+  return { showFlagsFor: gate(version, 'del-ratings-flags') ? null : userIdParam(query, 'show_flags_for') };
 }
 
 // JSON bodies. Values of the right JSON type go on as GraphQL variables (absent stays absent, so
@@ -162,7 +162,7 @@ export interface RatingBody {
 /** POST and PATCH bodies: v3 names the score `rating`; `title` (v3) is accepted and ignored. */
 export function parseRatingBody(body: unknown, version: ApiVersion): RatingBody {
   const data = jsonBody(body);
-  const scoreName = version === 'v3' ? 'rating' : 'score';
+  const scoreName = gate(version, 'ratings-rating-shim') ? 'rating' : 'score';
   return withoutUndefined({
     addon: addonField(data),
     version: pkField(data, 'version'),

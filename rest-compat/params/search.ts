@@ -1,9 +1,8 @@
+import { gate, type ApiVersion } from '../gates.js';
+import { addonTypesParam, appParam } from '../shapes/enums.js';
 import {
-  addonTypesFromName,
-  appFromParam,
   platformFromParam,
   promotedFromParam,
-  type ApiVersion,
   type AddonType,
   type PromotedCategory,
 } from '../../src/catalogue/catalogue.enums.js';
@@ -13,10 +12,9 @@ import { AddonSortField, type AddonSearchInput } from '../../src/search/search.t
 /** Tags the original dropped from `tag` filters (legacy markers). */
 const IGNORED_TAGS = new Set(['firefox57', 'firefox-57']);
 
-const SORTS: Record<ApiVersion, string[]> = {
-  v3: ['created', 'downloads', 'hotness', 'random', 'rating', 'relevance', 'updated', 'users'],
-  v4: ['created', 'downloads', 'hotness', 'random', 'rating', 'recommended', 'relevance', 'updated', 'users'],
-};
+const SORTS = ['created', 'downloads', 'hotness', 'random', 'rating', 'recommended', 'relevance', 'updated', 'users'];
+const sortsOf = (version: ApiVersion) =>
+  gate(version, 'del-search-recommended-sort') ? SORTS.filter((s) => s !== 'recommended') : SORTS;
 
 const list = (value: string | null) =>
   (value ?? '')
@@ -43,7 +41,7 @@ export function parseSearchParams(query: URLSearchParams, version: ApiVersion, e
 
   const app = query.get('app');
   if (app !== null) {
-    const parsed = appFromParam(app, version);
+    const parsed = appParam(app, version);
     if (parsed === null) throw errors.badParameter('Invalid "app" parameter.');
     filters.app = parsed;
   }
@@ -51,10 +49,10 @@ export function parseSearchParams(query: URLSearchParams, version: ApiVersion, e
 
   const type = query.get('type');
   if (type !== null) {
-    const names = version === 'v4' ? list(type) : [type.trim()];
+    const names = gate(version, 'search-single-type') ? [type.trim()] : list(type);
     const types: AddonType[] = [];
     for (const name of names) {
-      const parsed = addonTypesFromName(name, version);
+      const parsed = addonTypesParam(name, version);
       if (!parsed) throw errors.badParameter('Invalid "type" parameter.');
       types.push(...parsed);
     }
@@ -64,8 +62,9 @@ export function parseSearchParams(query: URLSearchParams, version: ApiVersion, e
   const authors = list(query.get('author'));
   if (authors.length) {
     // Ids past 2^53 are not ids of anyone (and past Float they are Infinity): they match nothing.
-    const ids = version === 'v4' ? authors.filter((a) => /^\d+$/.test(a)).map((a) => Math.min(Number(a), 2 ** 53)) : [];
-    const usernames = version === 'v4' ? authors.filter((a) => !/^\d+$/.test(a)) : authors;
+    const namesOnly = gate(version, 'search-author-usernames-only');
+    const ids = namesOnly ? [] : authors.filter((a) => /^\d+$/.test(a)).map((a) => Math.min(Number(a), 2 ** 53));
+    const usernames = namesOnly ? authors : authors.filter((a) => !/^\d+$/.test(a));
     if (ids.length) filters.authorIds = ids;
     if (usernames.length) filters.authorUsernames = usernames;
   }
@@ -81,7 +80,7 @@ export function parseSearchParams(query: URLSearchParams, version: ApiVersion, e
   const tags = list(query.get('tag')).filter((t) => !IGNORED_TAGS.has(t));
   if (tags.length) filters.tags = tags;
 
-  if (version === 'v3') {
+  if (gate(version, 'search-platform-featured-filters')) {
     const platform = query.get('platform');
     if (platform !== null) {
       const parsed = platformFromParam(platform);
@@ -118,22 +117,22 @@ function parseSort(
   endpoint: SearchEndpoint,
   filters: AddonSearchInput,
 ): AddonSortField[] | null {
-  // v4 autocomplete has no sort: relevance with q, the default order otherwise.
-  if (endpoint === 'autocomplete' && version === 'v4') return null;
+  // Autocomplete without `autocomplete-sort-param` has no sort: relevance with q, the default order otherwise.
+  if (endpoint === 'autocomplete' && !gate(version, 'autocomplete-sort-param')) return null;
   const raw = query.get('sort');
   if (raw === null || raw.trim() === '') {
-    // v3 sorted by weekly downloads when there is no query; v4's default is the service's.
-    return version === 'v3' && !filters.q ? [AddonSortField.DOWNLOADS] : null;
+    // `search-default-sort-downloads`: weekly downloads when there is no query; else the service's default.
+    return gate(version, 'search-default-sort-downloads') && !filters.q ? [AddonSortField.DOWNLOADS] : null;
   }
   const names = list(raw);
-  if (!names.length || names.some((n) => !SORTS[version].includes(n)))
+  if (!names.length || names.some((n) => !sortsOf(version).includes(n)))
     throw errors.badParameter('Invalid "sort" parameter.');
   return names as AddonSortField[];
 }
 
-/** Comma-separated guids; v4 also one base64url guid behind `rta:` (links from the browser). */
+/** Comma-separated guids; also one base64url guid behind `rta:` (links from the browser) unless `del-search-rta-guid`. */
 function parseGuids(value: string, version: ApiVersion): string[] {
-  if (version === 'v4' && value.startsWith('rta:')) {
+  if (!gate(version, 'del-search-rta-guid') && value.startsWith('rta:')) {
     const encoded = value.slice(4);
     const decoded = /^[A-Za-z0-9_-]+=*$/.test(encoded) ? Buffer.from(encoded, 'base64url').toString('utf8') : '';
     if (!decoded || decoded.includes('\uFFFD')) {

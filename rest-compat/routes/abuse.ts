@@ -1,3 +1,5 @@
+import { ALL_VERSIONS } from '../gates.js';
+import { userName } from '../shapes/addons.js';
 import { addonReportFromBody, userReportFromBody } from '../params/abuse.js';
 import { defineRoutes, gql, type ShapeContext } from '../route.js';
 
@@ -6,7 +8,7 @@ import { defineRoutes, gql, type ShapeContext } from '../route.js';
  * anyone (a session or an API key records the reporter). v4 takes and echoes every field of the
  * contract; v3 is the 2018 form (`addon` or `user`, and `message`).
  */
-const both = ['v3', 'v4'] as const;
+const both = ALL_VERSIONS;
 
 const userFields = gql`
   fragment RestAbuseUserFields on UserSummary {
@@ -52,13 +54,12 @@ interface AddonReportData {
 /** The original's minimal user (v3 names a user without a display name by their username). */
 function shapeUser(user: UserData | null, ctx: ShapeContext) {
   if (!user) return null;
-  const name = ctx.version === 'v3' ? user.displayName || user.username : user.name;
-  return { id: user.id, name, url: user.url, username: user.username };
+  return { id: user.id, name: userName(user, ctx), url: user.url, username: user.username };
 }
 
 function shapeAddonReport(r: AddonReportData, ctx: ShapeContext) {
   const common = { reporter: shapeUser(r.reporter, ctx), addon: r.addon, message: r.message };
-  if (ctx.version === 'v3') return common;
+  if (ctx.gate('abuse-legacy-report-output')) return common;
   return {
     ...common,
     addon_install_method: r.addonInstallMethod,

@@ -1,3 +1,5 @@
+import { ALL_VERSIONS } from '../gates.js';
+import { userName } from '../shapes/addons.js';
 import Upload from 'graphql-upload/Upload.mjs';
 import { accountInputFromBody, notificationChangesFromBody, superCreateInputFromBody } from '../params/accounts.js';
 import { defineRoutes, gql, type RestRequest, type ShapeContext } from '../route.js';
@@ -79,32 +81,35 @@ interface SiteStatusData {
 }
 
 /**
- * The v3/v4 account object. v3 `name` falls back to the username, v4 to a generated name; v3's
- * `has_anonymous_display_name` also requires an anonymous username. The private fields (self or
- * `Users:Edit`) add, in v4, `idp_edit_email_url` and the `site_status` object.
+ * The account object, as the gates say: `name` (`user-name-username-fallback`),
+ * `has_anonymous_display_name` (`anonymous-display-name-needs-username`); the private fields (self
+ * or `Users:Edit`) add `idp_edit_email_url` and the `site_status` object unless
+ * `del-accounts-fxa-edit-email-url`. Others see a user without add-ons as the original's minimal
+ * profile: every field with the personal ones empty (`minimal-profile-has-all-fields-shim`), else
+ * only id, name, url and username.
  */
 export function shapeUser(user: UserData, ctx: ShapeContext) {
-  const v3 = ctx.version === 'v3';
+  const base = { id: user.id, name: userName(user, ctx), url: user.url, username: user.username };
+  const minimal = !user.private && !user.isAddonDeveloper && !user.isArtist;
+  if (minimal && !ctx.gate('minimal-profile-has-all-fields-shim')) return base;
+  const personal = (value: string | null) => (minimal ? null : value);
   return {
-    id: user.id,
-    name: v3 ? user.displayName || user.username : user.name,
-    url: user.url,
-    username: user.username,
+    ...base,
     average_addon_rating: user.averageAddonRating,
     created: ctx.timestamp(user.created),
-    biography: user.biography,
-    has_anonymous_display_name: v3
+    biography: personal(user.biography),
+    has_anonymous_display_name: ctx.gate('anonymous-display-name-needs-username')
       ? user.hasAnonymousDisplayName && user.hasAnonymousUsername
       : user.hasAnonymousDisplayName,
     has_anonymous_username: user.hasAnonymousUsername,
-    homepage: ctx.link(user.homepage),
+    homepage: minimal ? null : ctx.link(user.homepage),
     is_addon_developer: user.isAddonDeveloper,
     is_artist: user.isArtist,
-    location: user.location,
-    occupation: user.occupation,
+    location: personal(user.location),
+    occupation: personal(user.occupation),
     num_addons_listed: user.numAddonsListed,
-    picture_type: user.pictureType,
-    picture_url: user.pictureUrl,
+    picture_type: personal(user.pictureType),
+    picture_url: personal(user.pictureUrl),
     ...(user.private
       ? {
           display_name: user.displayName,
@@ -115,7 +120,7 @@ export function shapeUser(user: UserData, ctx: ShapeContext) {
           read_dev_agreement: user.private.readDevAgreement,
           permissions: user.private.permissions,
           is_verified: user.private.isVerified,
-          ...(v3
+          ...(ctx.gate('del-accounts-fxa-edit-email-url')
             ? {}
             : {
                 idp_edit_email_url: user.private.idpEditEmailUrl,
@@ -126,7 +131,7 @@ export function shapeUser(user: UserData, ctx: ShapeContext) {
   };
 }
 
-const both = ['v3', 'v4'] as const;
+const both = ALL_VERSIONS;
 const account = '/accounts/account/<user>/';
 const rules = (req: RestRequest) => (req.version === 'v3' ? 'V3' : 'V4');
 const picture = (req: RestRequest) => {

@@ -1,3 +1,4 @@
+import { ALL_VERSIONS } from '../gates.js';
 import { parseDetailAppParams, parseIntParam, parseVersionFilter, refuseFilterOnDetail } from '../params/catalogue.js';
 import { App } from '../../src/catalogue/catalogue.enums.js';
 import type { Page } from '../../src/core/pagination.js';
@@ -28,7 +29,7 @@ export const catalogueRoutes = defineRoutes([
   {
     method: 'GET',
     path: '/addons/addon/<addon>/',
-    versions: ['v3', 'v4'],
+    versions: ALL_VERSIONS,
     cache: 'anonymous',
     plainViewers: true,
     document: gql`
@@ -56,6 +57,7 @@ export const catalogueRoutes = defineRoutes([
   {
     method: 'GET',
     path: '/addons/addon/<addon>/versions/',
+    // v5's version endpoints are the submission API's (routes/submission.ts), which take API keys.
     versions: ['v3', 'v4'],
     // The operation also takes API keys (v5 submission routes); v3/v4 keep sessions only.
     auth: ['session'],

@@ -1,3 +1,5 @@
+import { ALL_VERSIONS } from '../gates.js';
+import { userName } from '../shapes/addons.js';
 import { collectionInputFromBody, itemInputFromBody } from '../params/collections.js';
 import type { Page } from '../../src/core/pagination.js';
 import type { Translations } from '../../src/core/i18n/translations.js';
@@ -74,7 +76,7 @@ function shapeCollection(collection: CollectionData, ctx: ShapeContext) {
     addon_count: collection.addonCount,
     author: {
       id: author.id,
-      name: ctx.version === 'v3' ? author.displayName || author.username : author.name,
+      name: userName(author, ctx),
       url: ctx.absolute(`/user/${author.id}/`),
       username: author.username,
     },
@@ -93,11 +95,11 @@ function shapeItem(item: ItemData, ctx: ShapeContext) {
   return {
     addon: shapeAddon(item.addon, ctx),
     notes: ctx.translated(item.notes),
-    ...(ctx.version === 'v3' ? { downloads: 0 } : {}),
+    ...(ctx.gate('collections-downloads-shim') ? { downloads: 0 } : {}),
   };
 }
 
-const both = ['v3', 'v4'] as const;
+const both = ALL_VERSIONS;
 const base = '/accounts/account/<user>/collections/';
 const detail = `${base}<slug>/`;
 const items = `${detail}addons/`;

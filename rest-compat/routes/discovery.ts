@@ -1,3 +1,4 @@
+import { ALL_VERSIONS, SINCE_V4 } from '../gates.js';
 import type { Translations } from '../../src/core/i18n/translations.js';
 import { defineRoutes, gql, type RestRequest, type ShapeContext } from '../route.js';
 import { addonFields, shapeAddonSubset, versionFields, type AddonData } from '../shapes/addons.js';
@@ -61,7 +62,7 @@ function heading(item: ItemData, ctx: ShapeContext): string {
 
 function shapeItem(item: ItemData, ctx: ShapeContext) {
   const text = descriptionText(item, ctx);
-  if (ctx.version === 'v3') {
+  if (ctx.gate('disco-heading-and-description-shim')) {
     return {
       heading: heading(item, ctx),
       description: text === null ? null : `<blockquote>${escapeHtml(text)}</blockquote>`,
@@ -76,8 +77,8 @@ function shapeItem(item: ItemData, ctx: ShapeContext) {
   };
 }
 
-/** v3 `edition=china`; v4 also its alias `MozillaOnline` (any case). */
-const CHINA: Record<'v3' | 'v4', string[]> = { v3: ['china'], v4: ['china', 'mozillaonline'] };
+/** `edition=china`; also its alias `MozillaOnline` (any case) unless `disco-china-edition-only`. */
+const CHINA = ['china', 'mozillaonline'];
 
 /**
  * `edition` and `telemetry-client-id` (validated by the service: anything but a sha256 in hex is
@@ -86,8 +87,8 @@ const CHINA: Record<'v3' | 'v4', string[]> = { v3: ['china'], v4: ['china', 'moz
  */
 function discoveryVariables(req: RestRequest) {
   const edition = (req.query.get('edition') ?? '').toLowerCase();
-  const china = CHINA[req.version].includes(edition);
-  const noRecommendations = china || (req.version === 'v3' && req.query.has('edition'));
+  const china = req.gate('disco-china-edition-only') ? edition === 'china' : CHINA.includes(edition);
+  const noRecommendations = china || (req.gate('disco-legacy-addon-subset') && req.query.has('edition'));
   return {
     edition: china ? 'CHINA' : 'DEFAULT',
     clientId: noRecommendations ? null : req.query.get('telemetry-client-id'),
@@ -98,7 +99,7 @@ export const discoveryRoutes = defineRoutes([
   {
     method: 'GET',
     path: '/discovery/',
-    versions: ['v3', 'v4'],
+    versions: ALL_VERSIONS,
     document: gql`
       query RestDiscovery($edition: DiscoveryEdition!, $clientId: String) {
         discoveryItems(edition: $edition, telemetryClientId: $clientId) {
@@ -116,7 +117,7 @@ export const discoveryRoutes = defineRoutes([
   {
     method: 'GET',
     path: '/discovery/editorial/',
-    versions: ['v4'],
+    versions: SINCE_V4,
     document: gql`
       query RestDiscoveryEditorial($recommended: Boolean!) {
         discoveryEditorial(recommended: $recommended) {

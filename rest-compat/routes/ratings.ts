@@ -1,4 +1,4 @@
-import type { ApiVersion } from '../../src/catalogue/catalogue.enums.js';
+import { SINCE_V4, type ApiVersion } from '../gates.js';
 import type { Page } from '../../src/core/pagination.js';
 import {
   parseDetailParams,
@@ -28,11 +28,10 @@ type ListData = {
 
 const id = (req: RestRequest) => parseRatingId(req.params.id);
 /** How the score is named in the version's field errors (a GraphQL enum name). */
-const scoreField = (req: RestRequest) => (req.version === 'v3' ? 'RATING' : 'SCORE');
+const scoreField = (req: RestRequest) => (req.gate('ratings-rating-shim') ? 'RATING' : 'SCORE');
 
-/** Ratings in v4, reviews in v3: the same endpoints under another base path. */
-function ratingRoutes(version: ApiVersion, base: string): RouteDefinition[] {
-  const versions = [version];
+/** Ratings since v4, reviews in v3: the same endpoints under another base path. */
+function ratingRoutes(versions: readonly ApiVersion[], base: string): RouteDefinition[] {
   return [
     {
       method: 'GET',
@@ -219,6 +218,6 @@ function ratingRoutes(version: ApiVersion, base: string): RouteDefinition[] {
 type ReplyData = { replyToRating: { created: boolean; reply: RatingCoreData } };
 
 export const ratingsRoutes = defineRoutes([
-  ...ratingRoutes('v4', '/ratings/rating/'),
-  ...ratingRoutes('v3', '/reviews/review/'),
+  ...ratingRoutes(SINCE_V4, '/ratings/rating/'),
+  ...ratingRoutes(['v3'], '/reviews/review/'),
 ]);

@@ -1,3 +1,4 @@
+import { SINCE_V4 } from '../gates.js';
 import { errors } from '../../src/core/errors.js';
 import type { Page } from '../../src/core/pagination.js';
 import { paginated, pageVariables } from '../pagination.js';
@@ -9,7 +10,7 @@ import { defineRoutes, gql, type RestRequest } from '../route.js';
  * add-on (`Reviews:Admin`). The add-on is named by its numeric id; anything else is not a route
  * of the original (404). Success is an empty 202; "already so" for resubmission is a 409.
  */
-const v4 = ['v4'] as const;
+const v4 = SINCE_V4;
 
 export function addonId(req: RestRequest): string {
   const id = req.params.addon_id;

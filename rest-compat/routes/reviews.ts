@@ -1,3 +1,4 @@
+import { ALL_VERSIONS } from '../gates.js';
 import { z } from 'zod';
 import { errors } from '../../src/core/errors.js';
 import type { Page } from '../../src/core/pagination.js';
@@ -34,15 +35,14 @@ interface NoteData {
 }
 
 function shapeNote(note: NoteData, ctx: ShapeContext) {
-  const user =
-    ctx.version === 'v3'
-      ? {
-          id: note.user?.id ?? null,
-          name: note.userName,
-          url: note.user ? ctx.absolute(`/user/${note.user.id}/`) : null,
-          username: note.user?.username ?? null,
-        }
-      : { name: note.userName };
+  const user = ctx.gate('activity-user-shim')
+    ? {
+        id: note.user?.id ?? null,
+        name: note.userName,
+        url: note.user ? ctx.absolute(`/user/${note.user.id}/`) : null,
+        username: note.user?.username ?? null,
+      }
+    : { name: note.userName };
   return {
     id: note.id,
     action: note.action,
@@ -56,7 +56,7 @@ function shapeNote(note: NoteData, ctx: ShapeContext) {
 
 const notesPath = '/addons/addon/<addon>/versions/<version>/reviewnotes/';
 const noteVariables = (req: RestRequest) => ({ addon: req.params.addon, versionId: parseIntParam(req.params.version) });
-const both = ['v3', 'v4'] as const;
+const both = ALL_VERSIONS;
 const auth = ['session', 'jwt'] as const;
 
 function body(req: RestRequest): Record<string, unknown> {

@@ -1,11 +1,5 @@
-import {
-  AddonType,
-  App,
-  appFromParam,
-  addonTypesFromName,
-  Platform,
-  PromotedCategory,
-} from '../../src/catalogue/catalogue.enums.js';
+import { ALL_VERSIONS } from '../gates.js';
+import { AddonType, App, Platform, PromotedCategory } from '../../src/catalogue/catalogue.enums.js';
 import { errors } from '../../src/core/errors.js';
 import type { Page } from '../../src/core/pagination.js';
 import { parseSearchParams, type ParsedSearch } from '../params/search.js';
@@ -14,9 +8,9 @@ import { FEATURED_LIMIT } from '../../src/search/search.service.js';
 import type { AddonSearchInput } from '../../src/search/search.types.js';
 import { paginated, pageVariables } from '../pagination.js';
 import { defineRoutes, gql, type RestRequest, type ShapeContext } from '../route.js';
-import { addonFields, shapeAddon, versionFields, type AddonData } from '../shapes/addons.js';
+import { addonFields, shapeAddon, shapePromoted, versionFields, type AddonData } from '../shapes/addons.js';
 import type { PartsDefinition } from '../parts.js';
-import { enumName, restEnums } from '../shapes/enums.js';
+import { addonTypesParam, appParam, enumName, restEnums } from '../shapes/enums.js';
 
 /** Search results: the add-on object without licence, release notes or author pictures. */
 const searchHitFields = gql`
@@ -97,7 +91,11 @@ const searchParts: PartsDefinition<SearchPage, AddonData> = {
     const results = page.items.flatMap((hit, i) => {
       const part = parts[i];
       if (part === null) return [];
-      return [ctx.version === 'v3' ? part : `${part.slice(0, -1)},"_score":${JSON.stringify(hit.score ?? 0)}}`];
+      return [
+        !ctx.gate('addons-search-_score-field')
+          ? part
+          : `${part.slice(0, -1)},"_score":${JSON.stringify(hit.score ?? 0)}}`,
+      ];
     });
     // The envelope as `paginated` writes it: its last member is `"results":[]`.
     const envelope = JSON.stringify(paginated({ ...page, items: [] }, ctx, () => null));
@@ -105,21 +103,16 @@ const searchParts: PartsDefinition<SearchPage, AddonData> = {
   },
 };
 
-/** Autocomplete results: v3 id, icon_url, name, url; v4 adds promoted and type. */
+/** Autocomplete results: id, icon_url, name, url; promoted and type unless `autocomplete-legacy-suggestion`. */
 function shapeSuggestion(hit: HitData, ctx: ShapeContext) {
   const { addon } = hit;
   const name = ctx.translated(addon.name, addon.defaultLocale);
-  if (ctx.version === 'v3') return { id: addon.id, icon_url: addon.icon64, name, url: addon.url };
+  if (ctx.gate('autocomplete-legacy-suggestion')) return { id: addon.id, icon_url: addon.icon64, name, url: addon.url };
   return {
     id: addon.id,
     icon_url: addon.icon64,
     name,
-    promoted: addon.promoted
-      ? {
-          category: restEnums.promoted(addon.promoted.category as never),
-          apps: addon.promoted.apps.map((a) => restEnums.app(a as never)),
-        }
-      : null,
+    promoted: shapePromoted(addon.promoted, ctx),
     type: restEnums.type(addon.type as never, ctx.version),
     url: addon.url,
   };
@@ -162,7 +155,7 @@ export const searchRoutes = defineRoutes([
   {
     method: 'GET',
     path: '/addons/search/',
-    versions: ['v3', 'v4'],
+    versions: ALL_VERSIONS,
     cache: 'public',
     cacheVariants: (req) => (isRandom(req) ? RANDOM_VARIANTS : 1),
     cacheTags: listingTags(false),
@@ -178,7 +171,7 @@ export const searchRoutes = defineRoutes([
   {
     method: 'GET',
     path: '/addons/autocomplete/',
-    versions: ['v3', 'v4'],
+    versions: ALL_VERSIONS,
     cache: 'public',
     cacheVariants: (req) => (isRandom(req) ? RANDOM_VARIANTS : 1),
     cacheTags: listingTags(true),
@@ -223,10 +216,10 @@ export const searchRoutes = defineRoutes([
       ${versionFields}
     `,
     variables: (req) => {
-      const app = appFromParam(req.query.get('app') ?? '', req.version);
+      const app = appParam(req.query.get('app') ?? '', req.version);
       if (app === null) throw featuredInvalid();
       const type = req.query.get('type');
-      const types = type === null ? null : addonTypesFromName(type, req.version);
+      const types = type === null ? null : addonTypesParam(type, req.version);
       if (type !== null && !types) throw featuredInvalid();
       const rawSize = req.query.get('page_size');
       if (rawSize !== null && !/^\d+$/.test(rawSize.trim())) throw errors.badRequest('Invalid page_size parameter');

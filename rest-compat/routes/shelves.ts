@@ -1,3 +1,4 @@
+import { SINCE_V4 } from '../gates.js';
 import { DEFAULT_LOCALE } from '../../src/core/i18n/locales.js';
 import type { Translations } from '../../src/core/i18n/translations.js';
 import { drfBoolean } from '../params/fields.js';
@@ -143,7 +144,7 @@ export const shelfRoutes = defineRoutes([
   {
     method: 'GET',
     path: '/hero/',
-    versions: ['v4'],
+    versions: SINCE_V4,
     document: gql`
       query RestHero {
         heroShelves {
@@ -166,7 +167,7 @@ export const shelfRoutes = defineRoutes([
   {
     method: 'GET',
     path: '/hero/primary/',
-    versions: ['v4'],
+    versions: SINCE_V4,
     document: gql`
       query RestPrimaryShelves($all: Boolean!) {
         primaryShelves(all: $all) {
@@ -183,7 +184,7 @@ export const shelfRoutes = defineRoutes([
   {
     method: 'GET',
     path: '/hero/secondary/',
-    versions: ['v4'],
+    versions: SINCE_V4,
     document: gql`
       query RestSecondaryShelves($all: Boolean!) {
         secondaryShelves(all: $all) {

@@ -1,3 +1,4 @@
+import { ALL_VERSIONS } from '../gates.js';
 import Upload from 'graphql-upload/Upload.mjs';
 import { parseIntParam } from '../params/catalogue.js';
 import { FileReply, RedirectReply } from '../http.js';
@@ -124,7 +125,7 @@ function shapeDownload({ fileDownload: file }: Download, ctx: ShapeContext) {
   });
 }
 
-const signing = { versions: ['v3', 'v4'] as const, auth: ['jwt'] as const, errorStyle: 'signing' as const };
+const signing = { versions: ALL_VERSIONS, auth: ['jwt'] as const, errorStyle: 'signing' as const };
 
 export const signingRoutes = defineRoutes([
   {
@@ -172,7 +173,7 @@ export const signingRoutes = defineRoutes([
   ...['/file/<file>/<name>', '/file/<file>/'].map((filePath) => ({
     method: 'GET' as const,
     path: filePath,
-    versions: ['v3', 'v4'] as const,
+    versions: ALL_VERSIONS,
     document: downloadDocument,
     variables: (req: RestRequest) => ({ id: Math.max(0, parseIntParam(req.params.file)) }),
     shape: shapeDownload,

@@ -1,3 +1,4 @@
+import { SINCE_V4 } from '../gates.js';
 import { defineRoutes, gql } from '../route.js';
 
 export const siteStatusFields = gql`
@@ -18,7 +19,7 @@ export const siteRoutes = defineRoutes([
   {
     method: 'GET',
     path: '/site/',
-    versions: ['v4'],
+    versions: SINCE_V4,
     document: gql`
       query RestSiteStatus {
         siteStatus {

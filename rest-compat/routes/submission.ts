@@ -11,7 +11,7 @@ import {
   type ShapeContext,
   type SubmissionApiVersion,
 } from '../route.js';
-import { versionFields, type VersionData } from '../shapes/addons.js';
+import { shapeVersion as shapeCatalogueVersion, versionFields, type VersionData } from '../shapes/addons.js';
 import { restEnums } from '../shapes/enums.js';
 
 /**
@@ -60,45 +60,17 @@ function shapeUpload(u: UploadData, ctx: Context) {
   };
 }
 
-/** v5's file status names (what web-ext waits for: `public`). */
-const FILE_STATUS: Record<number, string> = { 1: 'unreviewed', 4: 'public', 5: 'disabled' };
-
 /**
- * v5's version object: one `file`, whose `url` is the API-key download (`/api/v4/file/…`: streamed
- * to authors, public files redirected to the mirror), and translated fields as objects.
+ * v5's version object (shapes/addons.ts, as v5's gates say: one `file`, status names, translated
+ * fields as objects), whose file `url` is the API-key download (`/api/v4/file/…`: streamed to
+ * authors, public files redirected to the mirror), which web-ext fetches with its key.
  */
 function shapeVersion(version: VersionData, ctx: Context) {
-  const file = version.files[0] ?? null;
-  const compatibility: Record<string, { min: string; max: string }> = {};
-  for (const c of version.compatibility) {
-    compatibility[restEnums.app(c.application as never)] = { min: c.min, max: c.max };
-  }
-  return {
-    id: version.id,
-    channel: restEnums.channel(version.channel),
-    compatibility,
-    edit_url: version.editUrl,
-    file: file && {
-      id: file.id,
-      created: ctx.timestamp(file.created),
-      hash: file.hash,
-      is_mozilla_signed_extension: file.isVendorSigned,
-      optional_permissions: file.optionalPermissions,
-      permissions: file.permissions,
-      size: file.size,
-      status: FILE_STATUS[file.status] ?? 'unreviewed',
-      url: `${ctx.baseUrl}/api/v4/file/${file.id}/${new URL(file.url).pathname.split('/').pop()}`,
-    },
-    license: version.license && {
-      id: version.license.id,
-      is_custom: version.license.isCustom,
-      name: version.license.name,
-      url: version.license.url,
-    },
-    release_notes: version.releaseNotes ?? null,
-    reviewed: ctx.timestamp(version.reviewed),
-    version: version.version,
-  };
+  const shaped = shapeCatalogueVersion(version, ctx);
+  const file = version.files[0];
+  if (!file || !('file' in shaped) || !shaped.file) return shaped;
+  const url = `${ctx.baseUrl}/api/v4/file/${file.id}/${new URL(file.url).pathname.split('/').pop()}`;
+  return { ...shaped, file: { ...shaped.file, url } };
 }
 
 interface SubmittedAddon {

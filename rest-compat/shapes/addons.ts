@@ -54,6 +54,7 @@ export const addonFields = gql`
     }
     previews {
       id
+      position
       caption
       imageSize
       imageUrl
@@ -93,6 +94,7 @@ export const versionFields = gql`
       name
       url
       isCustom
+      slug
     }
     files {
       id
@@ -125,6 +127,7 @@ export interface VersionData {
     name: Translations | null;
     url: string | null;
     isCustom: boolean;
+    slug: string | null;
     text?: Translations | null;
   } | null;
   releaseNotes?: Translations | null;
@@ -176,6 +179,7 @@ export interface AddonData {
   authors: { user: { id: number; username: string; displayName: string | null; name: string } }[];
   previews: {
     id: number;
+    position: number;
     caption: Translations | null;
     imageSize: number[];
     imageUrl: string;
@@ -202,9 +206,14 @@ export interface AddonShapeOptions {
   score?: number | null;
 }
 
-/** The v3/v4 version object. */
+/** File status names (v5). */
+const FILE_STATUS_NAMES: Record<number, string> = { 1: 'unreviewed', 4: 'public', 5: 'disabled' };
+
+/**
+ * The version object: `files` (`version-files`, with `platform`, `is_restart_required` and
+ * `is_webextension` as their gates say) or one `file`; the licence `text` only when read.
+ */
 export function shapeVersion(version: VersionData, ctx: ShapeContext, options: { search?: boolean } = {}) {
-  const v3 = ctx.version === 'v3';
   const defaultLocale = 'en-US';
   const compatibility: Record<string, { min: string; max: string }> = {};
   for (const c of version.compatibility) {
@@ -215,31 +224,35 @@ export function shapeVersion(version: VersionData, ctx: ShapeContext, options: {
   const license = version.license
     ? {
         id: version.license.id,
-        ...(v3 ? {} : { is_custom: version.license.isCustom }),
+        ...(ctx.gate('del-version-license-is-custom') ? {} : { is_custom: version.license.isCustom }),
         name: ctx.translated(version.license.name, defaultLocale),
+        ...(ctx.gate('del-version-license-slug') ? {} : { slug: version.license.slug }),
         ...('text' in version.license ? { text: ctx.translated(version.license.text ?? null, defaultLocale) } : {}),
         url: version.license.url,
       }
     : null;
+  const files = version.files.map((f) => ({
+    id: f.id,
+    created: ctx.timestamp(f.created),
+    hash: f.hash,
+    ...(ctx.gate('is-restart-required-shim') ? { is_restart_required: f.isRestartRequired } : {}),
+    ...(ctx.gate('is-webextension-shim') ? { is_webextension: f.isWebextension } : {}),
+    ...(ctx.gate('file-is-vendor-signed-extension')
+      ? { is_vendor_signed_extension: f.isVendorSigned }
+      : { is_mozilla_signed_extension: f.isVendorSigned }),
+    ...(ctx.gate('platform-shim') ? { platform: restEnums.platform(f.platform as never) } : {}),
+    size: f.size,
+    status: ctx.gate('file-status-integer') ? f.status : (FILE_STATUS_NAMES[f.status] ?? 'unreviewed'),
+    url: f.url,
+    permissions: f.permissions,
+    ...(ctx.gate('del-file-optional-permissions') ? {} : { optional_permissions: f.optionalPermissions }),
+  }));
   return {
     id: version.id,
     channel: restEnums.channel(version.channel),
     compatibility,
     edit_url: version.editUrl,
-    files: version.files.map((f) => ({
-      id: f.id,
-      created: ctx.timestamp(f.created),
-      hash: f.hash,
-      is_restart_required: f.isRestartRequired,
-      is_webextension: f.isWebextension,
-      is_vendor_signed_extension: f.isVendorSigned,
-      platform: restEnums.platform(f.platform as never),
-      size: f.size,
-      status: f.status,
-      url: f.url,
-      permissions: f.permissions,
-      ...(v3 ? {} : { optional_permissions: f.optionalPermissions }),
-    })),
+    ...(ctx.gate('version-files') ? { files } : { file: files[0] ?? null }),
     is_strict_compatibility_enabled: version.isStrictCompatibilityEnabled,
     ...(options.search ? {} : { license }),
     ...(options.search ? {} : { release_notes: ctx.translated(version.releaseNotes ?? null) }),
@@ -249,32 +262,51 @@ export function shapeVersion(version: VersionData, ctx: ShapeContext, options: {
   };
 }
 
-/** The v3/v4 add-on object (detail, or a search result with `search`). */
+/** `promoted`: one object or null (`promoted-groups-shim`), else a list of them. */
+export function shapePromoted(promoted: AddonData['promoted'], ctx: ShapeContext) {
+  const group = promoted && {
+    category: restEnums.promoted(promoted.category as never),
+    apps: promoted.apps.map((a) => restEnums.app(a as never)),
+  };
+  if (ctx.gate('promoted-groups-shim')) return group;
+  return group ? [group] : [];
+}
+
+/** A user's name as the version shows it (`user-name-username-fallback`). */
+export const userName = (user: { displayName: string | null; username: string; name: string }, ctx: ShapeContext) =>
+  ctx.gate('user-name-username-fallback') ? user.displayName || user.username : user.name;
+
+/** The add-on object (detail, or a search result with `search`), as the request's gates say. */
 export function shapeAddon(addon: AddonData, ctx: ShapeContext, options: AddonShapeOptions = {}) {
-  const v3 = ctx.version === 'v3';
+  const legacy = ctx.gate('del-addons-promoted-public-stats');
   const locale = addon.defaultLocale;
   const t = (value: Translations | null) => ctx.translated(value, locale);
   const html = (value: Translations | null) => ctx.translated(wrapHtmlLinks(value, ctx), locale);
-  const categories: Record<string, string[]> = {};
+  const byApp: Record<string, string[]> = {};
+  const slugs: string[] = [];
   for (const c of addon.categories) {
     if (!restEnums.appInVersion(c.application as never, ctx.version)) continue;
-    (categories[restEnums.app(c.application as never)] ??= []).push(c.slug);
+    (byApp[restEnums.app(c.application as never)] ??= []).push(c.slug);
+    if (!slugs.includes(c.slug)) slugs.push(c.slug);
   }
-  const homepage = t(addon.homepage);
-  const supportUrl = t(addon.supportUrl);
+  const contributions = ctx.link(addon.contributionsUrl);
+  const authorPicture = !options.search || ctx.gate('search-authors-picture-url');
   return {
     id: addon.id,
     authors: addon.authors.map(({ user }) => ({
       id: user.id,
-      name: v3 ? user.displayName || user.username : user.name,
+      name: userName(user, ctx),
       url: ctx.absolute(`/user/${user.id}/`),
       username: user.username,
-      ...(options.search && !v3 ? {} : { picture_url: ctx.absolute('/static/img/anon_user.png') }),
+      ...(authorPicture ? { picture_url: ctx.absolute('/static/img/anon_user.png') } : {}),
     })),
     average_daily_users: addon.averageDailyUsers,
-    categories,
-    contributions_url: v3 ? ctx.link(addon.contributionsUrl) : (ctx.link(addon.contributionsUrl) ?? ''),
-    ...(v3 ? {} : { created: ctx.timestamp(addon.created) }),
+    categories: ctx.gate('categories-application') ? byApp : slugs,
+    contributions_url:
+      contributions === null && ctx.gate('wrap-outgoing-parameter') && !ctx.gate('contributions-url-null')
+        ? ''
+        : contributions,
+    ...(ctx.gate('del-addons-created-field') ? {} : { created: ctx.timestamp(addon.created) }),
     current_version: addon.currentVersion ? shapeVersion(addon.currentVersion, ctx, options) : null,
     default_locale: addon.defaultLocale,
     description: html(addon.description),
@@ -283,12 +315,15 @@ export function shapeAddon(addon: AddonData, ctx: ShapeContext, options: AddonSh
     guid: addon.guid,
     has_eula: addon.hasEula,
     has_privacy_policy: addon.hasPrivacyPolicy,
-    homepage: typeof homepage === 'string' ? ctx.link(homepage) : mapValues(homepage, ctx.link),
+    homepage: ctx.translatedLink(addon.homepage, locale),
     icon_url: addon.icon64,
-    icons: v3 ? { 32: addon.icon32, 64: addon.icon64 } : { 32: addon.icon32, 64: addon.icon64, 128: addon.icon128 },
+    icons: ctx.gate('del-addons-icon-128')
+      ? { 32: addon.icon32, 64: addon.icon64 }
+      : { 32: addon.icon32, 64: addon.icon64, 128: addon.icon128 },
     is_disabled: addon.isDisabled,
     is_experimental: addon.isExperimental,
-    ...(v3 ? { is_featured: addon.featuredFor.length > 0, is_source_public: false } : {}),
+    ...(ctx.gate('is-featured-addon-shim') ? { is_featured: addon.featuredFor.length > 0 } : {}),
+    ...(ctx.gate('is-source-public-shim') ? { is_source_public: false } : {}),
     last_updated: ctx.timestamp(addon.lastUpdated),
     ...(addon.canSeeUnlisted && !options.search
       ? { latest_unlisted_version: addon.latestUnlistedVersion ? shapeVersion(addon.latestUnlistedVersion, ctx) : null }
@@ -299,20 +334,11 @@ export function shapeAddon(addon: AddonData, ctx: ShapeContext, options: AddonSh
       caption: t(p.caption),
       image_size: p.imageSize,
       image_url: p.imageUrl,
+      ...(ctx.gate('del-preview-position') ? {} : { position: p.position }),
       thumbnail_size: p.thumbnailSize,
       thumbnail_url: p.thumbnailUrl,
     })),
-    ...(v3
-      ? {}
-      : {
-          promoted: addon.promoted
-            ? {
-                category: restEnums.promoted(addon.promoted.category as never),
-                apps: addon.promoted.apps.map((a) => restEnums.app(a as never)),
-              }
-            : null,
-          public_stats: addon.publicStats,
-        }),
+    ...(legacy ? {} : { promoted: shapePromoted(addon.promoted, ctx), public_stats: addon.publicStats }),
     ratings: {
       average: addon.ratings.average,
       bayesian_average: addon.ratings.bayesianAverage,
@@ -326,19 +352,14 @@ export function shapeAddon(addon: AddonData, ctx: ShapeContext, options: AddonSh
     status: restEnums.status(addon.status as never, ctx.version),
     summary: html(addon.summary),
     support_email: t(addon.supportEmail),
-    support_url: typeof supportUrl === 'string' ? ctx.link(supportUrl) : mapValues(supportUrl, ctx.link),
+    support_url: ctx.translatedLink(addon.supportUrl, locale),
     tags: addon.tags,
     type: restEnums.type(addon.type as never, ctx.version),
     url: addon.url,
     versions_url: addon.versionsUrl,
     weekly_downloads: addon.weeklyDownloads,
-    ...(options.search && !v3 ? { _score: options.score ?? 0 } : {}),
+    ...(options.search && ctx.gate('addons-search-_score-field') ? { _score: options.score ?? 0 } : {}),
   };
-}
-
-function mapValues(value: Translations | null | string, fn: (v: string) => string | null) {
-  if (value === null || typeof value === 'string') return value;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fn(v) ?? v]));
 }
 
 /** Links inside HTML fields always go through the outgoing redirector. */
@@ -364,10 +385,11 @@ function wrapHtmlLinks(value: Translations | null, ctx: ShapeContext): Translati
 export function shapeAddonSubset(addon: AddonData, ctx: ShapeContext, options: { promoted?: boolean } = {}) {
   const full = shapeAddon(addon, ctx);
   const version = full.current_version;
-  if (ctx.version === 'v3') {
+  const files = version && ('files' in version ? { files: version.files } : { file: version.file });
+  if (ctx.gate('disco-legacy-addon-subset')) {
     return {
       id: full.id,
-      current_version: version ? { compatibility: version.compatibility, files: version.files } : null,
+      current_version: version ? { compatibility: version.compatibility, ...files } : null,
       guid: full.guid,
       icon_url: full.icon_url,
       name: full.name,
@@ -386,7 +408,7 @@ export function shapeAddonSubset(addon: AddonData, ctx: ShapeContext, options: {
           id: version.id,
           compatibility: version.compatibility,
           is_strict_compatibility_enabled: version.is_strict_compatibility_enabled,
-          files: version.files,
+          ...files,
         }
       : null,
     guid: full.guid,

@@ -1,29 +1,58 @@
 import {
+  ALL_APPS,
   AddonStatus,
   AddonType,
   App,
+  CURRENT_APPS,
   addonStatusName,
+  addonTypeFromName,
   addonTypeName,
+  appFromParam,
   appName,
-  APPS_BY_VERSION,
+  currentAddonStatus,
   Platform,
   platformName,
   PromotedCategory,
   promotedName,
 } from '../../src/catalogue/catalogue.enums.js';
-import type { ApiVersion } from '../route.js';
+import { gate, type ApiVersion } from '../gates.js';
 
-/** GraphQL enum values arrive as names (`STATICTHEME`); these turn them into the v3/v4 strings. */
+const knownApps = (version: ApiVersion) => (gate(version, 'legacy-applications') ? ALL_APPS : CURRENT_APPS);
+
+/** GraphQL enum values arrive as names (`STATICTHEME`); these turn them into the REST strings. */
 export const restEnums = {
-  type: (name: keyof typeof AddonType, version: ApiVersion) => addonTypeName(AddonType[name], version),
-  status: (name: keyof typeof AddonStatus, version: ApiVersion) => addonStatusName(AddonStatus[name], version),
+  /** `static-theme-as-persona`: v3 predates static themes and reports them as `persona`. */
+  type: (name: keyof typeof AddonType, version: ApiVersion) =>
+    AddonType[name] === AddonType.STATICTHEME && gate(version, 'static-theme-as-persona')
+      ? 'persona'
+      : addonTypeName(AddonType[name]),
+  /** `legacy-addon-statuses`: else the legacy statuses read as the current ones they became. */
+  status: (name: keyof typeof AddonStatus, version: ApiVersion) =>
+    addonStatusName(gate(version, 'legacy-addon-statuses') ? AddonStatus[name] : currentAddonStatus(AddonStatus[name])),
   app: (name: keyof typeof App) => appName(App[name]),
-  /** Whether the API version knows this application (v4: browser and android only). */
-  appInVersion: (name: keyof typeof App, version: ApiVersion) => APPS_BY_VERSION[version].includes(App[name]),
+  /** Whether the API version knows this application (`legacy-applications`). */
+  appInVersion: (name: keyof typeof App, version: ApiVersion) => knownApps(version).includes(App[name]),
   platform: (name: keyof typeof Platform) => platformName(Platform[name]),
   promoted: (name: keyof typeof PromotedCategory) => promotedName(PromotedCategory[name]),
   channel: (name: 'LISTED' | 'UNLISTED') => name.toLowerCase(),
 };
+
+/** The `app` parameter: a name or numeric id of an application the version knows. */
+export const appParam = (value: string, version: ApiVersion): App | null => appFromParam(value, knownApps(version));
+
+/**
+ * The stored types a `type` parameter selects: under `static-theme-as-persona`, `persona` also
+ * covers static themes and `statictheme` is unknown.
+ */
+export function addonTypesParam(name: string, version: ApiVersion): AddonType[] | null {
+  const type = addonTypeFromName(name);
+  if (type === null) return null;
+  if (gate(version, 'static-theme-as-persona')) {
+    if (type === AddonType.STATICTHEME) return null;
+    if (type === AddonType.PERSONA) return [AddonType.PERSONA, AddonType.STATICTHEME];
+  }
+  return [type];
+}
 
 /** GraphQL enum name for a stored value (the reverse, for variables). */
 export function enumName<T extends Record<string, number>>(enumObject: T, value: number): keyof T {

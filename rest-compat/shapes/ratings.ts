@@ -1,3 +1,4 @@
+import { userName } from './addons.js';
 import type { Translations } from '../../src/core/i18n/translations.js';
 import { RatingFlagReason, ratingFlagConstant } from '../../src/ratings/ratings.enums.js';
 import { gql, type ShapeContext } from '../route.js';
@@ -74,15 +75,15 @@ export interface RatingData extends RatingCoreData {
 }
 
 /**
- * The fields a rating and a reply share. v3: the add-on's id and slug only, no `is_deleted`,
- * `title: null`; v4: `flags` when asked for.
+ * The fields a rating and a reply share, as the gates say (`ratings-legacy-addon-summary`,
+ * `del-ratings-flags`: else `flags` when asked for).
  */
 function shapeCore(rating: RatingCoreData, ctx: ShapeContext) {
-  const v3 = ctx.version === 'v3';
+  const legacy = ctx.gate('ratings-legacy-addon-summary');
   const { addon, user } = rating;
   return {
     id: rating.id,
-    addon: v3
+    addon: legacy
       ? { id: addon.id, slug: addon.slug }
       : {
           id: addon.id,
@@ -92,16 +93,16 @@ function shapeCore(rating: RatingCoreData, ctx: ShapeContext) {
         },
     body: rating.body,
     created: ctx.timestamp(rating.created),
-    ...(rating.flags && !v3
+    ...(rating.flags && !ctx.gate('del-ratings-flags')
       ? { flags: rating.flags.map((f) => ({ flag: ratingFlagConstant(REASONS[f.flag]), note: f.note })) }
       : {}),
-    ...(v3 ? {} : { is_deleted: rating.isDeleted }),
+    ...(legacy ? {} : { is_deleted: rating.isDeleted }),
     is_developer_reply: rating.isDeveloperReply,
     is_latest: rating.isLatest,
     previous_count: rating.previousCount,
     user: {
       id: user.id,
-      name: v3 ? user.displayName || user.username : user.name,
+      name: userName(user, ctx),
       url: ctx.absolute(`/user/${user.id}/`),
       username: user.username,
     },
@@ -110,15 +111,21 @@ function shapeCore(rating: RatingCoreData, ctx: ShapeContext) {
 
 /** A reply: the rating object without score, reply and version. */
 export function shapeReply(reply: RatingCoreData, ctx: ShapeContext) {
-  return { ...shapeCore(reply, ctx), ...(ctx.version === 'v3' ? { title: null } : {}) };
+  return { ...shapeCore(reply, ctx), ...(ctx.gate('ratings-title-shim') ? { title: null } : {}) };
 }
 
-/** The rating object; v3 calls the score `rating`. */
+/** The rating object; `ratings-rating-shim` calls the score `rating`. */
 export function shapeRating(rating: RatingData, ctx: ShapeContext) {
   const version = rating.version ? { id: rating.version.id, version: rating.version.version } : null;
   const reply = rating.reply ? shapeReply(rating.reply, ctx) : null;
-  if (ctx.version === 'v3') {
-    return { ...shapeCore(rating, ctx), reply, version, rating: rating.score, title: null };
+  if (ctx.gate('ratings-rating-shim')) {
+    return {
+      ...shapeCore(rating, ctx),
+      reply,
+      version,
+      rating: rating.score,
+      ...(ctx.gate('ratings-title-shim') ? { title: null } : {}),
+    };
   }
   return { ...shapeCore(rating, ctx), score: rating.score, reply, version };
 }

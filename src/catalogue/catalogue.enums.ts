@@ -1,8 +1,7 @@
 /**
- * Catalogue enumerations. Stored as small integers (the original's codes); the API names are
- * mapped here once. v3 and v4 differ: see `addonTypeName` and `addonStatusName`.
+ * Catalogue enumerations. Stored as small integers (the original's codes); their names are
+ * mapped here once (what older REST versions call them differently is in rest-compat's gates).
  */
-export type ApiVersion = 'v3' | 'v4';
 
 export const AddonType = {
   EXTENSION: 1,
@@ -25,20 +24,12 @@ const TYPE_NAMES: Record<AddonType, string> = {
   10: 'statictheme',
 };
 
-/** v3 predates static themes: they are reported (and filtered) as `persona`, its theme type. */
-export function addonTypeName(type: AddonType, version: ApiVersion): string {
-  if (version === 'v3' && type === AddonType.STATICTHEME) return 'persona';
-  return TYPE_NAMES[type];
-}
+export const addonTypeName = (type: AddonType): string => TYPE_NAMES[type];
 
-/** The stored types an API `type` value selects (v3 `persona` also covers static themes). */
-export function addonTypesFromName(name: string, version: ApiVersion): AddonType[] | null {
+/** The type a name stands for, or null. */
+export function addonTypeFromName(name: string): AddonType | null {
   const entry = Object.entries(TYPE_NAMES).find(([, n]) => n === name);
-  if (!entry) return null;
-  const type = Number(entry[0]) as AddonType;
-  if (version === 'v3' && type === AddonType.STATICTHEME) return null;
-  if (version === 'v3' && type === AddonType.PERSONA) return [AddonType.PERSONA, AddonType.STATICTHEME];
-  return [type];
+  return entry ? (Number(entry[0]) as AddonType) : null;
 }
 
 export const AddonStatus = {
@@ -70,14 +61,17 @@ const STATUS_NAMES: Record<AddonStatus, string> = {
   12: 'rejected',
 };
 
-/** v4 knows only public, deleted, disabled, nominated, incomplete and unreviewed. */
-export function addonStatusName(status: AddonStatus, version: ApiVersion): string {
-  if (version === 'v4') {
-    if (status === AddonStatus.LITE || status === AddonStatus.REVIEW_PENDING) return 'public';
-    if (status === AddonStatus.LITE_NOMINATED || status === AddonStatus.PENDING) return 'nominated';
-    if (status === AddonStatus.REJECTED) return 'disabled';
-  }
-  return STATUS_NAMES[status];
+export const addonStatusName = (status: AddonStatus): string => STATUS_NAMES[status];
+
+/**
+ * The statuses of today's add-ons: public, deleted, disabled, nominated, incomplete and
+ * unreviewed. The legacy ones read as the current status they became.
+ */
+export function currentAddonStatus(status: AddonStatus): AddonStatus {
+  if (status === AddonStatus.LITE || status === AddonStatus.REVIEW_PENDING) return AddonStatus.PUBLIC;
+  if (status === AddonStatus.LITE_NOMINATED || status === AddonStatus.PENDING) return AddonStatus.NOMINATED;
+  if (status === AddonStatus.REJECTED) return AddonStatus.DISABLED;
+  return status;
 }
 
 /** File review states (files[].status is the integer in v3/v4). */
@@ -92,22 +86,21 @@ export const Channel = { UNLISTED: 1, LISTED: 2 } as const;
 export type Channel = (typeof Channel)[keyof typeof Channel];
 export const channelName = (channel: Channel) => (channel === Channel.LISTED ? 'listed' : 'unlisted');
 
-/** Applications (`app` parameter, compatibility keys). v4 knows browser and android only. */
+/** Applications (`app` parameter, compatibility keys); Firefox and Firefox for Android today. */
 export const App = { BROWSER: 1, MAILCLIENT: 18, SUITE: 59, ANDROID: 61 } as const;
 export type App = (typeof App)[keyof typeof App];
 const APP_NAMES: Record<App, string> = { 1: 'browser', 18: 'mailclient', 59: 'suite', 61: 'android' };
 export const appName = (app: App) => APP_NAMES[app];
-export const APPS_BY_VERSION: Record<ApiVersion, App[]> = {
-  v3: [App.ANDROID, App.BROWSER, App.SUITE, App.MAILCLIENT],
-  v4: [App.ANDROID, App.BROWSER],
-};
+export const CURRENT_APPS: readonly App[] = [App.ANDROID, App.BROWSER];
+/** Today's and the retired applications (SeaMonkey, Thunderbird). */
+export const ALL_APPS: readonly App[] = [App.ANDROID, App.BROWSER, App.SUITE, App.MAILCLIENT];
 
-/** `app` accepts a name or the numeric id, limited to the version's applications. */
-export function appFromParam(value: string, version: ApiVersion): App | null {
+/** `app` accepts a name or the numeric id, limited to `known` applications. */
+export function appFromParam(value: string, known: readonly App[] = CURRENT_APPS): App | null {
   const trimmed = value.trim().toLowerCase();
   const byName = Object.entries(APP_NAMES).find(([, name]) => name === trimmed);
   const app = (byName ? Number(byName[0]) : /^\d+$/.test(trimmed) ? Number(trimmed) : NaN) as App;
-  return APPS_BY_VERSION[version].includes(app) ? app : null;
+  return known.includes(app) ? app : null;
 }
 
 export const Platform = { ALL: 1, LINUX: 2, MAC: 3, WINDOWS: 5, ANDROID: 7 } as const;

@@ -74,6 +74,9 @@ export class PreviewType {
   @Field(() => TranslationsScalar, { nullable: true })
   caption!: Translations | null;
 
+  @Field(() => Int, { description: 'Order among the add-on previews (lowest first).' })
+  position!: number;
+
   @Field(() => [Int], { description: '[width, height] of the stored image (within 2400×1800)' })
   imageSize!: number[];
 

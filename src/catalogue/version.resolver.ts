@@ -6,6 +6,7 @@ import type { Services } from '../services.js';
 import { addonById, compatByVersionId, filesByVersionId, licenseById, licenseTextById } from './catalogue.loaders.js';
 import { CompatibilityType, FileType, LicenseType, PreviewType, VersionType } from './catalogue.types.js';
 import type { FileRecord, LicenseRecord, PreviewRecord, VersionRecord } from './catalogue.records.js';
+import { licenseSlug } from './license.entity.js';
 import { catalogueUrls } from './catalogue.urls.js';
 
 @Resolver(() => VersionType)
@@ -50,6 +51,14 @@ export class LicenseResolver {
   @FieldResolver(() => Boolean)
   isCustom(@Root() license: LicenseRecord) {
     return license.builtin === 0;
+  }
+
+  @FieldResolver(() => String, {
+    nullable: true,
+    description: "A built-in licence's slug (SPDX where one exists); null for custom ones.",
+  })
+  slug(@Root() license: LicenseRecord) {
+    return licenseSlug(license.builtin);
   }
 
   @FieldResolver(() => TranslationsScalar, { nullable: true })

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Addon } from '../catalogue/addon.entity.js';
 import { App, Channel } from '../catalogue/catalogue.enums.js';
 import { Category } from '../catalogue/category.entity.js';
-import { License } from '../catalogue/license.entity.js';
+import { builtinLicenseNumber, License } from '../catalogue/license.entity.js';
 import { MAX_CATEGORIES_PER_APP as MAX_CATEGORIES } from '../catalogue/listing.service.js';
 import { Version } from '../catalogue/version.entity.js';
 import type { RequestContext } from '../core/context.js';
@@ -22,19 +22,6 @@ export interface SubmissionMetadata {
   /** A built-in licence's slug (listed versions). */
   license?: string | null;
 }
-
-/** v5's licence slugs, in the order of the built-in licence numbers (1 to 9). */
-const LICENSE_SLUGS = [
-  'MPL-2.0',
-  'GPL-2.0-or-later',
-  'GPL-3.0-or-later',
-  'LGPL-2.1-or-later',
-  'LGPL-3.0-or-later',
-  'MIT',
-  'BSD-2-Clause',
-  'all-rights-reserved',
-  'cc-by-3.0',
-];
 
 /**
  * The listing after a v5 submission's metadata: texts (objects of locales), categories and a
@@ -87,7 +74,7 @@ export async function submissionListing(
   }
   let license: License | null = null;
   if (metadata.license) {
-    const builtin = LICENSE_SLUGS.indexOf(metadata.license) + 1;
+    const builtin = builtinLicenseNumber(metadata.license);
     license = builtin > 0 ? await ctx.em.findOne(License, { builtin }) : null;
     if (!license) fail('license', `License with slug=${metadata.license} does not exist.`);
   }

@@ -191,7 +191,7 @@ export class UploadsService {
       if (taken || (await em.count(DeniedGuid, { guid }))) throw signingErrors.duplicateGuid();
     }
     if (addon && addon.type !== pkg.type) {
-      throw signingErrors.typeMismatch(addonTypeName(pkg.type, 'v4'), addonTypeName(addon.type, 'v4'));
+      throw signingErrors.typeMismatch(addonTypeName(pkg.type), addonTypeName(addon.type));
     }
     this.policy.assertAllowedContent(pkg, guid, user, !addon);
     const channel = input.channel;
