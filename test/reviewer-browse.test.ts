@@ -327,20 +327,20 @@ describe('compare', () => {
     });
     expect(diff.hunks).toHaveLength(1);
     const [hunk] = diff.hunks;
-    expect(hunk).toMatchObject({ header: '@@ -7,7 +7,7 @@\n', old_start: 7, new_start: 7, old_lines: 7, new_lines: 7 });
+    expect(hunk).toMatchObject({ header: '@@ -7,7 +7,7 @@', old_start: 7, new_start: 7, old_lines: 7, new_lines: 7 });
     expect(hunk.changes[3]).toEqual({
-      content: 'line 10;\n',
+      content: 'line 10;',
       type: 'delete',
       old_line_number: 10,
       new_line_number: -1,
     });
     expect(hunk.changes[4]).toEqual({
-      content: 'line ten changed;\n',
+      content: 'line ten changed;',
       type: 'insert',
       old_line_number: -1,
       new_line_number: 10,
     });
-    expect(hunk.changes[0]).toEqual({ content: 'line 7;\n', type: 'normal', old_line_number: 7, new_line_number: 7 });
+    expect(hunk.changes[0]).toEqual({ content: 'line 7;', type: 'normal', old_line_number: 7, new_line_number: 7 });
   });
 
   it('renders unmodified, added, deleted and binary files as the original', async () => {
@@ -349,29 +349,40 @@ describe('compare', () => {
       call(t, 'get', `${base}${v1.id}/compare_to/${v2.id}/?file=${encodeURIComponent(file)}`, reviewer);
     const same = (await compare('README.md')).body.file.diff;
     expect(same).toMatchObject({ mode: '', lines_added: 0, lines_deleted: 0 });
+    // The original's made-up hunk: the file split at \n, its final newline giving an empty last line.
     expect(same.hunks).toEqual([
       {
-        header: '@@ -1 +1 @@\n',
-        old_start: 1,
-        new_start: 1,
-        old_lines: 1,
-        new_lines: 1,
-        changes: [{ content: '# beastify\n', type: 'normal', old_line_number: 1, new_line_number: 1 }],
+        header: '@@ -0 +0 @@',
+        old_start: 0,
+        new_start: 0,
+        old_lines: 2,
+        new_lines: 2,
+        changes: [
+          { content: '# beastify', type: 'normal', old_line_number: 1, new_line_number: 1 },
+          { content: '', type: 'normal', old_line_number: 2, new_line_number: 2 },
+        ],
       },
     ]);
     const added = await compare('lib/new.min.js');
     expect(added.body.file.diff).toMatchObject({ mode: 'A', lines_added: 1, new_ending_new_line: false });
-    expect(added.body.file.diff.hunks[0]).toMatchObject({ header: '@@ -0,0 +1 @@\n', old_start: 0, new_start: 1 });
+    expect(added.body.file.diff.hunks[0]).toMatchObject({ header: '@@ -0,0 +1 @@', old_start: 0, new_start: 1 });
+    // libgit2 names the marker after an inserted line lacking its newline delete-eofnl.
     expect(added.body.file.diff.hunks[0].changes.map((c: { type: string }) => c.type)).toEqual([
       'insert',
-      'insert-eofnl',
+      'delete-eofnl',
     ]);
+    expect(added.body.file.diff.hunks[0].changes[1]).toEqual({
+      content: '\n\\ No newline at end of file',
+      type: 'delete-eofnl',
+      old_line_number: -1,
+      new_line_number: 1,
+    });
     expect(added.body.uses_unknown_minified_code).toBe(true);
     const deleted = await compare('lib/old.js');
     expect(deleted.body.file).toMatchObject({ download_url: null, sha256: null, size: null, mime_category: null });
     expect(deleted.body.file.diff).toMatchObject({ mode: 'D', lines_deleted: 1, size: 0 });
     expect(deleted.body.file.diff.hunks[0].changes[0]).toEqual({
-      content: 'console.log("old");\n',
+      content: 'console.log("old");',
       type: 'delete',
       old_line_number: 1,
       new_line_number: -1,
@@ -474,5 +485,91 @@ describe('compare', () => {
       content: MANIFEST_1,
       entry: { path: 'manifest.json', mimetype: 'application/json' },
     });
+  });
+});
+
+describe('file validation', () => {
+  const validationPath = (addonId: number, fileId: number | string, version = 'v4') =>
+    `/api/${version}/reviewers/addon/${addonId}/file/${fileId}/validation/`;
+  const fileOf = (version: Version) => t.em().findOneOrFail(AddonFile, { version: version.id });
+
+  it("answers the linter's results of a file's upload to reviewers of its channel, as the original", async () => {
+    const { addon, author, v1, unlisted } = await addonWithPackages();
+    const listedFile = await fileOf(v1);
+    const unlistedFile = await fileOf(unlisted);
+    const url = validationPath(addon.id, listedFile.id);
+    const res = await call(t, 'get', url, reviewer);
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body)).toEqual(['validation']);
+    expect(res.body.validation).toEqual({
+      success: true,
+      errors: 0,
+      warnings: 0,
+      notices: 0,
+      compatibility_summary: { errors: 0, warnings: 0, notices: 0 },
+      detected_type: 'extension',
+      ending_tier: 5,
+      metadata: { listed: true, is_webextension: true, unknownMinifiedFiles: [] },
+      messages: [],
+      message_tree: {},
+    });
+    // The same results as the upload's JSON report.
+    const browse = await call(t, 'get', `/api/v4/reviewers/addon/${addon.id}/versions/${v1.id}/`, reviewer);
+    const report = await t.http.get(new URL(browse.body.validation_url_json).pathname);
+    expect(res.body.validation).toEqual(report.body);
+
+    // Unlisted: unlisted reviewers only; a listed file: reviewers of the add-on's type only.
+    expect((await call(t, 'get', validationPath(addon.id, unlistedFile.id), unlistedReviewer)).status).toBe(200);
+    const denied = await call(t, 'get', validationPath(addon.id, unlistedFile.id), reviewer);
+    expect(denied.status).toBe(403);
+    expect(denied.body).toEqual({ detail: 'You do not have permission to perform this action.' });
+    expect((await call(t, 'get', url, unlistedReviewer)).status).toBe(403);
+    const viewer = await caller(t, { permission: ['ReviewerTools:View'] });
+    expect((await call(t, 'get', url, viewer)).status).toBe(403);
+    // Any kind of reviewer permission is needed before anything is looked up (the original's
+    // AllowAnyKindOfReviewer): an author who is not a reviewer, or any other user, gets 403.
+    expect((await call(t, 'get', url, author)).status).toBe(403);
+    expect((await call(t, 'get', url, user)).status).toBe(403);
+    expect((await call(t, 'get', validationPath(999_999_999, listedFile.id), user)).status).toBe(403);
+    const anonymous = await call(t, 'get', url, null);
+    expect(anonymous.status).toBe(401);
+    expect((await call(t, 'get', validationPath(999_999_999, listedFile.id), null)).status).toBe(401);
+  });
+
+  it('answers 404 for an unknown add-on, a file of another add-on, an unknown file or one not validated', async () => {
+    const { addon, v1 } = await addonWithPackages();
+    const other = await addonWithPackages();
+    const file = await fileOf(v1);
+    const otherFile = await fileOf(other.v1);
+    expect((await call(t, 'get', validationPath(addon.id, otherFile.id), reviewer)).status).toBe(404);
+    expect((await call(t, 'get', validationPath(other.addon.id, otherFile.id), reviewer)).status).toBe(200);
+    expect((await call(t, 'get', validationPath(999_999_999, file.id), reviewer)).status).toBe(404);
+    expect((await call(t, 'get', validationPath(addon.id, 999_999_999), reviewer)).status).toBe(404);
+    expect((await call(t, 'get', validationPath(addon.id, 'abc'), reviewer)).status).toBe(404);
+    expect((await call(t, 'get', validationPath(addon.id, file.id, 'v3'), reviewer)).status).toBe(404);
+    const bare = await createAddon(t.em(), { status: AddonStatus.NOMINATED, versions: [{ version: '1.0' }] });
+    const [bareVersion] = await t.em().find(Version, { addon: bare.id });
+    const unvalidated = await call(t, 'get', validationPath(bare.id, (await fileOf(bareVersion)).id), reviewer);
+    expect(unvalidated.status).toBe(404);
+  });
+
+  it('lets theme reviewers, not add-on reviewers, read a static theme file, and serves GraphQL the same', async () => {
+    const theme = await createAddon(t.em(), { type: AddonType.STATICTHEME, status: AddonStatus.NOMINATED });
+    const [version] = await t.em().find(Version, { addon: theme.id });
+    await attachPackage(version, { 'manifest.json': MANIFEST_1 });
+    const file = await fileOf(version);
+    const themeReviewer = await caller(t, { permission: ['Addons:ThemeReview'] });
+    expect((await call(t, 'get', validationPath(theme.id, file.id), themeReviewer)).status).toBe(200);
+    expect((await call(t, 'get', validationPath(theme.id, file.id), reviewer)).status).toBe(403);
+
+    const q = `query($addon: String!, $fileId: Int!) { fileValidation(addon: $addon, fileId: $fileId) }`;
+    const vars = { addon: String(theme.id), fileId: file.id };
+    const res = await gql(themeReviewer, q, vars);
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.fileValidation).toMatchObject({ success: true, errors: 0, detected_type: 'extension' });
+    expect((await gql(reviewer, q, vars)).body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect((await gql(user, q, vars)).body.errors[0].extensions.code).toBe('FORBIDDEN');
+    const missing = await gql(themeReviewer, q, { ...vars, fileId: 999_999_999 });
+    expect(missing.body.errors[0].extensions.code).toBe('NOT_FOUND');
   });
 });

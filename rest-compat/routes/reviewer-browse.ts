@@ -332,4 +332,17 @@ export const reviewerBrowseRoutes = defineRoutes([
         f.path,
       ),
   },
+  {
+    // The linter's results for a file (the original's `json_file_validation` action).
+    method: 'GET',
+    path: '/reviewers/addon/<addon_id>/file/<file_id>/validation/',
+    versions: v4,
+    document: gql`
+      query RestFileValidation($addon: String!, $fileId: Int!) {
+        fileValidation(addon: $addon, fileId: $fileId)
+      }
+    `,
+    variables: (req) => ({ addon: addonId(req), fileId: pathId(req.params.file_id) }),
+    shape: ({ fileValidation }: { fileValidation: Record<string, unknown> }) => ({ validation: fileValidation }),
+  },
 ]);

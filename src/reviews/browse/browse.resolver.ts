@@ -1,3 +1,4 @@
+import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
 import { VersionType } from '../../catalogue/catalogue.types.js';
 import type { RequestContext } from '../../core/context.js';
@@ -54,5 +55,17 @@ export class VersionBrowseResolver {
     @Ctx() ctx: RequestContext,
   ) {
     return this.services.versionBrowse.download(ctx, addon, versionId, file);
+  }
+
+  @Query(() => GraphQLJSONObject, {
+    description:
+      "A file's addons-linter results (the validation of the upload its version came from), for reviewers: any reviewer of a listed file's add-on type, unlisted reviewers for an unlisted one.",
+  })
+  fileValidation(
+    @Arg('addon', { description: 'Id, slug or guid.' }) addon: string,
+    @Arg('fileId', () => Int) fileId: number,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return this.services.versionBrowse.fileValidation(ctx, addon, fileId);
   }
 }

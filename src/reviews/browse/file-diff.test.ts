@@ -6,24 +6,96 @@ const diff = (before: string | Buffer | null, after: string | Buffer | null) =>
   diffFile('f.js', before === null ? null : Buffer.from(before), after === null ? null : Buffer.from(after), packages);
 
 describe('diffFile', () => {
-  it('keeps line endings in the content, CRLF included', () => {
-    const d = diff('a\r\nb\r\n', 'a\r\nc\r\n');
-    expect(d.hunks[0].changes).toEqual([
-      { content: 'a\r\n', type: 'normal', old_line_number: 1, new_line_number: 1 },
-      { content: 'b\r\n', type: 'delete', old_line_number: 2, new_line_number: -1 },
-      { content: 'c\r\n', type: 'insert', old_line_number: -1, new_line_number: 2 },
+  it('sends changed middle lines and their context without line endings, the header without its own', () => {
+    const d = diff('one\ntwo\nthree\nfour\nfive\n', 'one\ntwo\n3\nfour\nfive\n');
+    expect(d.hunks).toEqual([
+      {
+        header: '@@ -1,5 +1,5 @@',
+        old_start: 1,
+        new_start: 1,
+        old_lines: 5,
+        new_lines: 5,
+        changes: [
+          { content: 'one', type: 'normal', old_line_number: 1, new_line_number: 1 },
+          { content: 'two', type: 'normal', old_line_number: 2, new_line_number: 2 },
+          { content: 'three', type: 'delete', old_line_number: 3, new_line_number: -1 },
+          { content: '3', type: 'insert', old_line_number: -1, new_line_number: 3 },
+          { content: 'four', type: 'normal', old_line_number: 4, new_line_number: 4 },
+          { content: 'five', type: 'normal', old_line_number: 5, new_line_number: 5 },
+        ],
+      },
     ]);
-    expect(d).toMatchObject({ lines_added: 1, lines_deleted: 1, mode: 'M' });
+    expect(d).toMatchObject({
+      lines_added: 1,
+      lines_deleted: 1,
+      mode: 'M',
+      old_ending_new_line: true,
+      new_ending_new_line: true,
+    });
   });
 
-  it('marks a missing newline at the end of either side', () => {
+  it('strips CRLF endings from the content, as the original (rstrip of \\r and \\n)', () => {
+    const d = diff('a\r\nb\r\n', 'a\r\nc\r\n');
+    expect(d.hunks[0].header).toBe('@@ -1,2 +1,2 @@');
+    expect(d.hunks[0].changes).toEqual([
+      { content: 'a', type: 'normal', old_line_number: 1, new_line_number: 1 },
+      { content: 'b', type: 'delete', old_line_number: 2, new_line_number: -1 },
+      { content: 'c', type: 'insert', old_line_number: -1, new_line_number: 2 },
+    ]);
+    expect(d).toMatchObject({ lines_added: 1, lines_deleted: 1, mode: 'M' });
+    // A `\r` inside a line stays; only the end is stripped.
+    expect(diff('a\rb\n', 'c\r\n').hunks[0].changes.map((c) => c.content)).toEqual(['a\rb', 'c']);
+  });
+
+  it('marks a missing newline at the end of the new side as libgit2 does (delete-eofnl, new line number)', () => {
+    // addons-server test_get_diff_newline_old_file
+    const d = diff('{"id": "old"}\n', '{"id": "random"}');
+    expect(d).toMatchObject({ old_ending_new_line: true, new_ending_new_line: false });
+    expect(d.hunks).toEqual([
+      {
+        header: '@@ -1 +1 @@',
+        old_start: 1,
+        new_start: 1,
+        old_lines: 1,
+        new_lines: 1,
+        changes: [
+          { content: '{"id": "old"}', type: 'delete', old_line_number: 1, new_line_number: -1 },
+          { content: '{"id": "random"}', type: 'insert', old_line_number: -1, new_line_number: 1 },
+          { content: '\n\\ No newline at end of file', type: 'delete-eofnl', old_line_number: -1, new_line_number: 1 },
+        ],
+      },
+    ]);
+  });
+
+  it('marks a missing newline at the end of the old side (insert-eofnl, old line number)', () => {
     const d = diff('x\ny', 'x\ny\n');
     expect(d).toMatchObject({ old_ending_new_line: false, new_ending_new_line: true });
-    expect(d.hunks[0].changes.map((c) => [c.type, c.content])).toEqual([
-      ['normal', 'x\n'],
-      ['delete', 'y'],
-      ['delete-eofnl', '\n\\ No newline at end of file\n'],
-      ['insert', 'y\n'],
+    expect(d.hunks[0].header).toBe('@@ -1,2 +1,2 @@');
+    expect(d.hunks[0].changes).toEqual([
+      { content: 'x', type: 'normal', old_line_number: 1, new_line_number: 1 },
+      { content: 'y', type: 'delete', old_line_number: 2, new_line_number: -1 },
+      { content: '\n\\ No newline at end of file', type: 'insert-eofnl', old_line_number: 2, new_line_number: -1 },
+      { content: 'y', type: 'insert', old_line_number: -1, new_line_number: 2 },
+    ]);
+  });
+
+  it('marks both sides without a final newline as the original does', () => {
+    // addons-server test_get_diff_newline_both_no_newline
+    const d = diff('{"id": "random"}', '{"id": "new random id",\n"something": "foo"}');
+    expect(d).toMatchObject({ old_ending_new_line: false, new_ending_new_line: false });
+    expect(d.hunks[0].header).toBe('@@ -1 +1,2 @@');
+    expect(d.hunks[0].changes).toEqual([
+      { content: '{"id": "random"}', new_line_number: -1, old_line_number: 1, type: 'delete' },
+      { content: '\n\\ No newline at end of file', new_line_number: -1, old_line_number: 1, type: 'insert-eofnl' },
+      { content: '{"id": "new random id",', new_line_number: 1, old_line_number: -1, type: 'insert' },
+      { content: '"something": "foo"}', new_line_number: 2, old_line_number: -1, type: 'insert' },
+      { content: '\n\\ No newline at end of file', new_line_number: 2, old_line_number: -1, type: 'delete-eofnl' },
+    ]);
+    // A context line last on both sides: normal-eofnl, with both its numbers.
+    const context = diff('a\nb\nend', 'A\nb\nend');
+    expect(context.hunks[0].changes.slice(-2)).toEqual([
+      { content: 'end', type: 'normal', old_line_number: 3, new_line_number: 3 },
+      { content: '\n\\ No newline at end of file', type: 'normal-eofnl', old_line_number: 3, new_line_number: 3 },
     ]);
   });
 
@@ -31,26 +103,57 @@ describe('diffFile', () => {
     const before = Array.from({ length: 30 }, (_, i) => `${i + 1}\n`).join('');
     const after = before.replace('15\n', '15b\n').replace('30\n', '');
     const d = diff(before, after);
-    expect(d.hunks.map((h) => h.header)).toEqual(['@@ -12,7 +12,7 @@\n', '@@ -27,4 +27,3 @@\n']);
-    expect(diff('', 'a\n').hunks[0].header).toBe('@@ -0,0 +1 @@\n');
-    expect(diff('a\nb\n', null).hunks[0]).toMatchObject({ header: '@@ -1,2 +0,0 @@\n', new_start: 0 });
+    expect(d.hunks.map((h) => h.header)).toEqual(['@@ -12,7 +12,7 @@', '@@ -27,4 +27,3 @@']);
+    // addons-server test_get_diff_add_new_file
+    expect(diff(null, '{"id": "random"}\n').hunks).toEqual([
+      {
+        header: '@@ -0,0 +1 @@',
+        old_start: 0,
+        new_start: 1,
+        old_lines: 0,
+        new_lines: 1,
+        changes: [{ content: '{"id": "random"}', type: 'insert', old_line_number: -1, new_line_number: 1 }],
+      },
+    ]);
+    expect(diff('a\nb\n', null).hunks[0]).toMatchObject({ header: '@@ -1,2 +0,0 @@', new_start: 0 });
   });
 
-  it('shows an unchanged file as one hunk of its lines, and an empty one with none', () => {
-    expect(diff('a\nb', 'a\nb').hunks).toEqual([
+  it("shows an unchanged text file as the original's one made-up hunk of its lines split at \\n", () => {
+    const d = diff('a\nb\n', 'a\nb\n');
+    expect(d.hunks).toEqual([
       {
-        header: '@@ -1,2 +1,2 @@\n',
-        old_start: 1,
-        new_start: 1,
-        old_lines: 2,
-        new_lines: 2,
+        header: '@@ -0 +0 @@',
+        old_start: 0,
+        new_start: 0,
+        old_lines: 3,
+        new_lines: 3,
         changes: [
-          { content: 'a\n', type: 'normal', old_line_number: 1, new_line_number: 1 },
+          { content: 'a', type: 'normal', old_line_number: 1, new_line_number: 1 },
           { content: 'b', type: 'normal', old_line_number: 2, new_line_number: 2 },
+          { content: '', type: 'normal', old_line_number: 3, new_line_number: 3 },
         ],
       },
     ]);
-    expect(diff('', '')).toMatchObject({ mode: '', hunks: [] });
+    expect(d).toMatchObject({ mode: '', lines_added: 0, lines_deleted: 0 });
+    // No final newline: no empty last line; the endings stay true (git showed no line).
+    const unterminated = diff('a\r\nb', 'a\r\nb');
+    expect(unterminated.hunks[0]).toMatchObject({ header: '@@ -0 +0 @@', old_lines: 2, new_lines: 2 });
+    // Split at \n only, as the original splits the blob's bytes: a CR stays.
+    expect(unterminated.hunks[0].changes.map((c) => c.content)).toEqual(['a\r', 'b']);
+    expect(unterminated).toMatchObject({ old_ending_new_line: true, new_ending_new_line: true });
+    // An empty file is one empty line; an image (not text by its type) has no hunk.
+    expect(diff('', '').hunks).toEqual([
+      {
+        header: '@@ -0 +0 @@',
+        old_start: 0,
+        new_start: 0,
+        old_lines: 1,
+        new_lines: 1,
+        changes: [{ content: '', type: 'normal', old_line_number: 1, new_line_number: 1 }],
+      },
+    ]);
+    const svg = Buffer.from('<svg/>\n');
+    expect(diffFile('icon.svg', svg, svg, packages)).toMatchObject({ mode: '', is_binary: false, hunks: [] });
   });
 
   it('detects binary content as git does (a NUL byte in the first 8,000 bytes)', () => {
@@ -66,13 +169,30 @@ describe('diffFile', () => {
     const d = diff(before, after);
     expect(d.hunks).toHaveLength(1);
     expect(d).toMatchObject({ lines_added: 12_000, lines_deleted: 12_000 });
-    expect(d.hunks[0].header).toBe('@@ -1,12000 +1,12000 @@\n');
+    expect(d.hunks[0].header).toBe('@@ -1,12000 +1,12000 @@');
     expect(d.hunks[0].changes[12_000]).toEqual({
-      content: 'new 0\n',
+      content: 'new 0',
       type: 'insert',
       old_line_number: -1,
       new_line_number: 1,
     });
+    // Sides without a final newline (CRLF lines): stripped lines, and each side's marker.
+    const unterminated = diff(before.replace(/\n/g, '\r\n').slice(0, -2), after.slice(0, -1));
+    const changes = unterminated.hunks[0].changes;
+    expect(changes).toHaveLength(24_002);
+    expect(changes[0].content).toBe('old 0');
+    expect(changes.slice(11_999, 12_002)).toEqual([
+      { content: 'old 11999', type: 'delete', old_line_number: 12_000, new_line_number: -1 },
+      { content: '\n\\ No newline at end of file', type: 'insert-eofnl', old_line_number: 12_000, new_line_number: -1 },
+      { content: 'new 0', type: 'insert', old_line_number: -1, new_line_number: 1 },
+    ]);
+    expect(changes[24_001]).toEqual({
+      content: '\n\\ No newline at end of file',
+      type: 'delete-eofnl',
+      old_line_number: -1,
+      new_line_number: 12_000,
+    });
+    expect(unterminated).toMatchObject({ old_ending_new_line: false, new_ending_new_line: false });
   });
 });
 
@@ -111,7 +231,8 @@ describe('diffFile limits', () => {
   it('shows an unchanged file line by line up to the line limit, and as too large past it', () => {
     const limits = { maxBytes: 1 << 20, maxLines: 1_000 };
     const atLimit = lines(1_000);
-    expect(limited(atLimit, atLimit, limits).hunks[0].changes).toHaveLength(1_000);
+    // The original's split at \n: 1,000 terminated lines and the empty one after the last.
+    expect(limited(atLimit, atLimit, limits).hunks[0].changes).toHaveLength(1_001);
     const over = lines(1_001);
     expect(limited(over, over, limits)).toEqual(tooLarge('', Buffer.byteLength(over)));
   });

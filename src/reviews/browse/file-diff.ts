@@ -1,5 +1,5 @@
 import { structuredPatch } from 'diff';
-import { decodeText, looksBinary } from './mime.js';
+import { decodeText, fileType, looksBinary } from './mime.js';
 
 /** git's short status of a path between two packages: added, deleted, modified, or '' (unchanged). */
 export type FileStatus = 'A' | 'D' | 'M' | '';
@@ -64,10 +64,42 @@ const CONTEXT = 3;
 const MAX_EDIT_LENGTH = 2_000;
 const MAX_DIFF_MS = 250;
 
-/** A unified-diff hunk header: `@@ -start[,count] +start[,count] @@` (a count of 1 is left out). */
+/**
+ * A unified-diff hunk header: `@@ -start[,count] +start[,count] @@` (a count of 1 is left out),
+ * without its line ending: the original sends libgit2's header `rstrip('\r\n')`ed.
+ */
 function header(oldStart: number, oldLines: number, newStart: number, newLines: number): string {
   const side = (start: number, lines: number) => (lines === 1 ? `${start}` : `${start},${lines}`);
-  return `@@ -${side(oldStart, oldLines)} +${side(newStart, newLines)} @@\n`;
+  return `@@ -${side(oldStart, oldLines)} +${side(newStart, newLines)} @@`;
+}
+
+/** The header of the original's made-up hunk of an unchanged file (git gives it none). */
+const UNCHANGED_HEADER = '@@ -0 +0 @@';
+
+/**
+ * A line's content as the original sends it: libgit2's line `rstrip('\r\n')`ed, so without its
+ * `\n` or `\r\n` (and any further `\r`/`\n` at its end).
+ */
+const lineContent = (line: string) => line.replace(/[\r\n]+$/, '');
+
+/** libgit2's "no newline" line, stripped as every line is (its leading `\n` stays). */
+const NO_NEWLINE = '\n\\ No newline at end of file';
+
+/**
+ * The "no newline" marker after a side's last line, as libgit2 makes it: the type is named after
+ * the side that still ends in a newline (after an inserted line, the old side had one:
+ * `delete-eofnl`; after a deleted line, `insert-eofnl`; after a context line, `normal-eofnl`),
+ * and the line numbers are those of the line before it.
+ */
+function noNewlineMarker(previous: DiffChange): DiffChange {
+  const type: ChangeType =
+    previous.type === 'insert' ? 'delete-eofnl' : previous.type === 'delete' ? 'insert-eofnl' : 'normal-eofnl';
+  return {
+    content: NO_NEWLINE,
+    type,
+    old_line_number: previous.old_line_number,
+    new_line_number: previous.new_line_number,
+  };
 }
 
 /** Lines with their endings kept (`a\n`, `b\r\n`, and a last line without one). */
@@ -117,7 +149,8 @@ export function diffWithoutLines(
 
 /**
  * The diff of one path. `before`/`after` are the bytes in the base and in the newer package (null
- * where the path does not exist). An unchanged file is one hunk of all its lines, unmodified.
+ * where the path does not exist). An unchanged text file is the original's made-up hunk of all its
+ * lines (`@@ -0 +0 @@`). Line contents and headers go without their line endings, as the original's.
  * Past `limits` (either side's bytes or lines, or the lines a whole replacement would show) the
  * file is answered as too large (`diffWithoutLines`).
  */
@@ -137,29 +170,26 @@ export function diffFile(
   const base = { path, old_path: path, size, is_binary: false, mode, parent: packages.parent, hash: packages.hash };
   const oldText = before === null ? '' : decodeText(before);
   const newText = after === null ? '' : decodeText(after);
-  const endings = { old_ending_new_line: endsWithNewline(oldText), new_ending_new_line: endsWithNewline(newText) };
   if (mode === '') {
-    const lines = splitLines(newText);
-    const changes = lines.map((content, i) => ({
-      content,
-      type: 'normal' as const,
-      old_line_number: i + 1,
-      new_line_number: i + 1,
-    }));
-    const hunks = lines.length
-      ? [
-          {
-            header: header(1, lines.length, 1, lines.length),
-            old_start: 1,
-            new_start: 1,
-            old_lines: lines.length,
-            new_lines: lines.length,
-            changes,
-          },
-        ]
-      : [];
-    return { ...base, lines_added: 0, lines_deleted: 0, hunks, ...endings };
+    // git has no hunk for an unchanged file; the original makes one up for a text file (by its
+    // mime category), of its bytes split at each `\n`: a `\r` stays, a final newline gives a last
+    // empty line, an empty file one empty line. Its endings stay true (no git line said otherwise).
+    const hunks: DiffHunk[] = [];
+    if (fileType(path, after as Buffer).category === 'text') {
+      const changes = newText.split('\n').map((content, i) => ({
+        content,
+        type: 'normal' as const,
+        old_line_number: i + 1,
+        new_line_number: i + 1,
+      }));
+      const lines = changes.length;
+      hunks.push({ header: UNCHANGED_HEADER, old_start: 0, new_start: 0, old_lines: lines, new_lines: lines, changes });
+    }
+    return { ...base, lines_added: 0, lines_deleted: 0, hunks, old_ending_new_line: true, new_ending_new_line: true };
   }
+  // The original sets these from libgit2's "no newline" lines; its diff shows whole files, so
+  // there is one exactly when a side (not empty) lacks its final newline.
+  const endings = { old_ending_new_line: endsWithNewline(oldText), new_ending_new_line: endsWithNewline(newText) };
   const hunks = patchHunks(oldText, newText, limits.maxLines);
   if (!hunks) return diffWithoutLines(path, mode, size, packages);
   let added = 0;
@@ -192,14 +222,14 @@ function patchHunks(oldText: string, newText: string, maxLines: number): DiffHun
     let oldLine = h.oldStart;
     let newLine = h.newStart;
     const changes: DiffChange[] = [];
-    h.lines.forEach((line, i) => {
+    for (const line of h.lines) {
       const kind = line[0];
-      // jsdiff drops line endings; a line keeps its `\n` unless a "no newline" marker follows it.
-      const content = line.slice(1) + (h.lines[i + 1]?.[0] === '\\' ? '' : '\n');
+      // jsdiff drops the `\n` but keeps a `\r` before it; the original drops both.
+      const content = lineContent(line.slice(1));
       if (kind === '\\') {
+        // jsdiff's marker follows the side's last line, as libgit2's does.
         const previous = changes[changes.length - 1];
-        const type = `${previous?.type ?? 'normal'}-eofnl` as ChangeType;
-        changes.push({ content: `\n${line}\n`, type, old_line_number: -1, new_line_number: -1 });
+        if (previous) changes.push(noNewlineMarker(previous));
       } else if (kind === '-') {
         changes.push({ content, type: 'delete', old_line_number: oldLine++, new_line_number: -1 });
       } else if (kind === '+') {
@@ -207,7 +237,7 @@ function patchHunks(oldText: string, newText: string, maxLines: number): DiffHun
       } else {
         changes.push({ content, type: 'normal', old_line_number: oldLine++, new_line_number: newLine++ });
       }
-    });
+    }
     return {
       header: header(oldStart, h.oldLines, newStart, h.newLines),
       old_start: oldStart,
@@ -219,29 +249,30 @@ function patchHunks(oldText: string, newText: string, maxLines: number): DiffHun
   });
 }
 
-/** Every old line removed, every new line added (when the edit is too large to search). */
+/**
+ * Every old line removed, every new line added (when the edit is too large to search), each
+ * side's last line followed by a "no newline" marker where it lacks one.
+ */
 function wholeReplacement(oldLines: string[], newLines: string[]): DiffHunk {
   const oldStart = oldLines.length ? 1 : 0;
   const newStart = newLines.length ? 1 : 0;
+  const side = (lines: string[], type: 'delete' | 'insert'): DiffChange[] => {
+    const changes: DiffChange[] = lines.map((line, i) => ({
+      content: lineContent(line),
+      type,
+      old_line_number: type === 'delete' ? i + 1 : -1,
+      new_line_number: type === 'insert' ? i + 1 : -1,
+    }));
+    const last = changes[changes.length - 1];
+    if (last && !lines[lines.length - 1].endsWith('\n')) changes.push(noNewlineMarker(last));
+    return changes;
+  };
   return {
     header: header(oldStart, oldLines.length, newStart, newLines.length),
     old_start: oldStart,
     new_start: newStart,
     old_lines: oldLines.length,
     new_lines: newLines.length,
-    changes: [
-      ...oldLines.map((content, i) => ({
-        content,
-        type: 'delete' as const,
-        old_line_number: i + 1,
-        new_line_number: -1,
-      })),
-      ...newLines.map((content, i) => ({
-        content,
-        type: 'insert' as const,
-        old_line_number: -1,
-        new_line_number: i + 1,
-      })),
-    ],
+    changes: [...side(oldLines, 'delete'), ...side(newLines, 'insert')],
   };
 }

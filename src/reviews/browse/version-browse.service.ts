@@ -3,9 +3,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Addon } from '../../catalogue/addon.entity.js';
 import { AddonType, Channel } from '../../catalogue/catalogue.enums.js';
 import { AddonFile, Version } from '../../catalogue/version.entity.js';
+import { isListedReviewer, isUnlistedReviewer } from '../../catalogue/catalogue.permissions.js';
 import type { RequestContext } from '../../core/context.js';
 import { errors } from '../../core/errors.js';
 import { FileUpload } from '../../signing/upload.entity.js';
+import type { ValidationResults } from '../../signing/validation/results.js';
 import type { VersionAccess } from '../version-access.js';
 import { browseUrls } from './browse.urls.js';
 import type { PackageEntry } from './contents.entity.js';
@@ -63,6 +65,12 @@ export interface BrowseSettings {
 const MANIFEST = 'manifest.json';
 /** Longer paths cannot be in a package (zip names are at most 1,024 bytes). */
 const MAX_PATH = 1024;
+
+/**
+ * A reviewer of a listed add-on that is not a static theme (the original's `acl.is_reviewer`,
+ * content reviewers allowed); ReviewerTools:View alone is not one.
+ */
+const ADDON_REVIEWER_PERMISSIONS = ['Addons:Review', 'Addons:PostReview', 'Addons:ContentReview'] as const;
 
 /**
  * Reviewers browsing and comparing the files of versions (compat notes §4.5): who may is
@@ -194,6 +202,37 @@ export class VersionBrowseService {
     if (entry.category !== 'text' || (entry.size ?? 0) > this.settings.contentMax) return '';
     const bytes = await this.store.readEntry(file, entry);
     return bytes ? decodeText(bytes) : '';
+  }
+
+  /**
+   * A file's linter results (the validation of the upload its version came from), as the
+   * original's `reviewers/addon/<id>/file/<file_id>/validation/`: any kind of reviewer (401
+   * anonymous, 403 otherwise, authors included, before the add-on is looked up); then an unknown
+   * add-on, or a file not of it, is a 404; then the file's channel: unlisted needs
+   * Addons:ReviewUnlisted, listed a reviewer of the add-on's type (403); no validation: 404.
+   */
+  async fileValidation(ctx: RequestContext, addonIdentifier: string, fileId: number): Promise<ValidationResults> {
+    if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
+    if (!isListedReviewer(ctx.viewer) && !isUnlistedReviewer(ctx.viewer)) throw errors.forbidden();
+    const addon = await this.access.addon(ctx, addonIdentifier);
+    const file = Number.isSafeInteger(fileId)
+      ? await ctx.em.findOne(AddonFile, { id: fileId, version: { addon: addon.id } }, { populate: ['version'] })
+      : null;
+    if (!file) throw errors.notFound();
+    const allowed =
+      file.version.channel === Channel.UNLISTED
+        ? isUnlistedReviewer(ctx.viewer)
+        : addon.type === AddonType.STATICTHEME
+          ? ctx.viewer.can('Addons:ThemeReview')
+          : ADDON_REVIEWER_PERMISSIONS.some((p) => ctx.viewer.can(p));
+    if (!allowed) throw errors.forbidden();
+    const upload = await ctx.em.findOne(
+      FileUpload,
+      { createdVersion: file.version.id, validation: { $ne: null } },
+      { fields: ['validation'], orderBy: { created: 'desc' } },
+    );
+    if (!upload?.validation) throw errors.notFound();
+    return upload.validation;
   }
 
   /** The version's validation: its upload (when validated) and the linter's unknown minified files. */
