@@ -8,6 +8,7 @@
  * Violations are collected per route/operation and symptom (shortest request kept), so one run
  * lists every distinct problem; FUZZ_REPORT=<file> also writes them as JSON.
  */
+import { gate } from '../rest-compat/gates.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -359,6 +360,7 @@ function probeRoute(route: RouteDefinition, version: ApiVersion): { fields: stri
       query: new RecordingParams(),
       body,
       locale: 'en-US',
+      gate: (name) => gate(version, name),
     };
     try {
       route.variables?.(request);

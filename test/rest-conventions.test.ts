@@ -240,7 +240,7 @@ describe('error bodies', () => {
   });
 
   it('answers unknown paths with 404 and wrong methods with 405', async () => {
-    for (const path of ['/api/v4/nothing/', '/api/v5/site/', '/api/v3/site/', '/api/', '/nothing']) {
+    for (const path of ['/api/v4/nothing/', '/api/v6/site/', '/api/v3/site/', '/api/', '/nothing']) {
       const res = await get(path);
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ detail: 'Not found.' });

@@ -1,3 +1,4 @@
+import { SINCE_V4 } from '../gates.js';
 import { errors } from '../../src/core/errors.js';
 import { FileReply } from '../http.js';
 import { defineRoutes, gql, type RestRequest, type ShapeContext } from '../route.js';
@@ -10,7 +11,7 @@ import { addonId } from './reviewers.js';
  * version's tree and one file (`?file=`, `?file_only=true`), a comparison with a base version, and
  * a file's download. The rules are VersionBrowseService's; here only the original's JSON.
  */
-const v4 = ['v4'] as const;
+const v4 = SINCE_V4;
 const versions = '/reviewers/addon/<addon_id>/versions/';
 
 /** A numeric path id, else the original's 404 (its URL patterns take digits only). */
