@@ -14,7 +14,7 @@ import { shelfRoutes } from './shelves.js';
 import { discoveryRoutes } from './discovery.js';
 import { submissionRoutes } from './submission.js';
 
-/** The whole v3/v4 route table, and the v5 submission API's few entries. Each domain contributes its entries. */
+/** The whole route table (v3, v4, v5), and the v5 submission API's entries. Each domain contributes its entries. */
 export const routes: readonly AnyRouteDefinition[] = [
   ...siteRoutes,
   ...accountRoutes,

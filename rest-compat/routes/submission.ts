@@ -291,6 +291,9 @@ export const submissionRoutes = defineSubmissionRoutes([
       query SubmissionVersion($addon: String!, $id: Int!) {
         addonVersion(addon: $addon, id: $id) {
           ...RestVersionFields
+          license {
+            text
+          }
         }
       }
       ${versionFields}
