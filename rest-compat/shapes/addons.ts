@@ -302,10 +302,7 @@ export function shapeAddon(addon: AddonData, ctx: ShapeContext, options: AddonSh
     })),
     average_daily_users: addon.averageDailyUsers,
     categories: ctx.gate('categories-application') ? byApp : slugs,
-    contributions_url:
-      contributions === null && ctx.gate('wrap-outgoing-parameter') && !ctx.gate('contributions-url-null')
-        ? ''
-        : contributions,
+    contributions_url: contributions === null && !ctx.gate('contributions-url-null') ? '' : contributions,
     ...(ctx.gate('del-addons-created-field') ? {} : { created: ctx.timestamp(addon.created) }),
     current_version: addon.currentVersion ? shapeVersion(addon.currentVersion, ctx, options) : null,
     default_locale: addon.defaultLocale,
