@@ -17,10 +17,11 @@ import { canonicalLocale, resolveRequestLocale } from '../src/core/i18n/locales.
 import type { Database } from '../src/db/database.js';
 import type { Services } from '../src/services.js';
 import { ReadTrackingParams, RestCacheKeys } from './cache-keys.js';
-import { toRestError, type ErrorStyle } from './errors.js';
+import { toRestError, type ErrorFieldNames, type ErrorStyle } from './errors.js';
 import { FileReply, RedirectReply, sendJson, sendJsonText } from './http.js';
 import { assembleFromParts } from './parts.js';
 import { gate, type ApiVersion, type Gate } from './gates.js';
+import { legacyRules } from './legacy-rules.js';
 import { linkOutput, translatedLinkOutput, translatedOutput } from './shapes/l10n.js';
 import { PRIVATE_CACHE_HEADERS, sendSharedAnswer, sharedAnswer } from '../src/core/http-caching.js';
 import type {
@@ -184,6 +185,7 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
 
   return async (req: Request, res: Response) => {
     let style: ErrorStyle = 'drf';
+    let fieldNames: ErrorFieldNames | undefined;
     let claim: Claim | undefined;
     try {
       // SITE_URL (or the checked Host) and the path and query: an absolute-form target's authority is ignored.
@@ -213,6 +215,7 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
       const query = new ReadTrackingParams(requestUrl.search);
       const gated = (name: Gate) => gate(version, name);
       let restRequest: RestRequest<RouteVersion> = { version, params, query, body: req.body, locale, gate: gated };
+      fieldNames = route.definition.errorFields?.(restRequest);
       const ip = req.ip ?? null;
       const scope = method === 'GET' ? cacheScope(route.definition, restRequest) : false;
       const anonymous = !req.headers.authorization;
@@ -258,8 +261,9 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
       const partsOn = config.ANSWER_PARTS === 'on' && config.RESPONSE_CACHE_MB > 0;
       const parts = partsOn && route.parts && route.definition.parts ? route.parts : undefined;
       let ran: RequestContext | undefined;
+      const legacy = legacyRules(version);
       const run = async (cacheTags?: Map<string, string>) => {
-        ran = createRequestContext({ em, viewer, locale, request: { baseUrl, ip, api: 'rest' }, cacheTags });
+        ran = createRequestContext({ em, viewer, locale, request: { baseUrl, ip, api: 'rest' }, cacheTags, legacy });
         return (parts?.skeleton ?? route.run)(ran, variables);
       };
       const shapeContext = createShapeContext(restRequest, requestUrl, services);
@@ -288,6 +292,7 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
                 locale,
                 request: { baseUrl, ip, api: 'rest' },
                 cacheTags,
+                legacy,
               });
             }
             return { result: await parts!.run(context, { ids }), recorded: context.cacheTags! };
@@ -304,7 +309,7 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
         // An anonymous page from parts records what it reads: its parts are kept with those versions.
         const result = await run(parts && !viewer.isAuthenticated ? await cache.recorder(em, ['global']) : undefined);
         if (result.errors?.length) {
-          const error = toRestError(result.errors[0], style, logger);
+          const error = toRestError(result.errors[0], style, logger, fieldNames);
           return sendJson(res, error.status, error.body, error.headers);
         }
         if (parts) {
@@ -332,7 +337,7 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
       const recorded = await cache.recorder(em, ['global', ...routeTags]);
       const result = await run(recorded);
       if (result.errors?.length) {
-        const error = toRestError(result.errors[0], style, logger);
+        const error = toRestError(result.errors[0], style, logger, fieldNames);
         return sendJson(res, error.status, error.body, error.headers);
       }
       const text = parts ? await assemble(result.data, recorded) : JSON.stringify(shapeBody(result.data));
@@ -342,7 +347,7 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
       claim?.settle(answer);
       return shared(answer);
     } catch (caught) {
-      const error = toRestError(caught, style, logger);
+      const error = toRestError(caught, style, logger, fieldNames);
       return sendJson(res, error.status, error.body, error.headers);
     } finally {
       // Whatever happened, requests waiting for this computation go on (computing it themselves).

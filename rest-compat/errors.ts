@@ -19,18 +19,27 @@ const UNAVAILABLE: RestErrorResponse = {
   headers: { 'Retry-After': '5' },
 };
 
+/** A route's wire names of the domain's field names, where they differ (see RouteDefinition.errorFields). */
+export type ErrorFieldNames = Readonly<Record<string, string>>;
+
 /**
  * The one place where domain error codes become HTTP statuses and the original v3/v4 bodies.
  * `signing` routes answer 4xx errors (other than 401) as `{"error": …}`, as the signing API does.
+ * Field errors name their fields as `fieldNames` says (the others as the domain does), in order.
  */
-export function toRestError(error: unknown, style: ErrorStyle, logger: Logger): RestErrorResponse {
+export function toRestError(
+  error: unknown,
+  style: ErrorStyle,
+  logger: Logger,
+  fieldNames?: ErrorFieldNames,
+): RestErrorResponse {
   const appError = asAppError(error) ?? badVariables(error, logger);
   if (!appError) {
     if (isDatabaseUnavailable(error)) return UNAVAILABLE;
     logger.error({ err: (error as GraphQLError)?.originalError ?? error }, 'unexpected error in REST request');
     return INTERNAL;
   }
-  const response = mapCode(appError);
+  const response = mapCode(appError, fieldNames);
   if (style === 'signing' && response.status >= 400 && response.status < 500 && response.status !== 401) {
     return { ...response, body: { error: appError.message } };
   }
@@ -50,8 +59,15 @@ function badVariables(error: unknown, logger: Logger): AppError | null {
   return new AppError(ErrorCode.BAD_REQUEST, 'Invalid parameter.');
 }
 
-function mapCode(error: AppError): RestErrorResponse {
+/** The field errors with their fields renamed to their wire names (order kept). */
+function wireFields<T>(fields: Record<string, T>, fieldNames: ErrorFieldNames | undefined): Record<string, T> {
+  if (!fieldNames) return fields;
+  return Object.fromEntries(Object.entries(fields).map(([name, value]) => [fieldNames[name] ?? name, value]));
+}
+
+function mapCode(error: AppError, fieldNames?: ErrorFieldNames): RestErrorResponse {
   const code: ErrorCode = error.code;
+  const fields = error.fields && wireFields(error.fields, fieldNames);
   switch (code) {
     case ErrorCode.UNAUTHENTICATED:
       return {
@@ -66,7 +82,7 @@ function mapCode(error: AppError): RestErrorResponse {
     case ErrorCode.INVALID_PAGE:
       return { status: 404, body: { detail: error.message } };
     case ErrorCode.VALIDATION_FAILED:
-      return { status: 400, body: error.fields ?? { non_field_errors: [error.message] } };
+      return { status: 400, body: fields ?? { non_field_errors: [error.message] } };
     case ErrorCode.BAD_PARAMETER:
       return { status: 400, body: [error.message] };
     case ErrorCode.BAD_REQUEST:
@@ -74,7 +90,7 @@ function mapCode(error: AppError): RestErrorResponse {
     case ErrorCode.CONFLICT:
       return { status: 409, body: { detail: error.message } };
     case ErrorCode.UNPROCESSABLE:
-      return { status: 422, body: { errors: error.fields ?? { non_field_errors: [error.message] } } };
+      return { status: 422, body: { errors: fields ?? { non_field_errors: [error.message] } } };
     case ErrorCode.THROTTLED:
       return {
         status: 429,

@@ -90,6 +90,11 @@ export interface RouteDefinition<TData = any, V extends RouteVersion = ApiVersio
   /** Body style of 4xx errors: DRF's `{"detail"}`/field maps, or the signing API's `{"error"}`. */
   errorStyle?: 'drf' | 'signing';
   /**
+   * Wire names of the domain's field names in field errors, where the request's version names a
+   * field otherwise (e.g. `{score: 'rating'}`); fields not listed keep the domain's names.
+   */
+  errorFields?: (request: RestRequest<V>) => Readonly<Record<string, string>> | undefined;
+  /**
    * Cache successful GET answers under the catalogue generation (see ResponseCache). Only for
    * routes whose answer depends on nothing but the URL and catalogue tables, and:
    * - `anonymous`: on the viewer too (non-public add-ons, unlisted versions): requests without

@@ -730,16 +730,21 @@ describe('GraphQL', () => {
     );
     expect(added.body.data.addCollectionAddon).toEqual({ notes: { 'en-US': 'Yum' }, addon: { slug: 'apple' } });
 
-    const read = `query ($rules: CollectionRules) {
-      collection(user: "collector", slug: "via-graphql", rules: $rules) { slug addons { addon { slug } notes } }
+    const read = `query {
+      collection(user: "collector", slug: "via-graphql") { slug addons { addon { slug } notes } }
     }`;
     const anonymous = await graphql(read, {});
     expect(anonymous.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+    // Collections:Edit holders act on any collection under v3's legacy rules only, never through GraphQL.
     expect((await graphql(read, {}, 'editor')).body.errors[0].extensions.code).toBe('FORBIDDEN');
-    expect((await graphql(read, { rules: 'V3' }, 'editor')).body.data.collection).toEqual({
+    expect((await graphql(read, {}, 'owner')).body.data.collection).toEqual({
       slug: 'via-graphql',
       addons: [{ addon: { slug: 'apple' }, notes: { 'en-US': 'Yum' } }],
     });
+    expect((await call('get', `${base('v3', 'collector')}via-graphql/`, 'editor')).body).toMatchObject({
+      slug: 'via-graphql',
+    });
+    expect((await call('get', `${base('v4', 'collector')}via-graphql/`, 'editor')).status).toBe(403);
 
     const invalid = await graphql(
       `

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isInterfaceType, isObjectType, type GraphQLObjectType } from 'graphql';
 import { buildAppSchema, printAppSchema } from '../src/graphql/schema.js';
 import { startTestApp } from './helpers/app.js';
 
@@ -6,6 +7,23 @@ describe('schema.graphql', () => {
   it('is what the code generates (run `npm run schema:emit` after changing resolvers)', async () => {
     const committed = readFileSync(new URL('../schema.graphql', import.meta.url), 'utf8');
     expect(printAppSchema(await buildAppSchema(null))).toBe(committed);
+  });
+
+  it('knows no REST version: no `rules` or `scoreField` argument, no version-rules enum (see rest-compat/gates.ts)', async () => {
+    const schema = await buildAppSchema(null);
+    const types = Object.values(schema.getTypeMap()).filter((type) => !type.name.startsWith('__'));
+    const retiredEnums = ['AccountRules', 'CollectionRules', 'RatingScoreField'];
+    expect(types.map((type) => type.name).filter((name) => retiredEnums.includes(name))).toEqual([]);
+    const versionArguments = types
+      .filter((type) => isObjectType(type) || isInterfaceType(type))
+      .flatMap((type) =>
+        Object.values((type as GraphQLObjectType).getFields()).flatMap((field) =>
+          field.args
+            .filter((arg) => arg.name === 'rules' || arg.name === 'scoreField')
+            .map((arg) => `${type.name}.${field.name}(${arg.name})`),
+        ),
+      );
+    expect(versionArguments).toEqual([]);
   });
 });
 

@@ -133,7 +133,6 @@ export function shapeUser(user: UserData, ctx: ShapeContext) {
 
 const both = ALL_VERSIONS;
 const account = '/accounts/account/<user>/';
-const rules = (req: RestRequest) => (req.version === 'v3' ? 'V3' : 'V4');
 const picture = (req: RestRequest) => {
   const body = req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : {};
   return body.picture_upload instanceof Upload ? body.picture_upload : null;
@@ -196,8 +195,8 @@ export const accountRoutes = defineRoutes([
     versions: both,
     uploads: true,
     document: gql`
-      mutation RestEditAccount($user: String!, $input: AccountInput!, $rules: AccountRules!, $picture: Upload) {
-        editUser(user: $user, input: $input, rules: $rules, picture: $picture) {
+      mutation RestEditAccount($user: String!, $input: AccountInput!, $picture: Upload) {
+        editUser(user: $user, input: $input, picture: $picture) {
           ...RestUserFields
         }
       }
@@ -206,7 +205,6 @@ export const accountRoutes = defineRoutes([
     variables: (req) => ({
       user: req.params.user,
       input: accountInputFromBody(req.body),
-      rules: rules(req),
       picture: picture(req),
     }),
     shape: accountShape('editUser'),
@@ -232,15 +230,15 @@ export const accountRoutes = defineRoutes([
     path: `${account}notifications/`,
     versions: both,
     document: gql`
-      query RestNotifications($user: String!, $rules: AccountRules!) {
-        notifications(user: $user, rules: $rules) {
+      query RestNotifications($user: String!) {
+        notifications(user: $user) {
           name
           enabled
           mandatory
         }
       }
     `,
-    variables: (req) => ({ user: req.params.user, rules: rules(req) }),
+    variables: (req) => ({ user: req.params.user }),
     shape: (data: { notifications: NotificationData[] }) => data.notifications,
   },
   {
@@ -248,15 +246,15 @@ export const accountRoutes = defineRoutes([
     path: `${account}notifications/`,
     versions: both,
     document: gql`
-      mutation RestUpdateNotifications($user: String!, $changes: [NotificationChange!]!, $rules: AccountRules!) {
-        updateNotifications(user: $user, changes: $changes, rules: $rules) {
+      mutation RestUpdateNotifications($user: String!, $changes: [NotificationChange!]!) {
+        updateNotifications(user: $user, changes: $changes) {
           name
           enabled
           mandatory
         }
       }
     `,
-    variables: (req) => ({ user: req.params.user, changes: notificationChangesFromBody(req.body), rules: rules(req) }),
+    variables: (req) => ({ user: req.params.user, changes: notificationChangesFromBody(req.body) }),
     shape: (data: { updateNotifications: NotificationData[] }) => data.updateNotifications,
   },
   {
@@ -264,11 +262,11 @@ export const accountRoutes = defineRoutes([
     path: account,
     versions: both,
     document: gql`
-      mutation RestDeleteAccount($user: String!, $rules: AccountRules!) {
-        deleteUser(user: $user, rules: $rules)
+      mutation RestDeleteAccount($user: String!) {
+        deleteUser(user: $user)
       }
     `,
-    variables: (req) => ({ user: req.params.user, rules: rules(req) }),
+    variables: (req) => ({ user: req.params.user }),
     status: 204,
     shape: () => null,
   },

@@ -105,8 +105,7 @@ const detail = `${base}<slug>/`;
 const items = `${detail}addons/`;
 const item = `${items}<addon>/`;
 
-const rules = (req: RestRequest) => (req.version === 'v3' ? 'V3' : 'V4');
-const collectionVariables = (req: RestRequest) => ({ user: req.params.user, slug: req.params.slug, rules: rules(req) });
+const collectionVariables = (req: RestRequest) => ({ user: req.params.user, slug: req.params.slug });
 const itemVariables = (req: RestRequest) => ({ ...collectionVariables(req), addon: req.params.addon });
 
 export const collectionRoutes = defineRoutes([
@@ -115,8 +114,8 @@ export const collectionRoutes = defineRoutes([
     path: base,
     versions: both,
     document: gql`
-      query RestCollections($user: String!, $rules: CollectionRules!, $page: Int, $pageSize: Int) {
-        collections(user: $user, rules: $rules, page: $page, pageSize: $pageSize) {
+      query RestCollections($user: String!, $page: Int, $pageSize: Int) {
+        collections(user: $user, page: $page, pageSize: $pageSize) {
           count
           page
           pageSize
@@ -128,7 +127,7 @@ export const collectionRoutes = defineRoutes([
       }
       ${collectionFields}
     `,
-    variables: (req) => ({ user: req.params.user, rules: rules(req), ...pageVariables(req) }),
+    variables: (req) => ({ user: req.params.user, ...pageVariables(req) }),
     shape: (data: { collections: Page<CollectionData> }, ctx) =>
       paginated(data.collections, ctx, (c) => shapeCollection(c, ctx)),
   },
@@ -153,14 +152,8 @@ export const collectionRoutes = defineRoutes([
     path: detail,
     versions: both,
     document: gql`
-      query RestCollection(
-        $user: String!
-        $slug: String!
-        $rules: CollectionRules!
-        $withAddons: Boolean!
-        $filter: String
-      ) {
-        collection(user: $user, slug: $slug, rules: $rules) {
+      query RestCollection($user: String!, $slug: String!, $withAddons: Boolean!, $filter: String) {
+        collection(user: $user, slug: $slug) {
           ...RestCollectionFields
           addons(filter: $filter) @include(if: $withAddons) {
             ...RestCollectionAddonFields
@@ -182,13 +175,8 @@ export const collectionRoutes = defineRoutes([
     path: detail,
     versions: both,
     document: gql`
-      mutation RestUpdateCollection(
-        $user: String!
-        $slug: String!
-        $rules: CollectionRules!
-        $input: CollectionInput!
-      ) {
-        updateCollection(user: $user, slug: $slug, rules: $rules, input: $input) {
+      mutation RestUpdateCollection($user: String!, $slug: String!, $input: CollectionInput!) {
+        updateCollection(user: $user, slug: $slug, input: $input) {
           ...RestCollectionFields
         }
       }
@@ -202,8 +190,8 @@ export const collectionRoutes = defineRoutes([
     path: detail,
     versions: both,
     document: gql`
-      mutation RestDeleteCollection($user: String!, $slug: String!, $rules: CollectionRules!) {
-        deleteCollection(user: $user, slug: $slug, rules: $rules)
+      mutation RestDeleteCollection($user: String!, $slug: String!) {
+        deleteCollection(user: $user, slug: $slug)
       }
     `,
     variables: collectionVariables,
@@ -218,21 +206,12 @@ export const collectionRoutes = defineRoutes([
       query RestCollectionAddons(
         $user: String!
         $slug: String!
-        $rules: CollectionRules!
         $filter: String
         $sort: String
         $page: Int
         $pageSize: Int
       ) {
-        collectionAddons(
-          user: $user
-          slug: $slug
-          rules: $rules
-          filter: $filter
-          sort: $sort
-          page: $page
-          pageSize: $pageSize
-        ) {
+        collectionAddons(user: $user, slug: $slug, filter: $filter, sort: $sort, page: $page, pageSize: $pageSize) {
           count
           page
           pageSize
@@ -258,14 +237,8 @@ export const collectionRoutes = defineRoutes([
     path: items,
     versions: both,
     document: gql`
-      mutation RestAddCollectionAddon(
-        $user: String!
-        $slug: String!
-        $rules: CollectionRules!
-        $addon: String
-        $notes: TranslatedInput
-      ) {
-        addCollectionAddon(user: $user, slug: $slug, rules: $rules, addon: $addon, notes: $notes) {
+      mutation RestAddCollectionAddon($user: String!, $slug: String!, $addon: String, $notes: TranslatedInput) {
+        addCollectionAddon(user: $user, slug: $slug, addon: $addon, notes: $notes) {
           ...RestCollectionAddonFields
         }
       }
@@ -280,8 +253,8 @@ export const collectionRoutes = defineRoutes([
     path: item,
     versions: both,
     document: gql`
-      query RestCollectionAddon($user: String!, $slug: String!, $rules: CollectionRules!, $addon: String!) {
-        collectionAddon(user: $user, slug: $slug, rules: $rules, addon: $addon) {
+      query RestCollectionAddon($user: String!, $slug: String!, $addon: String!) {
+        collectionAddon(user: $user, slug: $slug, addon: $addon) {
           ...RestCollectionAddonFields
         }
       }
@@ -295,14 +268,8 @@ export const collectionRoutes = defineRoutes([
     path: item,
     versions: both,
     document: gql`
-      mutation RestUpdateCollectionAddon(
-        $user: String!
-        $slug: String!
-        $rules: CollectionRules!
-        $addon: String!
-        $notes: TranslatedInput
-      ) {
-        updateCollectionAddon(user: $user, slug: $slug, rules: $rules, addon: $addon, notes: $notes) {
+      mutation RestUpdateCollectionAddon($user: String!, $slug: String!, $addon: String!, $notes: TranslatedInput) {
+        updateCollectionAddon(user: $user, slug: $slug, addon: $addon, notes: $notes) {
           ...RestCollectionAddonFields
         }
       }
@@ -316,8 +283,8 @@ export const collectionRoutes = defineRoutes([
     path: item,
     versions: both,
     document: gql`
-      mutation RestRemoveCollectionAddon($user: String!, $slug: String!, $rules: CollectionRules!, $addon: String!) {
-        removeCollectionAddon(user: $user, slug: $slug, rules: $rules, addon: $addon)
+      mutation RestRemoveCollectionAddon($user: String!, $slug: String!, $addon: String!) {
+        removeCollectionAddon(user: $user, slug: $slug, addon: $addon)
       }
     `,
     variables: itemVariables,

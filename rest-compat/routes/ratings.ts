@@ -27,8 +27,8 @@ type ListData = {
 };
 
 const id = (req: RestRequest) => parseRatingId(req.params.id);
-/** How the score is named in the version's field errors (a GraphQL enum name). */
-const scoreField = (req: RestRequest) => (req.gate('ratings-rating-shim') ? 'RATING' : 'SCORE');
+/** The score's wire name in field errors: `rating` under the rating shim (the domain's is `score`). */
+const scoreErrorField = (req: RestRequest) => (req.gate('ratings-rating-shim') ? { score: 'rating' } : undefined);
 
 /** Ratings since v4, reviews in v3: the same endpoints under another base path. */
 function ratingRoutes(versions: readonly ApiVersion[], base: string): RouteDefinition[] {
@@ -132,14 +132,15 @@ function ratingRoutes(versions: readonly ApiVersion[], base: string): RouteDefin
       path: base,
       versions,
       document: gql`
-        mutation RestCreateRating($input: RatingInput!, $scoreField: RatingScoreField!, $withFlags: Boolean! = false) {
-          createRating(input: $input, scoreField: $scoreField) {
+        mutation RestCreateRating($input: RatingInput!, $withFlags: Boolean! = false) {
+          createRating(input: $input) {
             ...RestRatingFields
           }
         }
         ${ratingFields}
       `,
-      variables: (req) => ({ input: parseRatingBody(req.body, req.version), scoreField: scoreField(req) }),
+      variables: (req) => ({ input: parseRatingBody(req.body, req.version) }),
+      errorFields: scoreErrorField,
       status: 201,
       shape: (data: { createRating: RatingData }, ctx) => shapeRating(data.createRating, ctx),
     },
@@ -148,19 +149,15 @@ function ratingRoutes(versions: readonly ApiVersion[], base: string): RouteDefin
       path: `${base}<id>/`,
       versions,
       document: gql`
-        mutation RestUpdateRating(
-          $id: Int!
-          $input: RatingInput!
-          $scoreField: RatingScoreField!
-          $withFlags: Boolean! = false
-        ) {
-          updateRating(id: $id, input: $input, scoreField: $scoreField) {
+        mutation RestUpdateRating($id: Int!, $input: RatingInput!, $withFlags: Boolean! = false) {
+          updateRating(id: $id, input: $input) {
             ...RestRatingFields
           }
         }
         ${ratingFields}
       `,
-      variables: (req) => ({ id: id(req), input: parseRatingBody(req.body, req.version), scoreField: scoreField(req) }),
+      variables: (req) => ({ id: id(req), input: parseRatingBody(req.body, req.version) }),
+      errorFields: scoreErrorField,
       // A reply is changed through the reply serializer: it answers as a reply.
       shape: (data: { updateRating: RatingData }, ctx) =>
         data.updateRating.isDeveloperReply ? shapeReply(data.updateRating, ctx) : shapeRating(data.updateRating, ctx),

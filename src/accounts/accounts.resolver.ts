@@ -8,7 +8,6 @@ import { PageArgs } from '../graphql/pagination.js';
 import type { Services } from '../services.js';
 import { privateFieldsByUserId } from './accounts.loaders.js';
 import type { UserPrivateFields, UserRecord } from './accounts.records.js';
-import { AccountRules } from './accounts.service.js';
 import {
   AccountInputType,
   ApiKeyCredentialsType,
@@ -49,12 +48,8 @@ export class AccountsResolver {
   @Query(() => [NotificationSettingType], {
     description: "An account's notification preferences (self or Users:Edit); developer ones for developers only.",
   })
-  notifications(
-    @Arg('user') identifier: string,
-    @Arg('rules', () => AccountRules, { defaultValue: AccountRules.V4 }) rules: AccountRules,
-    @Ctx() ctx: RequestContext,
-  ) {
-    return this.services.notifications.list(ctx, identifier, rules);
+  notifications(@Arg('user') identifier: string, @Ctx() ctx: RequestContext) {
+    return this.services.notifications.list(ctx, identifier);
   }
 
   @Accepts('jwt', 'session')
@@ -65,24 +60,19 @@ export class AccountsResolver {
   editUser(
     @Arg('user') identifier: string,
     @Arg('input', () => AccountInputType) input: AccountInputType,
-    @Arg('rules', () => AccountRules, { defaultValue: AccountRules.V4 }) rules: AccountRules,
     @Arg('picture', () => GraphQLUpload, { nullable: true }) picture: Promise<UploadedFile> | null,
     @Ctx() ctx: RequestContext,
   ) {
-    return this.services.accounts.update(ctx, identifier, input, rules, picture && receiveUpload(picture));
+    return this.services.accounts.update(ctx, identifier, input, picture && receiveUpload(picture));
   }
 
   @Mutation(() => Boolean, {
     description:
-      'Delete an account (self or Users:Edit). V3: refused for add-on developers, details cleared. V4: data ' +
-      'removed; add-ons it alone authors are deleted, shared ones keep their other authors.',
+      'Delete an account (self or Users:Edit): its data is removed; add-ons it alone authors are deleted, ' +
+      'shared ones keep their other authors.',
   })
-  deleteUser(
-    @Arg('user') identifier: string,
-    @Arg('rules', () => AccountRules, { defaultValue: AccountRules.V4 }) rules: AccountRules,
-    @Ctx() ctx: RequestContext,
-  ) {
-    return this.services.accounts.deleteAccount(ctx, identifier, rules);
+  deleteUser(@Arg('user') identifier: string, @Ctx() ctx: RequestContext) {
+    return this.services.accounts.deleteAccount(ctx, identifier);
   }
 
   @Accepts('jwt')
@@ -121,10 +111,9 @@ export class AccountsResolver {
   updateNotifications(
     @Arg('user') identifier: string,
     @Arg('changes', () => [NotificationChangeType]) changes: NotificationChangeType[],
-    @Arg('rules', () => AccountRules, { defaultValue: AccountRules.V4 }) rules: AccountRules,
     @Ctx() ctx: RequestContext,
   ) {
-    return this.services.notifications.update(ctx, identifier, changes, rules);
+    return this.services.notifications.update(ctx, identifier, changes);
   }
 
   @FieldResolver(() => String, { description: 'The profile page on the website.' })

@@ -33,12 +33,6 @@ export interface CreateUserInput {
   readDevAgreement?: boolean;
 }
 
-/**
- * Which API's rules apply: v3 lets users change their username (the v4 freeze made it read-only).
- */
-export const AccountRules = { V3: 'v3', V4: 'v4' } as const;
-export type AccountRules = (typeof AccountRules)[keyof typeof AccountRules];
-
 /** What an edit changes: `undefined` leaves a field alone. */
 export interface AccountInput {
   biography?: string | null;
@@ -46,7 +40,7 @@ export interface AccountInput {
   homepage?: string | null;
   location?: string | null;
   occupation?: string | null;
-  /** v3 only; ignored under v4 rules. */
+  /** Changed only under the legacy rule `usernameEditable` (see LegacyRules); ignored otherwise. */
   username?: string | null;
 }
 
@@ -214,7 +208,6 @@ export class AccountsService {
     ctx: RequestContext,
     identifier: string,
     input: AccountInput,
-    rules: AccountRules,
     picture?: Promise<UploadedFile> | null,
   ): Promise<User> {
     const user = await this.editable(ctx, identifier);
@@ -245,7 +238,7 @@ export class AccountsService {
       if (tooLong) problems[field] = [tooLong];
       else changes[field] = value;
     }
-    if (rules === AccountRules.V3 && input.username !== undefined) {
+    if (ctx.legacy?.usernameEditable && input.username !== undefined) {
       const result = await this.checkUsername(ctx, user, input.username);
       if (Array.isArray(result)) problems.username = result;
       else changes.username = result;
@@ -291,15 +284,16 @@ export class AccountsService {
   }
 
   /**
-   * Deletes an account (self or `Users:Edit`). v3: refused for add-on developers; otherwise the
-   * details are cleared and the account marked deleted (ratings kept). v4: the account and its data
-   * (notification preferences, ratings, collections…) are removed; add-ons it alone authors are
-   * deleted, shared ones keep their other authors. One transaction.
+   * Deletes an account (self or `Users:Edit`): the account and its data (notification preferences,
+   * ratings, collections…) are removed; add-ons it alone authors are deleted, shared ones keep their
+   * other authors. Under the legacy rule `deletionAnonymises` (see LegacyRules): refused for add-on
+   * developers; otherwise the details are cleared and the account marked deleted (ratings kept).
+   * One transaction.
    */
-  async deleteAccount(ctx: RequestContext, identifier: string, rules: AccountRules): Promise<boolean> {
+  async deleteAccount(ctx: RequestContext, identifier: string): Promise<boolean> {
     const user = await this.editable(ctx, identifier);
     const picture = this.pictureKey(user);
-    if (rules === AccountRules.V3) {
+    if (ctx.legacy?.deletionAnonymises) {
       const stats = await this.stats(ctx, user);
       if (stats?.isDeveloper) {
         throw errors.badParameter(

@@ -1,17 +1,8 @@
-import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, InputType, Int, ObjectType } from 'type-graphql';
 import { PageOf } from '../graphql/pagination.js';
 import { SiteStatusType } from '../site/site.resolver.js';
 import type { SiteStatus } from '../site/site.service.js';
-import { AccountRules, type AccountInput } from './accounts.service.js';
-
-registerEnumType(AccountRules, {
-  name: 'AccountRules',
-  description: 'Which API rules apply to account edits and notification types.',
-  valuesConfig: {
-    V3: { description: 'REST v3: the username may be changed; eleven notification types.' },
-    V4: { description: 'REST v4: the username is read-only; ten notification types.' },
-  },
-});
+import type { AccountInput } from './accounts.service.js';
 
 /** Public view of an account. Private fields sit under `private`, which is null unless allowed. */
 @ObjectType('User')
@@ -94,7 +85,7 @@ export class AccountInputType implements AccountInput {
 
   @Field(() => String, {
     nullable: true,
-    description: 'V3 rules only (ignored otherwise): letters, numbers, underscores, hyphens; not all digits.',
+    description: 'Ignored: usernames are read-only (only older REST clients may still change them).',
   })
   username?: string | null;
 }

@@ -1,6 +1,6 @@
 import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
-import type { AccountRules, AccountsService } from './accounts.service.js';
+import type { AccountsService } from './accounts.service.js';
 import { UserNotification } from './notification.entity.js';
 import type { User } from './user.entity.js';
 
@@ -25,8 +25,12 @@ const dev = (name: string, mandatory: boolean, defaultEnabled = true): Notificat
   defaultEnabled,
 });
 
-/** v4: ten types (contests announcements off by default); v3 also has the developer's thanks (eleven). */
-const V4_NOTIFICATIONS: readonly NotificationDefinition[] = [
+/**
+ * Today's ten types (contests announcements off by default). Under the legacy rule
+ * `retiredNotificationTypes` (see LegacyRules) the list also has the developer's thanks (eleven),
+ * and announcements are on by default.
+ */
+const NOTIFICATIONS: readonly NotificationDefinition[] = [
   user('reply'),
   user('new_features'),
   dev('upgrade_success', false),
@@ -38,13 +42,14 @@ const V4_NOTIFICATIONS: readonly NotificationDefinition[] = [
   dev('reviewer_reviewed', true),
   dev('individual_contact', true),
 ];
-const V3_NOTIFICATIONS: readonly NotificationDefinition[] = [
+const WITH_RETIRED_NOTIFICATIONS: readonly NotificationDefinition[] = [
   user('dev_thanks'),
-  ...V4_NOTIFICATIONS.map((n) => (n.name === 'announcements' ? { ...n, defaultEnabled: true } : n)),
+  ...NOTIFICATIONS.map((n) => (n.name === 'announcements' ? { ...n, defaultEnabled: true } : n)),
 ];
 
-export function notificationTypes(rules: AccountRules): readonly NotificationDefinition[] {
-  return rules === 'v3' ? V3_NOTIFICATIONS : V4_NOTIFICATIONS;
+/** The notification types of the request's rules. */
+export function notificationTypes(ctx: RequestContext): readonly NotificationDefinition[] {
+  return ctx.legacy?.retiredNotificationTypes ? WITH_RETIRED_NOTIFICATIONS : NOTIFICATIONS;
 }
 
 export interface NotificationSetting {
@@ -62,9 +67,9 @@ export interface NotificationChange {
 export class NotificationsService {
   constructor(private readonly accounts: AccountsService) {}
 
-  async list(ctx: RequestContext, identifier: string, rules: AccountRules): Promise<NotificationSetting[]> {
+  async list(ctx: RequestContext, identifier: string): Promise<NotificationSetting[]> {
     const account = await this.accounts.editable(ctx, identifier);
-    return this.settings(ctx, account, rules);
+    return this.settings(ctx, account);
   }
 
   /**
@@ -75,10 +80,9 @@ export class NotificationsService {
     ctx: RequestContext,
     identifier: string,
     changes: readonly NotificationChange[],
-    rules: AccountRules,
   ): Promise<NotificationSetting[]> {
     const account = await this.accounts.editable(ctx, identifier);
-    const types = await this.applicable(ctx, account, rules);
+    const types = await this.applicable(ctx, account);
     const byName = new Map(types.map((t) => [t.name, t]));
     const accepted = changes.filter((change) => byName.has(change.name));
     for (const change of accepted) {
@@ -107,17 +111,17 @@ export class NotificationsService {
       }
       await ctx.em.flush();
     }
-    return this.settings(ctx, account, rules);
+    return this.settings(ctx, account);
   }
 
-  private async applicable(ctx: RequestContext, account: User, rules: AccountRules) {
+  private async applicable(ctx: RequestContext, account: User) {
     const stats = await this.accounts.stats(ctx, account);
     const developer = stats?.isDeveloper ?? false;
-    return notificationTypes(rules).filter((t) => t.group === 'user' || developer);
+    return notificationTypes(ctx).filter((t) => t.group === 'user' || developer);
   }
 
-  private async settings(ctx: RequestContext, account: User, rules: AccountRules): Promise<NotificationSetting[]> {
-    const types = await this.applicable(ctx, account, rules);
+  private async settings(ctx: RequestContext, account: User): Promise<NotificationSetting[]> {
+    const types = await this.applicable(ctx, account);
     const stored = await ctx.em.find(UserNotification, { user: account.id });
     const enabled = new Map(stored.map((s) => [s.name, s.enabled]));
     return types.map((t) => ({

@@ -10,14 +10,7 @@ import { mergeTranslations, parseTranslationsInput, type Translations } from '..
 import { DEFAULT_PAGE_SIZE, pageRequest, toPage, type Page } from '../core/pagination.js';
 import { selectRows } from '../db/rows.js';
 import { CollectionAddon } from './collection.entity.js';
-import {
-  type CollectionAccess,
-  type CollectionRules,
-  NOT_NULL,
-  REQUIRED,
-  flushUnique,
-  isIntegerId,
-} from './collections.access.js';
+import { type CollectionAccess, NOT_NULL, REQUIRED, flushUnique, isIntegerId } from './collections.access.js';
 import {
   ITEM_COLUMNS,
   toItemRecord,
@@ -68,13 +61,12 @@ export class CollectionItemsService {
     ctx: RequestContext,
     user: string,
     slug: string,
-    rules: CollectionRules,
     filter: string | null | undefined,
     sort: string | null | undefined,
     page?: number | null,
     pageSize?: number | null,
   ): Promise<Page<CollectionAddonRecord>> {
-    const collection = await this.access.collectionFor(ctx, user, slug, rules, 'read');
+    const collection = await this.access.collectionFor(ctx, user, slug, 'read');
     const order = this.itemOrder(ctx, sort);
     const request = pageRequest(page, pageSize);
     const where = `ca.collection_id = ? and ${ITEM_FILTERS[this.itemFilter(filter)]}`;
@@ -110,14 +102,8 @@ export class CollectionItemsService {
   }
 
   /** One add-on of the collection by add-on id or slug, whatever its status. */
-  async getItem(
-    ctx: RequestContext,
-    user: string,
-    slug: string,
-    addon: string,
-    rules: CollectionRules,
-  ): Promise<CollectionAddonRecord> {
-    const collection = await this.access.collectionFor(ctx, user, slug, rules, 'read');
+  async getItem(ctx: RequestContext, user: string, slug: string, addon: string): Promise<CollectionAddonRecord> {
+    const collection = await this.access.collectionFor(ctx, user, slug, 'read');
     return this.requireItem(ctx, collection, addon);
   }
 
@@ -128,9 +114,8 @@ export class CollectionItemsService {
     slug: string,
     addon: string | null | undefined,
     notes: unknown,
-    rules: CollectionRules,
   ): Promise<CollectionAddon> {
-    const collection = await this.access.collectionFor(ctx, user, slug, rules, 'manage');
+    const collection = await this.access.collectionFor(ctx, user, slug, 'manage');
     const problems: FieldErrors = {};
     let addonId: number | null = null;
     if (addon === undefined || addon === '') problems.addon = [REQUIRED];
@@ -166,9 +151,8 @@ export class CollectionItemsService {
     slug: string,
     addon: string,
     notes: unknown,
-    rules: CollectionRules,
   ): Promise<CollectionAddon> {
-    const collection = await this.access.collectionFor(ctx, user, slug, rules, 'manage');
+    const collection = await this.access.collectionFor(ctx, user, slug, 'manage');
     const record = await this.requireItem(ctx, collection, addon);
     const item = await ctx.em.findOneOrFail(CollectionAddon, record.id);
     if (notes !== undefined) {
@@ -182,14 +166,8 @@ export class CollectionItemsService {
     return item;
   }
 
-  async removeItem(
-    ctx: RequestContext,
-    user: string,
-    slug: string,
-    addon: string,
-    rules: CollectionRules,
-  ): Promise<boolean> {
-    const collection = await this.access.collectionFor(ctx, user, slug, rules, 'manage');
+  async removeItem(ctx: RequestContext, user: string, slug: string, addon: string): Promise<boolean> {
+    const collection = await this.access.collectionFor(ctx, user, slug, 'manage');
     const item = await this.requireItem(ctx, collection, addon);
     await ctx.em.nativeDelete(CollectionAddon, { id: item.id });
     await this.access.touch(ctx, collection);

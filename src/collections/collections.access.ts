@@ -16,15 +16,6 @@ import {
   type CollectionRow,
 } from './collections.records.js';
 
-/**
- * Who, besides the owner, manages collections. `v3`: holders of `Collections:Edit` see and manage
- * every collection (they only cannot create one for someone else). `v4`: `Admin:Curation` holders
- * see and edit the vendor account's collections (not list or delete them); `Collections:Contribute`
- * holders see the vendor's featured-themes collection and manage its add-ons.
- */
-export const CollectionRules = { V3: 'v3', V4: 'v4' } as const;
-export type CollectionRules = (typeof CollectionRules)[keyof typeof CollectionRules];
-
 export interface CollectionsOptions {
   /** Username of the vendor's own account, whose collections curators manage. */
   vendorUsername: string;
@@ -53,7 +44,12 @@ export async function flushUnique(ctx: RequestContext, message: string) {
 
 /**
  * Finding a collection (author by id or username, collection by slug) and who may read it or
- * change its add-ons (`CollectionRules`): shared by the collections and their items.
+ * change its add-ons: shared by the collections and their items. Who, besides the owner, manages
+ * collections: `Admin:Curation` holders see and edit the vendor account's collections (not list or
+ * delete them); `Collections:Contribute` holders see the vendor's featured-themes collection and
+ * manage its add-ons. Under the legacy rule `collectionEditorsActOnAny` (see LegacyRules), holders
+ * of `Collections:Edit` instead see and manage every collection (they only cannot create one for
+ * someone else), and curators and contributors have no rights of their own.
  */
 export class CollectionAccess {
   constructor(private readonly options: CollectionsOptions) {}
@@ -63,15 +59,10 @@ export class CollectionAccess {
   }
 
   /** May change the collection's add-ons (and see it when it is not public). */
-  private canManageAddons(
-    ctx: RequestContext,
-    author: UserRecord,
-    collection: CollectionRecord,
-    rules: CollectionRules,
-  ) {
+  private canManageAddons(ctx: RequestContext, author: UserRecord, collection: CollectionRecord) {
     const { viewer } = ctx;
     if (viewer.is(author.id)) return true;
-    if (rules === CollectionRules.V3) return viewer.can('Collections:Edit');
+    if (ctx.legacy?.collectionEditorsActOnAny) return viewer.can('Collections:Edit');
     if (!this.isVendorCollection(author)) return false;
     if (viewer.can('Admin:Curation')) return true;
     return viewer.can('Collections:Contribute') && collection.slug === this.options.featuredThemesSlug;
@@ -125,13 +116,12 @@ export class CollectionAccess {
     ctx: RequestContext,
     user: string,
     slug: string,
-    rules: CollectionRules,
     access: 'read' | 'manage',
   ): Promise<CollectionRecord> {
     const author = await this.requireUser(ctx, user);
     const collection = await this.requireCollection(ctx, author, slug);
     const open = access === 'read' && collection.listed;
-    if (!open && !this.canManageAddons(ctx, author, collection, rules)) throw this.denied(ctx);
+    if (!open && !this.canManageAddons(ctx, author, collection)) throw this.denied(ctx);
     return collection;
   }
 

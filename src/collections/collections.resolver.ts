@@ -8,7 +8,6 @@ import { TranslatedInputScalar } from '../graphql/scalars.js';
 import type { Services } from '../services.js';
 import { addonCountByCollectionId, collectionAuthorById } from './collections.loaders.js';
 import type { CollectionAddonRecord, CollectionRecord } from './collections.records.js';
-import { CollectionRules } from './collections.access.js';
 import {
   CollectionAddonPageType,
   CollectionAddonType,
@@ -29,9 +28,6 @@ const FILTER = {
 class UserArgs {
   @Field(USER)
   user!: string;
-
-  @Field(() => CollectionRules, { defaultValue: CollectionRules.V4 })
-  rules!: CollectionRules;
 }
 
 @ArgsType()
@@ -79,15 +75,15 @@ export class CollectionsResolver {
   constructor(private readonly services: Services) {}
 
   @Query(() => CollectionPageType, {
-    description: "A user's collections, most recently updated first. The owner only (V3 rules: also Collections:Edit).",
+    description: "A user's collections, most recently updated first. The owner only.",
   })
-  collections(@Args() { user, rules, page, pageSize }: CollectionListArgs, @Ctx() ctx: RequestContext) {
-    return this.services.collections.list(ctx, user, rules, page, pageSize);
+  collections(@Args() { user, page, pageSize }: CollectionListArgs, @Ctx() ctx: RequestContext) {
+    return this.services.collections.list(ctx, user, page, pageSize);
   }
 
   @Query(() => CollectionType, { description: 'A collection by author and slug (non-public ones for its managers).' })
-  collection(@Args() { user, slug, rules }: CollectionArgs, @Ctx() ctx: RequestContext) {
-    return this.services.collections.get(ctx, user, slug, rules);
+  collection(@Args() { user, slug }: CollectionArgs, @Ctx() ctx: RequestContext) {
+    return this.services.collections.get(ctx, user, slug);
   }
 
   @Mutation(() => CollectionType, { description: 'A new collection of the caller (`user` is the caller).' })
@@ -101,16 +97,16 @@ export class CollectionsResolver {
 
   @Mutation(() => CollectionType)
   updateCollection(
-    @Args() { user, slug, rules }: CollectionArgs,
+    @Args() { user, slug }: CollectionArgs,
     @Arg('input') input: CollectionInputType,
     @Ctx() ctx: RequestContext,
   ) {
-    return this.services.collections.update(ctx, user, slug, input, rules);
+    return this.services.collections.update(ctx, user, slug, input);
   }
 
   @Mutation(() => Boolean, { description: 'Deletes the collection and its add-on list.' })
-  deleteCollection(@Args() { user, slug, rules }: CollectionArgs, @Ctx() ctx: RequestContext) {
-    return this.services.collections.delete(ctx, user, slug, rules);
+  deleteCollection(@Args() { user, slug }: CollectionArgs, @Ctx() ctx: RequestContext) {
+    return this.services.collections.delete(ctx, user, slug);
   }
 
   @FieldResolver(() => UserType, { nullable: true, description: `The author. ${NESTED_USER}` })
@@ -154,39 +150,39 @@ export class CollectionAddonsResolver {
     description: "A collection's add-ons (public collections for anyone, others for their managers).",
   })
   collectionAddons(
-    @Args() { user, slug, rules, filter, sort, page, pageSize }: CollectionAddonListArgs,
+    @Args() { user, slug, filter, sort, page, pageSize }: CollectionAddonListArgs,
     @Ctx() ctx: RequestContext,
   ) {
-    return this.services.collectionItems.listItems(ctx, user, slug, rules, filter, sort, page, pageSize);
+    return this.services.collectionItems.listItems(ctx, user, slug, filter, sort, page, pageSize);
   }
 
   @Query(() => CollectionAddonType, { description: 'One add-on of a collection, whatever its status.' })
-  collectionAddon(@Args() { user, slug, addon, rules }: CollectionAddonArgs, @Ctx() ctx: RequestContext) {
-    return this.services.collectionItems.getItem(ctx, user, slug, addon, rules);
+  collectionAddon(@Args() { user, slug, addon }: CollectionAddonArgs, @Ctx() ctx: RequestContext) {
+    return this.services.collectionItems.getItem(ctx, user, slug, addon);
   }
 
   @Mutation(() => CollectionAddonType, { description: 'Adds a public add-on to the collection.' })
   addCollectionAddon(
-    @Args() { user, slug, rules }: CollectionArgs,
+    @Args() { user, slug }: CollectionArgs,
     @Ctx() ctx: RequestContext,
     @Arg('addon', () => String, { nullable: true, ...ADDON }) addon?: string | null,
     @Arg('notes', () => TranslatedInputScalar, { nullable: true }) notes?: unknown,
   ) {
-    return this.services.collectionItems.addItem(ctx, user, slug, addon, notes, rules);
+    return this.services.collectionItems.addItem(ctx, user, slug, addon, notes);
   }
 
   @Mutation(() => CollectionAddonType, { description: "Changes the collector's notes." })
   updateCollectionAddon(
-    @Args() { user, slug, addon, rules }: CollectionAddonArgs,
+    @Args() { user, slug, addon }: CollectionAddonArgs,
     @Ctx() ctx: RequestContext,
     @Arg('notes', () => TranslatedInputScalar, { nullable: true }) notes?: unknown,
   ) {
-    return this.services.collectionItems.updateItem(ctx, user, slug, addon, notes, rules);
+    return this.services.collectionItems.updateItem(ctx, user, slug, addon, notes);
   }
 
   @Mutation(() => Boolean)
-  removeCollectionAddon(@Args() { user, slug, addon, rules }: CollectionAddonArgs, @Ctx() ctx: RequestContext) {
-    return this.services.collectionItems.removeItem(ctx, user, slug, addon, rules);
+  removeCollectionAddon(@Args() { user, slug, addon }: CollectionAddonArgs, @Ctx() ctx: RequestContext) {
+    return this.services.collectionItems.removeItem(ctx, user, slug, addon);
   }
 
   @FieldResolver(() => AddonObjectType, {

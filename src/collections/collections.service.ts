@@ -7,7 +7,7 @@ import { mergeTranslations, parseTranslationsInput, type Translations } from '..
 import { toPage, pageRequest, type Page } from '../core/pagination.js';
 import { selectRows } from '../db/rows.js';
 import { Collection } from './collection.entity.js';
-import { type CollectionAccess, CollectionRules, NOT_NULL, REQUIRED, flushUnique } from './collections.access.js';
+import { type CollectionAccess, NOT_NULL, REQUIRED, flushUnique } from './collections.access.js';
 import {
   COLLECTION_COLUMNS,
   toCollectionRecord,
@@ -46,23 +46,22 @@ function isValidSlug(slug: string): boolean {
 
 /**
  * Collections, for REST v3/v4 and GraphQL alike: list, read, create, edit and delete, with the
- * original's rules (`CollectionRules`, checked by `CollectionAccess`) and validation messages.
+ * original's rules (checked by `CollectionAccess`) and validation messages.
  * Their add-ons are `CollectionItemsService`'s.
  */
 export class CollectionsService {
   constructor(private readonly access: CollectionAccess) {}
 
-  /** A user's collections, most recently updated first: the owner only (v3: also `Collections:Edit`). */
+  /** A user's collections, most recently updated first: the owner only (legacy rules: also `Collections:Edit`). */
   async list(
     ctx: RequestContext,
     user: string,
-    rules: CollectionRules,
     page?: number | null,
     pageSize?: number | null,
   ): Promise<Page<CollectionRecord>> {
     if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
     const author = await this.access.requireUser(ctx, user);
-    const editor = rules === CollectionRules.V3 && ctx.viewer.can('Collections:Edit');
+    const editor = ctx.legacy?.collectionEditorsActOnAny && ctx.viewer.can('Collections:Edit');
     if (!ctx.viewer.is(author.id) && !editor) throw errors.forbidden();
     const request = pageRequest(page, pageSize);
     const [[{ count }], rows] = await Promise.all([
@@ -85,8 +84,8 @@ export class CollectionsService {
   }
 
   /** A collection by its author and slug: public ones for anyone, others for those who manage its add-ons. */
-  async get(ctx: RequestContext, user: string, slug: string, rules: CollectionRules): Promise<CollectionRecord> {
-    return this.access.collectionFor(ctx, user, slug, rules, 'read');
+  async get(ctx: RequestContext, user: string, slug: string): Promise<CollectionRecord> {
+    return this.access.collectionFor(ctx, user, slug, 'read');
   }
 
   /** A new collection of the caller's (`user` must be the caller). */
@@ -106,15 +105,12 @@ export class CollectionsService {
     return collection;
   }
 
-  /** Changes the given fields: the owner (v3: also `Collections:Edit`; v4: curators on the vendor's collections). */
-  async update(
-    ctx: RequestContext,
-    user: string,
-    slug: string,
-    input: CollectionInput,
-    rules: CollectionRules,
-  ): Promise<Collection> {
-    const record = await this.editableCollection(ctx, user, slug, rules, 'edit');
+  /**
+   * Changes the given fields: the owner, curators on the vendor's collections (legacy rules:
+   * `Collections:Edit` on any instead).
+   */
+  async update(ctx: RequestContext, user: string, slug: string, input: CollectionInput): Promise<Collection> {
+    const record = await this.editableCollection(ctx, user, slug, 'edit');
     const fields = this.validate(ctx, record, input, false);
     await this.assertSlugFree(ctx, record.author.id, fields.slug, record.id);
     const collection = await ctx.em.findOneOrFail(Collection, record.id);
@@ -123,31 +119,32 @@ export class CollectionsService {
     return collection;
   }
 
-  /** The owner (v3: also `Collections:Edit`); its add-on list goes with it. */
-  async delete(ctx: RequestContext, user: string, slug: string, rules: CollectionRules): Promise<boolean> {
-    const record = await this.editableCollection(ctx, user, slug, rules, 'delete');
+  /** The owner (legacy rules: also `Collections:Edit`); its add-on list goes with it. */
+  async delete(ctx: RequestContext, user: string, slug: string): Promise<boolean> {
+    const record = await this.editableCollection(ctx, user, slug, 'delete');
     await ctx.em.nativeDelete(Collection, { id: record.id });
     return true;
   }
 
   /**
-   * Write access to a collection's own fields: the owner, v3 `Collections:Edit`, v4 curators
-   * (editing only) on the vendor's collections. As in the original, the permission is checked
-   * before the slug is looked up, the vendor's ownership after.
+   * Write access to a collection's own fields: the owner, and curators (editing only) on the
+   * vendor's collections, or under the legacy rule `collectionEditorsActOnAny` holders of
+   * `Collections:Edit` on any. As in the original, the permission is checked before the slug is
+   * looked up, the vendor's ownership after.
    */
   private async editableCollection(
     ctx: RequestContext,
     user: string,
     slug: string,
-    rules: CollectionRules,
     action: 'edit' | 'delete',
   ): Promise<CollectionRecord> {
     const { viewer } = ctx;
     if (!viewer.isAuthenticated) throw errors.notAuthenticated();
     const author = await this.access.requireUser(ctx, user);
     const owner = viewer.is(author.id);
-    const editor = rules === CollectionRules.V3 && viewer.can('Collections:Edit');
-    const curator = rules === CollectionRules.V4 && action === 'edit' && viewer.can('Admin:Curation');
+    const legacy = ctx.legacy?.collectionEditorsActOnAny ?? false;
+    const editor = legacy && viewer.can('Collections:Edit');
+    const curator = !legacy && action === 'edit' && viewer.can('Admin:Curation');
     if (!owner && !editor && !curator) throw errors.forbidden();
     const collection = await this.access.requireCollection(ctx, author, slug);
     if (!owner && !editor && !this.access.isVendorCollection(author)) throw errors.forbidden();

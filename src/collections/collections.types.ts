@@ -1,22 +1,8 @@
-import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, InputType, Int, ObjectType } from 'type-graphql';
 import type { Translations } from '../core/i18n/translations.js';
 import { PageOf } from '../graphql/pagination.js';
 import { TranslatedInputScalar, TranslationsScalar } from '../graphql/scalars.js';
-import { CollectionRules } from './collections.access.js';
 import type { CollectionInput } from './collections.service.js';
-
-registerEnumType(CollectionRules, {
-  name: 'CollectionRules',
-  description: 'Who besides the owner manages collections.',
-  valuesConfig: {
-    V3: { description: 'REST v3: `Collections:Edit` holders see and manage every collection (except creating).' },
-    V4: {
-      description:
-        "REST v4: `Admin:Curation` holders see and edit the vendor account's collections (not list or delete " +
-        "them); `Collections:Contribute` holders manage the add-ons of the vendor's featured-themes collection.",
-    },
-  },
-});
 
 @ObjectType('Collection', { description: "A user's collection of add-ons." })
 export class CollectionType {

@@ -16,6 +16,28 @@ export interface RequestInfo {
 }
 
 /**
+ * Older rules some REST clients still rely on, each a domain rule the service otherwise no longer
+ * applies. Only the REST compatibility engine switches them on (from its gates, see
+ * rest-compat/legacy-rules.ts); GraphQL callers always get today's rules.
+ */
+export interface LegacyRules {
+  /** Account edits may change the username (today it is read-only). */
+  readonly usernameEditable?: boolean;
+  /**
+   * Deleting an account clears its details and keeps its ratings, and is refused to add-on
+   * developers (today the account and its data are removed, and its sole add-ons deleted).
+   */
+  readonly deletionAnonymises?: boolean;
+  /** Notification types include `dev_thanks`, and `announcements` is on by default. */
+  readonly retiredNotificationTypes?: boolean;
+  /**
+   * Holders of `Collections:Edit` see and manage any user's collections (except creating one), and
+   * the vendor account's curators and contributors have no rights of their own.
+   */
+  readonly collectionEditorsActOnAny?: boolean;
+}
+
+/**
  * The per-request context every service method takes first: a forked entity manager (nothing
  * leaks between requests), the viewer, the request language and the request's DataLoaders.
  * GraphQL resolvers and REST routes build exactly the same object.
@@ -33,6 +55,8 @@ export interface RequestContext {
    * statement as the rows (so a version never postdates the data it vouches for).
    */
   readonly cacheTags?: Map<string, string>;
+  /** Older rules switched on for this request (REST only); absent: today's rules. */
+  readonly legacy?: LegacyRules;
 }
 
 /**

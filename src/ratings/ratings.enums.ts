@@ -24,7 +24,3 @@ export function flagReasonFromConstant(value: string): RatingFlagReason | null {
 
 /** The constants the original lists when it refuses a flag. */
 export const FLAG_CONSTANTS_LISTED = REASONS.map(reviewFlagConstant);
-
-/** How the score field is named in field errors: `score` (v4, GraphQL) or `rating` (v3). */
-export const ScoreField = { SCORE: 'score', RATING: 'rating' } as const;
-export type ScoreField = (typeof ScoreField)[keyof typeof ScoreField];

@@ -6,7 +6,6 @@ import { AddonSummaryType, NESTED_ADDON, NESTED_VERSION, VersionSummaryType } fr
 import { AddonObjectType, VersionType } from '../catalogue/catalogue.types.js';
 import type { RequestContext } from '../core/context.js';
 import type { Services } from '../services.js';
-import { ScoreField } from './ratings.enums.js';
 import type { RatingRead } from './ratings.records.js';
 import type { RatingPage } from './ratings.service.js';
 import {
@@ -18,8 +17,6 @@ import {
   RatingScoreCountType,
   RatingType,
 } from './ratings.types.js';
-
-const scoreFieldArg = { defaultValue: ScoreField.SCORE, description: 'v3 clients name the score `rating`.' };
 
 @Resolver(() => RatingType)
 export class RatingsResolver {
@@ -44,22 +41,13 @@ export class RatingsResolver {
   @Mutation(() => RatingType, {
     description: 'Rate a public version of a public add-on: one rating per version, not of your own add-on.',
   })
-  createRating(
-    @Arg('input') input: RatingInput,
-    @Ctx() ctx: RequestContext,
-    @Arg('scoreField', () => ScoreField, scoreFieldArg) scoreField: ScoreField,
-  ) {
-    return this.services.ratings.create(ctx, input, scoreField);
+  createRating(@Arg('input') input: RatingInput, @Ctx() ctx: RequestContext) {
+    return this.services.ratings.create(ctx, input);
   }
 
   @Mutation(() => RatingType, { description: 'Change the text and score of your rating (or any, with Addons:Edit).' })
-  updateRating(
-    @Arg('id', () => Int) id: number,
-    @Arg('input') input: RatingInput,
-    @Ctx() ctx: RequestContext,
-    @Arg('scoreField', () => ScoreField, scoreFieldArg) scoreField: ScoreField,
-  ) {
-    return this.services.ratings.update(ctx, id, input, scoreField);
+  updateRating(@Arg('id', () => Int) id: number, @Arg('input') input: RatingInput, @Ctx() ctx: RequestContext) {
+    return this.services.ratings.update(ctx, id, input);
   }
 
   @Mutation(() => Boolean, {

@@ -16,7 +16,7 @@ import { intArray } from '../db/sql.js';
 import type { JobQueue } from '../jobs/queue.port.js';
 import type { ServiceJobs } from '../jobs/service-jobs.js';
 import { RatingAggregates, type AddonRatingColumns } from './ratings.aggregates.js';
-import { FLAG_CONSTANTS_LISTED, RatingFlagReason, ScoreField, flagReasonFromConstant } from './ratings.enums.js';
+import { FLAG_CONSTANTS_LISTED, RatingFlagReason, flagReasonFromConstant } from './ratings.enums.js';
 import { fieldMessages, ratingErrors, ratingMessages } from './ratings.errors.js';
 import { ratingColumns, replyByRatingId, toRatingRecords, viewerFlagsByRatingId } from './ratings.loaders.js';
 import {
@@ -196,10 +196,9 @@ export class RatingsService {
 
   /**
    * A rating of a public version of a public add-on: one per user and version, never of one's own
-   * add-on; the user's earlier ratings of the add-on stop being the latest. `scoreField` names
-   * the score in field errors (`rating` in v3).
+   * add-on; the user's earlier ratings of the add-on stop being the latest.
    */
-  async create(ctx: RequestContext, input: RatingInput, scoreField: ScoreField = ScoreField.SCORE) {
+  async create(ctx: RequestContext, input: RatingInput) {
     const addon = input.addon ? await this.publicAddon(ctx, input.addon) : null;
     const userId = this.requireUser(ctx);
     await takeThrottle(ctx.em, userId, RATING_POSTS);
@@ -210,7 +209,7 @@ export class RatingsService {
       allowNull: true,
       maxLength: TEXT_LIMITS.ratingBody,
     });
-    const score = fields.score(scoreField, input.score, true);
+    const score = fields.score('score', input.score, true);
     const versionId = await this.checkNewVersion(ctx, fields, input.version, addon);
     fields.throwIfAny();
     if (!addon) throw ratingErrors.fields({ addon: [fieldMessages.required] });
@@ -249,7 +248,7 @@ export class RatingsService {
    * Changes the text and score of a rating, or the text of a reply (which also undeletes it). Its
    * author or Addons:Edit; the add-on and the version never change.
    */
-  async update(ctx: RequestContext, id: number, input: RatingInput, scoreField: ScoreField = ScoreField.SCORE) {
+  async update(ctx: RequestContext, id: number, input: RatingInput) {
     if (input.addon) await this.publicAddon(ctx, input.addon);
     const userId = this.requireUser(ctx);
     const rating = await this.findVisible(ctx, id);
@@ -262,7 +261,7 @@ export class RatingsService {
       allowNull: !isReply,
       maxLength: isReply ? TEXT_LIMITS.replyBody : TEXT_LIMITS.ratingBody,
     });
-    const score = isReply ? undefined : fields.score(scoreField, input.score, false);
+    const score = isReply ? undefined : fields.score('score', input.score, false);
     if (!isReply && input.version !== undefined) await this.checkVersionChange(ctx, fields, input.version);
     fields.throwIfAny();
     if (input.addon) throw ratingErrors.fields({ addon: [ratingMessages.addonChange] });

@@ -1,14 +1,10 @@
 import { ArgsType, Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { PageArgs, PageOf } from '../graphql/pagination.js';
-import { RatingFlagReason, ScoreField } from './ratings.enums.js';
+import { RatingFlagReason } from './ratings.enums.js';
 
 registerEnumType(RatingFlagReason, {
   name: 'RatingFlagReason',
   description: 'REST constants: rating_flag_reason_<name> (v4), review_flag_reason_<name> (v3).',
-});
-registerEnumType(ScoreField, {
-  name: 'RatingScoreField',
-  description: 'How field errors name the score: score (v4) or rating (v3).',
 });
 
 @ObjectType('RatingFlag', { description: "The caller's flag on a rating." })
