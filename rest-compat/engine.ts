@@ -169,7 +169,7 @@ const FORM_FIELD_BYTES = 256 * 1024;
 const UPLOAD_FILES = 5;
 
 /**
- * Serves `/api/v3/...` and `/api/v4/...` (and the v5 submission routes): match the route, refuse writes in read-only mode,
+ * Serves `/api/v3/...`, `/api/v4/...` and `/api/v5/...`: match the route, refuse writes in read-only mode,
  * authenticate with the schemes its operation accepts, read a multipart body (only now, so an
  * unknown caller's upload never touches the disk), map the request to variables, execute the
  * pre-parsed document in-process against the same schema and context as /graphql, shape the result.

@@ -30,7 +30,7 @@ export type TranslatedOutput = string | Readonly<Record<string, string | null>>;
 /** An external link as sent: a string, or v5's `{url, outgoing}`. */
 export type LinkOutput = string | { url: string; outgoing: string };
 
-/** What a shaper needs to turn GraphQL data into the v3/v4 JSON. */
+/** What a shaper needs to turn GraphQL data into the JSON of the request's version (see gates.ts). */
 export interface ShapeContext<V extends RouteVersion = ApiVersion> {
   readonly version: V;
   readonly request: RestRequest<V>;
@@ -131,7 +131,7 @@ export function defineRoutes(routes: RouteDefinition[]): RouteDefinition[] {
   return routes;
 }
 
-/** An entry of either table: v3/v4, or the v5 submission API's. */
+/** An entry of either table: the whole table's, or the v5 submission API's. */
 export type AnyRouteDefinition = RouteDefinition | RouteDefinition<any, SubmissionApiVersion>;
 
 /** The v5 submission API's entries: their requests and shapers see `v5`, and no other route does. */
