@@ -116,8 +116,7 @@ const REST_KEYS = 'Refusals are keyed by the REST field names (`report_entry_poi
 
 @InputType('AddonAbuseReportInput', {
   description:
-    'An add-on report: every field is text (or null), checked as `POST /api/v4/abuse/report/addon/` checks it. ' +
-    REST_KEYS,
+    'An add-on report: every field is text (or null), checked as the REST report endpoint checks it. ' + REST_KEYS,
 })
 export class AddonAbuseReportInput {
   @Field(() => String, { nullable: true, description: 'Required: the add-on id, slug or guid.' })
@@ -182,8 +181,7 @@ export class AddonAbuseReportInput {
 }
 
 @InputType('UserAbuseReportInput', {
-  description:
-    'A user report, checked as `POST /api/v4/abuse/report/user/` checks it (refusals keyed `user`, `message`).',
+  description: 'A user report, checked as the REST report endpoint checks it (refusals keyed `user`, `message`).',
 })
 export class UserAbuseReportInput {
   @Field(() => String, { nullable: true, description: 'Required: the user id or username.' })

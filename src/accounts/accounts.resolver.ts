@@ -155,7 +155,7 @@ export class AccountsResolver {
   }
 
   @FieldResolver(() => String, {
-    description: 'Display name, else a generated name containing the id (the v4 rule).',
+    description: 'Display name, else a generated name containing the id.',
   })
   name(@Root() user: UserRecord) {
     return this.services.accounts.displayNameOrDefault(user, this.services.config.BROWSER_NAME);

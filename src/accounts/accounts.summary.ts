@@ -29,7 +29,7 @@ export class UserSummaryResolver {
   constructor(private readonly services: Services) {}
 
   @FieldResolver(() => String, {
-    description: 'Display name, else a generated name containing the id (the v4 rule).',
+    description: 'Display name, else a generated name containing the id.',
   })
   name(@Root() user: UserRecord) {
     return this.services.accounts.displayNameOrDefault(user, this.services.config.BROWSER_NAME);

@@ -47,7 +47,7 @@ export class UserPrivateType {
   @Field(() => String, { nullable: true })
   lastLoginIp!: string | null;
 
-  @Field({ description: 'Whether the developer agreement was accepted (v3/v4 `read_dev_agreement`).' })
+  @Field({ description: 'Whether the developer agreement was accepted.' })
   readDevAgreement!: boolean;
 
   @Field(() => [String], { description: 'Sorted permission rules (`app:action`, `*` wildcards).' })
@@ -62,7 +62,7 @@ export class UserPrivateType {
   })
   idpEditEmailUrl!: string | null;
 
-  @Field(() => SiteStatusType, { description: 'The site status, included to save a call (v4 `site_status`).' })
+  @Field(() => SiteStatusType, { description: 'The site status, included to save a call.' })
   siteStatus!: SiteStatus;
 }
 

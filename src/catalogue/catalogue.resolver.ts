@@ -161,7 +161,7 @@ export class CatalogueResolver {
     return this.services.catalogue.canSeeUnlisted(ctx, addon);
   }
 
-  @FieldResolver(() => [App], { description: 'Applications whose featured list holds this add-on (v3).' })
+  @FieldResolver(() => [App], { description: 'Applications whose featured list holds this add-on.' })
   featuredFor(@Root() addon: AddonRecord, @Ctx() ctx: RequestContext) {
     return ctx.loaders.get(featuredAppsByAddonId).load(addon.id);
   }

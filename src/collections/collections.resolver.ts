@@ -187,7 +187,7 @@ export class CollectionAddonsResolver {
 
   @FieldResolver(() => AddonObjectType, {
     nullable: true,
-    description: `${NESTED_ADDON} REST v3/v4 answers show it whatever its status, as the original did.`,
+    description: `${NESTED_ADDON} (The REST answers show it whatever its status, as the original did.)`,
   })
   addon(@Root() item: CollectionAddonRecord, @Ctx() ctx: RequestContext) {
     return this.services.collectionItems.itemAddon(ctx, item);

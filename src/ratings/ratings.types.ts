@@ -4,7 +4,7 @@ import { RatingFlagReason } from './ratings.enums.js';
 
 registerEnumType(RatingFlagReason, {
   name: 'RatingFlagReason',
-  description: 'REST constants: rating_flag_reason_<name> (v4), review_flag_reason_<name> (v3).',
+  description: 'Why a rating was flagged.',
 });
 
 @ObjectType('RatingFlag', { description: "The caller's flag on a rating." })
@@ -17,8 +17,7 @@ export class RatingFlagType {
 }
 
 @ObjectType('Rating', {
-  description:
-    "A user's rating of an add-on version (a review in v3), or a developer's reply to one (no score, no version).",
+  description: "A user's rating of an add-on version, or a developer's reply to one (no score, no version).",
 })
 export class RatingType {
   @Field(() => Int)

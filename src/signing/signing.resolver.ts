@@ -20,7 +20,7 @@ export class SigningResolver {
       'Upload a package as a new version: of the add-on `guid` (created if unknown, like PUT), or of a new add-on ' +
       'whose id comes from the manifest or is generated (like POST). Validation and signing continue in the ' +
       'background: poll `addonUpload`. Send `apollo-require-preflight: true` with multipart requests. ' +
-      'In two steps (the v5 submission API): `submit: false` with `upload` and `channel` only stores and validates ' +
+      'In two steps: `submit: false` with `upload` and `channel` only stores and validates ' +
       'the package; once valid, `uploadUuid` (with `guid`, or none for a new add-on, and `metadata`) submits it.',
   })
   async submitAddonVersion(
@@ -63,7 +63,7 @@ export class SigningResolver {
   @Query(() => UploadType, {
     description:
       'The upload of a version: the one named by `uuid`, else the newest. Authors only. ' +
-      'By `uuid` alone: any upload of the viewer (v5), submitted or not.',
+      'By `uuid` alone: any upload of the viewer, submitted or not.',
   })
   async addonUpload(
     @Ctx() ctx: RequestContext,

@@ -63,7 +63,7 @@ export class UploadType {
 
   @Field({
     description:
-      'Submitted to an add-on. A v5 upload (`submit: false`) is validated first and becomes a version when submitted.',
+      'Submitted to an add-on. An upload sent alone (`submit: false`) is validated first and becomes a version when submitted.',
   })
   submitted!: boolean;
 
@@ -74,7 +74,7 @@ export class UploadType {
 
 @InputType('SubmissionMetadataInput', {
   description:
-    "A submission's listing (v5): translated texts as objects of locales; a listed version needs a name, a summary, " +
+    "A submission's listing: translated texts as objects of locales; a listed version needs a name, a summary, " +
     'categories and a licence (unless an earlier listed version has one).',
 })
 export class SubmissionMetadataInput {
