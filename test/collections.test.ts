@@ -4,7 +4,7 @@ import { CollectionAddon } from '../src/collections/collection.entity.js';
 import { createAddon } from './helpers/catalogue.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 
-type ApiVersion = 'v3' | 'v4';
+type ApiVersion = 'v3' | 'v4' | 'v5';
 type Method = 'get' | 'post' | 'patch' | 'delete' | 'put';
 type Actor = 'anonymous' | 'other' | 'owner' | 'editor' | 'curator' | 'contributor' | 'admin';
 type Account = Exclude<Actor, 'anonymous'> | 'vendor';
@@ -174,6 +174,20 @@ describe('create a collection (POST)', () => {
     const fr = await call('post', `${base('v4', ids.owner)}?lang=fr`, 'owner', { name: 'Mes outils', slug: 'outils' });
     expect(fr.body.name).toBe('Mes outils');
     expect((await call('get', `${base('v4', ids.owner)}outils/`)).body.name).toEqual({ fr: 'Mes outils' });
+  });
+
+  it('takes translated texts as objects only in v5 (l10n_flat_input_output)', async () => {
+    const flat = await call('post', base('v5', ids.owner), 'owner', { name: 'Flat', slug: 'v5-flat' });
+    expect(flat.status).toBe(400);
+    expect(flat.body).toEqual({ name: ['You must provide an object of {lang-code:value}.'] });
+    const res = await call('post', `${base('v5', ids.owner)}?lang=fr`, 'owner', {
+      name: { 'en-US': 'Objects' },
+      description: { fr: 'Des objets' },
+      slug: 'v5-objects',
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.name).toEqual({ 'en-US': 'Objects', fr: null, _default: 'en-US' });
+    expect(res.body.description).toEqual({ fr: 'Des objets' });
   });
 
   it('keeps texts holding semicolons', async () => {

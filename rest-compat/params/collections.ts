@@ -1,4 +1,5 @@
 import { errors } from '../../src/core/errors.js';
+import { gate, type ApiVersion } from '../gates.js';
 import { drfBoolean, jsonObject } from './fields.js';
 
 /**
@@ -18,18 +19,20 @@ function text(field: string, value: unknown): string | null {
   throw errors.field(field, 'Not a valid string.');
 }
 
-function translated(field: string, value: unknown): unknown {
-  if (value === null || typeof value === 'string') return value;
+/** A translated field: an object of locales, or (`l10n_flat_input_output`) one string for the current language. */
+function translated(field: string, value: unknown, flat: boolean): unknown {
+  if (value === null || (flat && typeof value === 'string')) return value;
   if (typeof value === 'object' && !Array.isArray(value)) return value;
   throw errors.field(field, 'You must provide an object of {lang-code:value}.');
 }
 
 /** `name`, `description`, `slug`, `public`, `default_locale`; other keys are ignored. */
-export function collectionInputFromBody(body: unknown): Record<string, unknown> {
+export function collectionInputFromBody(body: unknown, version: ApiVersion): Record<string, unknown> {
+  const flat = gate(version, 'l10n_flat_input_output');
   const data = jsonObject(body);
   const input: Record<string, unknown> = {};
-  if ('name' in data) input.name = translated('name', data.name);
-  if ('description' in data) input.description = translated('description', data.description);
+  if ('name' in data) input.name = translated('name', data.name, flat);
+  if ('description' in data) input.description = translated('description', data.description, flat);
   if ('slug' in data) input.slug = text('slug', data.slug);
   if ('public' in data) input.public = boolean('public', data.public);
   if ('default_locale' in data) input.defaultLocale = text('default_locale', data.default_locale);
@@ -37,12 +40,12 @@ export function collectionInputFromBody(body: unknown): Record<string, unknown> 
 }
 
 /** `addon` (id or slug) and `notes` of a collection item; absent ones are left out. */
-export function itemInputFromBody(body: unknown, withAddon: boolean): Record<string, unknown> {
+export function itemInputFromBody(body: unknown, withAddon: boolean, version: ApiVersion): Record<string, unknown> {
   const data = jsonObject(body);
   const input: Record<string, unknown> = {};
   if (withAddon && 'addon' in data) {
     input.addon = typeof data.addon === 'string' || data.addon === null ? data.addon : JSON.stringify(data.addon);
   }
-  if ('notes' in data) input.notes = translated('notes', data.notes);
+  if ('notes' in data) input.notes = translated('notes', data.notes, gate(version, 'l10n_flat_input_output'));
   return input;
 }

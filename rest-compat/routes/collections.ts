@@ -143,7 +143,7 @@ export const collectionRoutes = defineRoutes([
       }
       ${collectionFields}
     `,
-    variables: (req) => ({ user: req.params.user, input: collectionInputFromBody(req.body) }),
+    variables: (req) => ({ user: req.params.user, input: collectionInputFromBody(req.body, req.version) }),
     status: 201,
     shape: (data: { createCollection: CollectionData }, ctx) => shapeCollection(data.createCollection, ctx),
   },
@@ -182,7 +182,7 @@ export const collectionRoutes = defineRoutes([
       }
       ${collectionFields}
     `,
-    variables: (req) => ({ ...collectionVariables(req), input: collectionInputFromBody(req.body) }),
+    variables: (req) => ({ ...collectionVariables(req), input: collectionInputFromBody(req.body, req.version) }),
     shape: (data: { updateCollection: CollectionData }, ctx) => shapeCollection(data.updateCollection, ctx),
   },
   {
@@ -244,7 +244,7 @@ export const collectionRoutes = defineRoutes([
       }
       ${itemFields}
     `,
-    variables: (req) => ({ ...collectionVariables(req), ...itemInputFromBody(req.body, true) }),
+    variables: (req) => ({ ...collectionVariables(req), ...itemInputFromBody(req.body, true, req.version) }),
     status: 201,
     shape: (data: { addCollectionAddon: ItemData }, ctx) => shapeItem(data.addCollectionAddon, ctx),
   },
@@ -275,7 +275,7 @@ export const collectionRoutes = defineRoutes([
       }
       ${itemFields}
     `,
-    variables: (req) => ({ ...itemVariables(req), ...itemInputFromBody(req.body, false) }),
+    variables: (req) => ({ ...itemVariables(req), ...itemInputFromBody(req.body, false, req.version) }),
     shape: (data: { updateCollectionAddon: ItemData }, ctx) => shapeItem(data.updateCollectionAddon, ctx),
   },
   {
