@@ -247,8 +247,12 @@ describe('web-ext 10.7.0: a listed submission without its listing', () => {
 });
 
 describe('v5 paths', () => {
-  it('serves only the submission routes: other v5 paths are the usual 404', async () => {
-    for (const path of ['/accounts/profile/', '/addons/search/', '/addons/addon/x/versions/1/nope/']) {
+  it('serves the whole v5 table beside the submission routes; unknown v5 paths are the usual 404', async () => {
+    const profile = await fetch(`${base}/api/v5/accounts/profile/`, { headers: { Authorization: jwt() } });
+    expect(profile.status).toBe(200);
+    expect(await profile.json()).toMatchObject({ site_status: { read_only: false } });
+    expect((await fetch(`${base}/api/v5/addons/search/`)).status).toBe(200);
+    for (const path of ['/addons/addon/x/versions/1/nope/', '/nothing/']) {
       const response = await fetch(`${base}/api/v5${path}`, { headers: { Authorization: jwt() } });
       expect(response.status).toBe(404);
       expect(await response.json()).toEqual({ detail: 'Not found.' });
