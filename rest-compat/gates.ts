@@ -77,6 +77,13 @@ export const GATES = {
   'accounts-legacy-notifications': 'notification types include `dev_thanks`; `announcements` is on by default',
   'collections-editors-act-on-any':
     "holders of Collections:Edit act on any user's collections (and Admin:Curation holders do not edit them)",
+  // Differences v5 clients read that the contract's v3/v4 answers do not have (named here).
+  'accounts-idp-edit-email-url-name':
+    'the own profile names its email-change link `idp_edit_email_url` (else `fxa_edit_email_url`, as the original)',
+  'del-addon-detail-grouped-ratings':
+    'the add-on detail ignores `show_grouped_ratings` (else `ratings.grouped_counts`)',
+  'browse-validation-url-upload-report':
+    "a browsed version's `validation_url_json` is the upload's JSON report (else the API's file validation, `{validation}`)",
 } as const satisfies Record<string, string>;
 
 export type Gate = keyof typeof GATES;
@@ -138,6 +145,7 @@ export const API_GATES: Readonly<Record<ApiVersion, readonly Gate[]>> = {
     'accounts-delete-anonymises',
     'accounts-legacy-notifications',
     'collections-editors-act-on-any',
+    'del-addon-detail-grouped-ratings',
   ],
   v4: [
     'l10n_flat_input_output',
@@ -156,6 +164,9 @@ export const API_GATES: Readonly<Record<ApiVersion, readonly Gate[]>> = {
     'minimal-profile-has-all-fields-shim',
     'file-status-integer',
     'file-is-vendor-signed-extension',
+    'accounts-idp-edit-email-url-name',
+    'del-addon-detail-grouped-ratings',
+    'browse-validation-url-upload-report',
   ],
   v5: ['addons-search-_score-field', 'ratings-score-filter'],
 };

@@ -5,6 +5,7 @@ import type { Addon } from '../src/catalogue/addon.entity.js';
 import { AddonStatus, AddonType, App, PromotedCategory } from '../src/catalogue/catalogue.enums.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { createAddon } from './helpers/catalogue.js';
+import { attachPackage } from './helpers/packages.js';
 import { call, caller, clearThrottles, versionsOf, type Caller } from './helpers/ratings.js';
 
 /**
@@ -131,8 +132,19 @@ const probes: Record<Gate, Probe> = {
   'del-addons-created-field': async (v) => !('created' in (await detail(v, ext))),
   'del-accounts-fxa-edit-email-url': async (v) => {
     const body = await profile(v, plain);
-    return agree('own profile', !('idp_edit_email_url' in body), !('site_status' in body));
+    const link = 'idp_edit_email_url' in body || 'fxa_edit_email_url' in body;
+    return agree('own profile', !link, !('site_status' in body));
   },
+  // v3 has no email-change link at all (del-accounts-fxa-edit-email-url).
+  'accounts-idp-edit-email-url-name': async (v) => 'idp_edit_email_url' in (await profile(v, plain)),
+  'del-addon-detail-grouped-ratings': async (v) =>
+    !('grouped_counts' in (await detail(v, ext, '?show_grouped_ratings=true')).ratings),
+  // v3 has no browse route.
+  'browse-validation-url-upload-report': async (v) =>
+    v !== 'v3' &&
+    /\/developers\/upload\/[0-9a-f]{32}\/json$/.test(
+      (await get(`/api/${v}/reviewers/addon/${ext.id}/versions/${versionId}/`, dev)).validation_url_json,
+    ),
   'del-version-license-is-custom': async (v) => !('is_custom' in (await currentVersion(v)).license),
   'del-ratings-flags': async (v) => {
     const one = await ratingDetail(v, `?show_flags_for=${flagger.id}`, flagger);
@@ -358,6 +370,7 @@ beforeAll(async () => {
   byUsers = await createAddon(em, { tags: ['gate-sort'], weeklyDownloads: 1, averageDailyUsers: 1000 });
   const [version] = await versionsOf(em, ext);
   versionId = version.id;
+  await attachPackage(t, version, { 'manifest.json': '{"manifest_version": 2, "name": "Gate", "version": "1.0"}' });
 
   // Ratings: alice's (replied to by the developer, flagged) and bob's.
   const rate = async (who: Caller, score: number) => {

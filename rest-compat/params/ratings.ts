@@ -39,6 +39,15 @@ function integerList(value: string, message: string): number[] {
 const TRUE_VALUES = new Set(['t', 'T', 'y', 'Y', 'yes', 'YES', 'true', 'True', 'TRUE', 'on', 'On', 'ON', '1']);
 const FALSE_VALUES = new Set(['f', 'F', 'n', 'N', 'no', 'NO', 'false', 'False', 'FALSE', 'off', 'Off', 'OFF', '0']);
 
+/** `show_grouped_ratings` (the ratings list, and the add-on detail's `ratings.grouped_counts`): a boolean. */
+export function groupedRatingsParam(query: URLSearchParams): boolean {
+  const grouped = query.get('show_grouped_ratings');
+  if (grouped !== null && !TRUE_VALUES.has(grouped) && !FALSE_VALUES.has(grouped)) {
+    throw ratingErrors.parameter(ratingMessages.groupedNotBoolean);
+  }
+  return grouped !== null && TRUE_VALUES.has(grouped);
+}
+
 /** `show_permissions_for` / `show_flags_for`: a user id, or one that is nobody's (the service refuses it). */
 function userIdParam(query: URLSearchParams, name: string): number | null {
   const value = query.get(name);

@@ -1,5 +1,6 @@
-import { ALL_VERSIONS } from '../gates.js';
+import { ALL_VERSIONS, gate } from '../gates.js';
 import { parseDetailAppParams, parseIntParam, parseVersionFilter, refuseFilterOnDetail } from '../params/catalogue.js';
+import { groupedRatingsParam } from '../params/ratings.js';
 import { App } from '../../src/catalogue/catalogue.enums.js';
 import type { Page } from '../../src/core/pagination.js';
 import { paginated, pageVariables } from '../pagination.js';
@@ -33,7 +34,13 @@ export const catalogueRoutes = defineRoutes([
     cache: 'anonymous',
     plainViewers: true,
     document: gql`
-      query RestAddonDetail($id: String!, $app: Application, $appVersion: String) {
+      query RestAddonDetail($id: String!, $app: Application, $appVersion: String, $withGrouped: Boolean!) {
+        grouped: ratings(addon: $id, pageSize: 1) @include(if: $withGrouped) {
+          groupedRatings {
+            score
+            count
+          }
+        }
         addon(id: $id) {
           ...RestAddonFields
           currentVersion(app: $app, appVersion: $appVersion) {
@@ -50,9 +57,12 @@ export const catalogueRoutes = defineRoutes([
     `,
     variables: (req) => {
       const { app, appVersion } = parseDetailAppParams(req.query, req.version);
-      return { id: req.params.addon, app: app === null ? null : enumName(App, app), appVersion };
+      // `ratings.grouped_counts` on request (what the add-on page's rating bars read).
+      const withGrouped = !gate(req.version, 'del-addon-detail-grouped-ratings') && groupedRatingsParam(req.query);
+      return { id: req.params.addon, app: app === null ? null : enumName(App, app), appVersion, withGrouped };
     },
-    shape: (data: { addon: AddonData }, ctx) => shapeAddon(data.addon, ctx),
+    shape: (data: { addon: AddonData; grouped?: { groupedRatings: { score: number; count: number }[] | null } }, ctx) =>
+      shapeAddon(data.addon, ctx, { groupedRatings: data.grouped?.groupedRatings ?? undefined }),
   },
   {
     method: 'GET',

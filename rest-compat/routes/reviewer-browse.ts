@@ -158,6 +158,16 @@ function shapeFile(data: ContentsData, extra: Record<string, unknown>) {
   };
 }
 
+/**
+ * The linter's results for the version's file: the upload's JSON report
+ * (`browse-validation-url-upload-report`), else the file validation route of the request's version,
+ * whose `{validation}` object is what the code manager reads.
+ */
+function validationJsonUrl(data: ContentsData, ctx: ShapeContext): string | null {
+  if (ctx.gate('browse-validation-url-upload-report') || !data.validationJsonUrl) return data.validationJsonUrl;
+  return `${ctx.baseUrl}/api/${ctx.version}/reviewers/addon/${data.addon.id}/file/${data.file.id}/validation/`;
+}
+
 function shapeContents(data: ContentsData, ctx: ShapeContext, file: Record<string, unknown>, compare: boolean) {
   const { addon, version } = data;
   return {
@@ -175,7 +185,7 @@ function shapeContents(data: ContentsData, ctx: ShapeContext, file: Record<strin
     file_entries: shapeEntries(data.entries, compare),
     has_been_validated: data.hasBeenValidated,
     validation_url: data.validationUrl,
-    validation_url_json: data.validationJsonUrl,
+    validation_url_json: validationJsonUrl(data, ctx),
     uses_unknown_minified_code: data.selected.usesUnknownMinifiedCode,
   };
 }

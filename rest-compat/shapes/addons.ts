@@ -204,6 +204,8 @@ export interface AddonData {
 export interface AddonShapeOptions {
   search?: boolean;
   score?: number | null;
+  /** The detail's `show_grouped_ratings`: counts per score, as `ratings.grouped_counts`. */
+  groupedRatings?: { score: number; count: number }[];
 }
 
 /** File status names (v5). */
@@ -341,6 +343,7 @@ export function shapeAddon(addon: AddonData, ctx: ShapeContext, options: AddonSh
       bayesian_average: addon.ratings.bayesianAverage,
       count: addon.ratings.count,
       text_count: addon.ratings.textCount,
+      ...(options.groupedRatings ? { grouped_counts: groupedCounts(options.groupedRatings) } : {}),
     },
     ratings_url: addon.ratingsUrl,
     requires_payment: addon.requiresPayment,
@@ -357,6 +360,13 @@ export function shapeAddon(addon: AddonData, ctx: ShapeContext, options: AddonSh
     weekly_downloads: addon.weeklyDownloads,
     ...(options.search && ctx.gate('addons-search-_score-field') ? { _score: options.score ?? 0 } : {}),
   };
+}
+
+/** Counts per score, every score from 1 to 5 present. */
+function groupedCounts(grouped: { score: number; count: number }[]): Record<string, number> {
+  const counts: Record<string, number> = { 1: 0, 2: 0, 3: 0, 4: 0, 5: 0 };
+  for (const g of grouped) counts[g.score] = g.count;
+  return counts;
 }
 
 /** Links inside HTML fields always go through the outgoing redirector. */
