@@ -52,6 +52,7 @@ beforeAll(async () => {
     authors: [{ id: author.id }],
     name: { 'en-US': 'Beastify', fr: 'Bêtifier' },
     homepage: { 'en-US': 'https://example.com/beastify' },
+    eula: { 'en-US': 'Use it kindly.', fr: 'Utilisez-le gentiment.' },
     previews: 1,
     versions: [
       { version: '1.0', fileStatus: FileStatus.APPROVED },
@@ -342,6 +343,16 @@ describe('what the clients read under /api/v5/', () => {
     const v4 = await get('/api/v4/accounts/profile/', author);
     expect(v4.body).toHaveProperty('idp_edit_email_url');
     expect(v4.body).not.toHaveProperty('fxa_edit_email_url');
+  });
+
+  it('addons-frontend reads eula and privacy_policy from addons/addon/<slug>/eula_policy/', async () => {
+    const res = await get(`/api/v5/addons/addon/${addon.slug}/eula_policy/?lang=fr`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ eula: { fr: 'Utilisez-le gentiment.' }, privacy_policy: null });
+    const all = await get(`/api/v5/addons/addon/${addon.id}/eula_policy/`);
+    expect(all.body.eula).toEqual({ 'en-US': 'Use it kindly.', fr: 'Utilisez-le gentiment.' });
+    expect((await get('/api/v5/addons/addon/no-such-addon/eula_policy/')).status).toBe(404);
+    expect((await get(`/api/v4/addons/addon/${addon.slug}/eula_policy/`)).status).toBe(404);
   });
 
   it('addons-frontend reads version.file.is_mozilla_signed_extension, file.size, file.permissions and license.text', async () => {

@@ -2,6 +2,7 @@ import { ALL_VERSIONS, gate } from '../gates.js';
 import { parseDetailAppParams, parseIntParam, parseVersionFilter, refuseFilterOnDetail } from '../params/catalogue.js';
 import { groupedRatingsParam } from '../params/ratings.js';
 import { App } from '../../src/catalogue/catalogue.enums.js';
+import type { Translations } from '../../src/core/i18n/translations.js';
 import type { Page } from '../../src/core/pagination.js';
 import { paginated, pageVariables } from '../pagination.js';
 import { defineRoutes, gql } from '../route.js';
@@ -63,6 +64,29 @@ export const catalogueRoutes = defineRoutes([
     },
     shape: (data: { addon: AddonData; grouped?: { groupedRatings: { score: number; count: number }[] | null } }, ctx) =>
       shapeAddon(data.addon, ctx, { groupedRatings: data.grouped?.groupedRatings ?? undefined }),
+  },
+  {
+    // The licence agreement and privacy policy pages read these (v5's clients; the contract has no such route).
+    method: 'GET',
+    path: '/addons/addon/<addon>/eula_policy/',
+    versions: ['v5'],
+    document: gql`
+      query RestAddonEulaPolicy($id: String!) {
+        addon(id: $id) {
+          defaultLocale
+          eula
+          privacyPolicy
+        }
+      }
+    `,
+    variables: (req) => ({ id: req.params.addon }),
+    shape: (
+      data: { addon: { defaultLocale: string; eula: Translations | null; privacyPolicy: Translations | null } },
+      ctx,
+    ) => ({
+      eula: ctx.translated(data.addon.eula, data.addon.defaultLocale),
+      privacy_policy: ctx.translated(data.addon.privacyPolicy, data.addon.defaultLocale),
+    }),
   },
   {
     method: 'GET',

@@ -324,6 +324,26 @@ const toAddonFlags = (r: AddonFlagsRow): AddonFlags => ({
   hasUnlisted: r.has_unlisted,
 });
 
+/** An add-on's licence agreement and privacy policy (large columns its row leaves out). */
+export interface AddonPolicies {
+  eula: Translations | null;
+  privacyPolicy: Translations | null;
+}
+
+export const addonPoliciesById = defineLoader<number, AddonPolicies>('addonPoliciesById', async (ctx, ids) => {
+  const rows = await lookupRows<{ id: number; eula: Translations | null; privacy_policy: Translations | null }>(
+    ctx.em,
+    `select a.id, a.eula, a.privacy_policy from addons a where a.id = any(?::int[])`,
+    [intArray(ids)],
+  );
+  const none: AddonPolicies = { eula: null, privacyPolicy: null };
+  return byKeys(
+    ids,
+    rows.map((r) => [r.id, { eula: r.eula, privacyPolicy: r.privacy_policy }] as [number, AddonPolicies]),
+    none,
+  );
+});
+
 /** Facts about an add-on that need more than its row: one query for a whole page. */
 export const addonFlagsById = defineLoader<number, AddonFlags>('addonFlagsById', async (ctx, ids) => {
   const rows = await lookupRows<{ id: number } & AddonFlagsRow>(

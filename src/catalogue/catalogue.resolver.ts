@@ -2,11 +2,18 @@ import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, Int, Query, Resolver, R
 import { Accepts } from '../auth/credentials.js';
 import type { RequestContext } from '../core/context.js';
 import { PageArgs } from '../graphql/pagination.js';
+import { TranslationsScalar } from '../graphql/scalars.js';
 import type { Services } from '../services.js';
 import type { AddonRecord } from './catalogue.records.js';
 import { AddonStatus, App } from './catalogue.enums.js';
 import { isDisabledAddon } from './public.js';
-import { addonFlagsById, authorsByAddonId, featuredAppsByAddonId, previewsByAddonId } from './catalogue.loaders.js';
+import {
+  addonFlagsById,
+  addonPoliciesById,
+  authorsByAddonId,
+  featuredAppsByAddonId,
+  previewsByAddonId,
+} from './catalogue.loaders.js';
 import {
   AddonAuthorType,
   AddonObjectType,
@@ -101,6 +108,19 @@ export class CatalogueResolver {
   @FieldResolver(() => Boolean)
   async hasPrivacyPolicy(@Root() addon: AddonRecord, @Ctx() ctx: RequestContext) {
     return (await ctx.loaders.get(addonFlagsById).load(addon.id)).hasPrivacyPolicy;
+  }
+
+  @FieldResolver(() => TranslationsScalar, {
+    nullable: true,
+    description: 'The end-user licence agreement users accept before installing (null: none).',
+  })
+  async eula(@Root() addon: AddonRecord, @Ctx() ctx: RequestContext) {
+    return (await ctx.loaders.get(addonPoliciesById).load(addon.id)).eula;
+  }
+
+  @FieldResolver(() => TranslationsScalar, { nullable: true, description: 'The privacy policy (null: none).' })
+  async privacyPolicy(@Root() addon: AddonRecord, @Ctx() ctx: RequestContext) {
+    return (await ctx.loaders.get(addonPoliciesById).load(addon.id)).privacyPolicy;
   }
 
   @FieldResolver(() => AddonRatingsType)
