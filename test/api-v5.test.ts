@@ -355,6 +355,21 @@ describe('what the clients read under /api/v5/', () => {
     expect((await get(`/api/v4/addons/addon/${addon.slug}/eula_policy/`)).status).toBe(404);
   });
 
+  it('addons-frontend reads category.name (a string it sorts by), slug, application and type from addons/categories/', async () => {
+    const res = await get('/api/v5/addons/categories/?lang=en-US');
+    expect(res.status).toBe(200);
+    expect(res.body.length).toBeGreaterThan(0);
+    for (const category of res.body as Json[]) {
+      expect(Object.keys(category).sort()).toEqual(
+        ['application', 'description', 'id', 'misc', 'name', 'slug', 'type', 'weight'].sort(),
+      );
+      expect(typeof category.name).toBe('string');
+      expect(typeof category.type).toBe('string');
+    }
+    expect(res.body.map((c: Json) => c.type)).toContain('extension');
+    expect((await get('/api/v4/addons/categories/')).status).toBe(404);
+  });
+
   it('addons-frontend reads version.file.is_mozilla_signed_extension, file.size, file.permissions and license.text', async () => {
     const detail = (await get(`/api/v5/addons/addon/${addon.slug}/`)).body as Json;
     expect(detail.current_version.file).toMatchObject({

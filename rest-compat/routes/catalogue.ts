@@ -14,7 +14,7 @@ import {
   type AddonData,
   type VersionData,
 } from '../shapes/addons.js';
-import { enumName } from '../shapes/enums.js';
+import { enumName, restEnums } from '../shapes/enums.js';
 
 /** Version endpoints show the licence text. */
 const fullVersionFields = gql`
@@ -26,6 +26,21 @@ const fullVersionFields = gql`
   }
   ${versionFields}
 `;
+
+interface CategoryData {
+  id: number;
+  name: Translations;
+  slug: string;
+  application: string;
+  misc: boolean;
+  type: string;
+  weight: number;
+}
+
+/** One text of a translated field: the requested locale's, else en-US's, else any. */
+function oneLocale(value: Translations, lang: string | null): string {
+  return (lang ? value[lang] : undefined) ?? value['en-US'] ?? Object.values(value)[0] ?? '';
+}
 
 export const catalogueRoutes = defineRoutes([
   {
@@ -64,6 +79,36 @@ export const catalogueRoutes = defineRoutes([
     },
     shape: (data: { addon: AddonData; grouped?: { groupedRatings: { score: number; count: number }[] | null } }, ctx) =>
       shapeAddon(data.addon, ctx, { groupedRatings: data.grouped?.groupedRatings ?? undefined }),
+  },
+  {
+    // Every category, unpaginated, its name in the request's language (addons-frontend sorts them by name).
+    method: 'GET',
+    path: '/addons/categories/',
+    versions: ['v5'],
+    document: gql`
+      query RestCategories {
+        categories {
+          id
+          name
+          slug
+          application
+          misc
+          type
+          weight
+        }
+      }
+    `,
+    shape: (data: { categories: CategoryData[] }, ctx) =>
+      data.categories.map((c) => ({
+        id: c.id,
+        name: oneLocale(c.name, ctx.request.query.get('lang')),
+        slug: c.slug,
+        application: restEnums.app(c.application as never),
+        misc: c.misc,
+        type: restEnums.type(c.type as never, ctx.version),
+        weight: c.weight,
+        description: null,
+      })),
   },
   {
     // The licence agreement and privacy policy pages read these (v5's clients; the contract has no such route).
