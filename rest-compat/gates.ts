@@ -64,8 +64,6 @@ export const GATES = {
   'abuse-legacy-report-input': 'abuse reports take the legacy body (`addon` or `user` required, legacy messages)',
   'abuse-legacy-report-output': 'abuse reports answer the legacy object',
   'file-status-integer': 'file `status` is the stored number (else its name: unreviewed, public, disabled)',
-  'file-is-vendor-signed-extension':
-    'files name their signing flag `is_vendor_signed_extension` (else `is_mozilla_signed_extension`)',
   'ratings-legacy-addon-summary': "ratings show the add-on's id and slug only, and no `is_deleted`",
   'search-platform-featured-filters': 'search filters by `platform` and `featured`',
   'autocomplete-legacy-suggestion': 'autocomplete suggestions have no `promoted` nor `type`',
@@ -78,8 +76,9 @@ export const GATES = {
   'collections-editors-act-on-any':
     "holders of Collections:Edit act on any user's collections (and Admin:Curation holders do not edit them)",
   // Differences v5 clients read that the contract's v3/v4 answers do not have (named here).
-  'accounts-idp-edit-email-url-name':
-    'the own profile names its email-change link `idp_edit_email_url` (else `fxa_edit_email_url`, as the original)',
+  'neutral-names':
+    "the contract's neutral names: application `browser`, `idp_edit_email_url`, `is_vendor_signed_extension` " +
+    "(else the original's, which today's clients read: `firefox`, `fxa_edit_email_url`, `is_mozilla_signed_extension`)",
   'del-addon-detail-grouped-ratings':
     'the add-on detail ignores `show_grouped_ratings` (else `ratings.grouped_counts`)',
   'browse-validation-url-upload-report':
@@ -116,7 +115,7 @@ export const API_GATES: Readonly<Record<ApiVersion, readonly Gate[]>> = {
     'promoted-groups-shim',
     'minimal-profile-has-all-fields-shim',
     'file-status-integer',
-    'file-is-vendor-signed-extension',
+    'neutral-names',
     'legacy-applications',
     'legacy-addon-statuses',
     'static-theme-as-persona',
@@ -163,8 +162,7 @@ export const API_GATES: Readonly<Record<ApiVersion, readonly Gate[]>> = {
     'promoted-groups-shim',
     'minimal-profile-has-all-fields-shim',
     'file-status-integer',
-    'file-is-vendor-signed-extension',
-    'accounts-idp-edit-email-url-name',
+    'neutral-names',
     'del-addon-detail-grouped-ratings',
     'browse-validation-url-upload-report',
   ],

@@ -135,8 +135,6 @@ const probes: Record<Gate, Probe> = {
     const link = 'idp_edit_email_url' in body || 'fxa_edit_email_url' in body;
     return agree('own profile', !link, !('site_status' in body));
   },
-  // v3 has no email-change link at all (del-accounts-fxa-edit-email-url).
-  'accounts-idp-edit-email-url-name': async (v) => 'idp_edit_email_url' in (await profile(v, plain)),
   'del-addon-detail-grouped-ratings': async (v) =>
     !('grouped_counts' in (await detail(v, ext, '?show_grouped_ratings=true')).ratings),
   // v3 has no browse route.
@@ -273,9 +271,17 @@ const probes: Record<Gate, Probe> = {
     return agree('report', !('reason' in body), !('addon_name' in body));
   },
   'file-status-integer': async (v) => typeof (await firstFile(v)).status === 'number',
-  'file-is-vendor-signed-extension': async (v) => {
+  // v3 has no email-change link at all (del-accounts-fxa-edit-email-url): its names show elsewhere.
+  'neutral-names': async (v) => {
     const file = await firstFile(v);
-    return agree('signing flag', 'is_vendor_signed_extension' in file, !('is_mozilla_signed_extension' in file));
+    const compatibility = (await currentVersion(v)).compatibility;
+    const own = await profile(v, plain);
+    return agree(
+      'names',
+      'is_vendor_signed_extension' in file && !('is_mozilla_signed_extension' in file),
+      'browser' in compatibility && !('firefox' in compatibility),
+      v === 'v3' || ('idp_edit_email_url' in own && !('fxa_edit_email_url' in own)),
+    );
   },
   'ratings-legacy-addon-summary': async (v) => {
     const body = await ratingDetail(v);

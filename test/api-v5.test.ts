@@ -336,13 +336,34 @@ describe('what the clients read under /api/v5/', () => {
     expect(v4.body.ratings).not.toHaveProperty('grouped_counts');
   });
 
-  it("addons-frontend reads the own profile's fxa_edit_email_url", async () => {
+  it("addons-frontend reads the own profile's fxa_edit_email_url (neutral-names)", async () => {
     const res = await get('/api/v5/accounts/profile/', author);
     expect(res.body).toHaveProperty('fxa_edit_email_url');
     expect(res.body).not.toHaveProperty('idp_edit_email_url');
     const v4 = await get('/api/v4/accounts/profile/', author);
     expect(v4.body).toHaveProperty('idp_edit_email_url');
     expect(v4.body).not.toHaveProperty('fxa_edit_email_url');
+  });
+
+  it("addons-frontend reads the original's application names: compatibility.firefox, app=firefox, abuse app", async () => {
+    const detail = (await get(`/api/v5/addons/addon/${addon.slug}/`)).body as Json;
+    expect(Object.keys(detail.current_version.compatibility)).toContain('firefox');
+    expect(detail.current_version.compatibility).not.toHaveProperty('browser');
+    const found = await get(`/api/v5/addons/search/?app=firefox&guid=${encodeURIComponent(addon.guid!)}`);
+    expect(found.status).toBe(200);
+    expect(found.body.results.map((a: Json) => a.id)).toEqual([addon.id]);
+    await clearThrottles(t);
+    const report = await call(t, 'post', '/api/v5/abuse/report/addon/', null, {
+      addon: String(addon.id),
+      message: 'Broken.',
+      app: 'firefox',
+    });
+    expect(report.status).toBe(201);
+    expect(report.body.app).toBe('firefox');
+    // v4 keeps the contract's neutral name.
+    const v4 = (await get(`/api/v4/addons/addon/${addon.slug}/`)).body as Json;
+    expect(Object.keys(v4.current_version.compatibility)).toContain('browser');
+    expect((await get('/api/v4/addons/search/?app=firefox')).status).toBe(400);
   });
 
   it('addons-frontend reads eula and privacy_policy from addons/addon/<slug>/eula_policy/', async () => {

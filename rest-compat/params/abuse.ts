@@ -1,6 +1,7 @@
 import { errors } from '../../src/core/errors.js';
 import { fieldMessages } from '../../src/ratings/ratings.errors.js';
 import { gate, type ApiVersion } from '../gates.js';
+import { neutralAppName } from '../shapes/enums.js';
 import { jsonObject, type Body } from './fields.js';
 
 /**
@@ -43,7 +44,9 @@ export const abuseV3Messages = {
 export function addonReportFromBody(body: unknown, version: ApiVersion): Record<string, unknown> {
   const data = jsonObject(body);
   if (gate(version, 'abuse-legacy-report-input')) return legacy(data, 'addon', abuseV3Messages.needAddon);
-  return textFields(data, ADDON_FIELDS);
+  const input = textFields(data, ADDON_FIELDS);
+  if (typeof input.app === 'string') input.app = neutralAppName(input.app, version);
+  return input;
 }
 
 export function userReportFromBody(body: unknown, version: ApiVersion): Record<string, unknown> {

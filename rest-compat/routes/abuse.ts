@@ -1,5 +1,6 @@
 import { ALL_VERSIONS } from '../gates.js';
 import { userName } from '../shapes/addons.js';
+import { wireAppNameOf } from '../shapes/enums.js';
 import { addonReportFromBody, userReportFromBody } from '../params/abuse.js';
 import { defineRoutes, gql, type ShapeContext } from '../route.js';
 
@@ -70,7 +71,7 @@ function shapeAddonReport(r: AddonReportData, ctx: ShapeContext) {
     addon_signature: r.addonSignature,
     addon_summary: r.addonSummary,
     addon_version: r.addonVersion,
-    app: r.app,
+    app: r.app === null ? null : wireAppNameOf(r.app, ctx.version),
     appversion: r.appversion,
     client_id: r.clientId,
     install_date: ctx.timestamp(r.installDate),

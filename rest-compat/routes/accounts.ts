@@ -84,7 +84,7 @@ interface SiteStatusData {
  * The account object, as the gates say: `name` (`user-name-username-fallback`),
  * `has_anonymous_display_name` (`anonymous-display-name-needs-username`); the private fields (self
  * or `Users:Edit`) add `idp_edit_email_url` (`fxa_edit_email_url` without
- * `accounts-idp-edit-email-url-name`) and the `site_status` object unless
+ * `neutral-names`) and the `site_status` object unless
  * `del-accounts-fxa-edit-email-url`. Others see a user without add-ons as the original's minimal
  * profile: every field with the personal ones empty (`minimal-profile-has-all-fields-shim`), else
  * only id, name, url and username.
@@ -124,7 +124,7 @@ export function shapeUser(user: UserData, ctx: ShapeContext) {
           ...(ctx.gate('del-accounts-fxa-edit-email-url')
             ? {}
             : {
-                [ctx.gate('accounts-idp-edit-email-url-name') ? 'idp_edit_email_url' : 'fxa_edit_email_url']:
+                [ctx.gate('neutral-names') ? 'idp_edit_email_url' : 'fxa_edit_email_url']:
                   user.private.idpEditEmailUrl,
                 site_status: shapeSiteStatus(user.private.siteStatus),
               }),

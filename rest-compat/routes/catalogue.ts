@@ -103,7 +103,7 @@ export const catalogueRoutes = defineRoutes([
         id: c.id,
         name: oneLocale(c.name, ctx.request.query.get('lang')),
         slug: c.slug,
-        application: restEnums.app(c.application as never),
+        application: restEnums.app(c.application as never, ctx.version),
         misc: c.misc,
         type: restEnums.type(c.type as never, ctx.version),
         weight: c.weight,

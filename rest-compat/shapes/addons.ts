@@ -220,7 +220,7 @@ export function shapeVersion(version: VersionData, ctx: ShapeContext, options: {
   const compatibility: Record<string, { min: string; max: string }> = {};
   for (const c of version.compatibility) {
     if (restEnums.appInVersion(c.application as never, ctx.version)) {
-      compatibility[restEnums.app(c.application as never)] = { min: c.min, max: c.max };
+      compatibility[restEnums.app(c.application as never, ctx.version)] = { min: c.min, max: c.max };
     }
   }
   const license = version.license
@@ -239,7 +239,7 @@ export function shapeVersion(version: VersionData, ctx: ShapeContext, options: {
     hash: f.hash,
     ...(ctx.gate('is-restart-required-shim') ? { is_restart_required: f.isRestartRequired } : {}),
     ...(ctx.gate('is-webextension-shim') ? { is_webextension: f.isWebextension } : {}),
-    ...(ctx.gate('file-is-vendor-signed-extension')
+    ...(ctx.gate('neutral-names')
       ? { is_vendor_signed_extension: f.isVendorSigned }
       : { is_mozilla_signed_extension: f.isVendorSigned }),
     ...(ctx.gate('platform-shim') ? { platform: restEnums.platform(f.platform as never) } : {}),
@@ -268,7 +268,7 @@ export function shapeVersion(version: VersionData, ctx: ShapeContext, options: {
 export function shapePromoted(promoted: AddonData['promoted'], ctx: ShapeContext) {
   const group = promoted && {
     category: restEnums.promoted(promoted.category as never),
-    apps: promoted.apps.map((a) => restEnums.app(a as never)),
+    apps: promoted.apps.map((a) => restEnums.app(a as never, ctx.version)),
   };
   if (ctx.gate('promoted-groups-shim')) return group;
   return group ? [group] : [];
@@ -288,7 +288,7 @@ export function shapeAddon(addon: AddonData, ctx: ShapeContext, options: AddonSh
   const slugs: string[] = [];
   for (const c of addon.categories) {
     if (!restEnums.appInVersion(c.application as never, ctx.version)) continue;
-    (byApp[restEnums.app(c.application as never)] ??= []).push(c.slug);
+    (byApp[restEnums.app(c.application as never, ctx.version)] ??= []).push(c.slug);
     if (!slugs.includes(c.slug)) slugs.push(c.slug);
   }
   const contributions = ctx.link(addon.contributionsUrl);

@@ -17,6 +17,29 @@ import {
 } from '../../src/catalogue/catalogue.enums.js';
 import { gate, type ApiVersion } from '../gates.js';
 
+/** The original's names of the applications whose neutral names differ. */
+const ORIGINAL_APP_NAMES: Partial<Record<App, string>> = {
+  [App.BROWSER]: 'firefox',
+  [App.SUITE]: 'seamonkey',
+  [App.MAILCLIENT]: 'thunderbird',
+};
+const wireAppName = (app: App, version: ApiVersion) =>
+  (!gate(version, 'neutral-names') && ORIGINAL_APP_NAMES[app]) || appName(app);
+
+/** An application name as received (`app` values): the version's name for it, as the neutral name. */
+export function neutralAppName(value: string, version: ApiVersion): string {
+  if (gate(version, 'neutral-names')) return value;
+  const trimmed = value.trim().toLowerCase();
+  const app = Object.entries(ORIGINAL_APP_NAMES).find(([, name]) => name === trimmed)?.[0];
+  return app === undefined ? value : appName(Number(app) as App);
+}
+
+/** A stored (neutral) application name as the version sends it. */
+export function wireAppNameOf(value: string, version: ApiVersion): string {
+  const app = appFromParam(value, ALL_APPS);
+  return app === null ? value : wireAppName(app, version);
+}
+
 const knownApps = (version: ApiVersion) => (gate(version, 'legacy-applications') ? ALL_APPS : CURRENT_APPS);
 
 /** GraphQL enum values arrive as names (`STATICTHEME`); these turn them into the REST strings. */
@@ -29,7 +52,8 @@ export const restEnums = {
   /** `legacy-addon-statuses`: else the legacy statuses read as the current ones they became. */
   status: (name: keyof typeof AddonStatus, version: ApiVersion) =>
     addonStatusName(gate(version, 'legacy-addon-statuses') ? AddonStatus[name] : currentAddonStatus(AddonStatus[name])),
-  app: (name: keyof typeof App) => appName(App[name]),
+  /** An application's name: the contract's neutral one (`neutral-names`: `browser`), else the original's. */
+  app: (name: keyof typeof App, version: ApiVersion) => wireAppName(App[name], version),
   /** Whether the API version knows this application (`legacy-applications`). */
   appInVersion: (name: keyof typeof App, version: ApiVersion) => knownApps(version).includes(App[name]),
   platform: (name: keyof typeof Platform) => platformName(Platform[name]),
@@ -38,7 +62,8 @@ export const restEnums = {
 };
 
 /** The `app` parameter: a name or numeric id of an application the version knows. */
-export const appParam = (value: string, version: ApiVersion): App | null => appFromParam(value, knownApps(version));
+export const appParam = (value: string, version: ApiVersion): App | null =>
+  appFromParam(neutralAppName(value, version), knownApps(version));
 
 /**
  * The stored types a `type` parameter selects: under `static-theme-as-persona`, `persona` also
