@@ -336,6 +336,17 @@ describe('what the clients read under /api/v5/', () => {
     expect(v4.body.ratings).not.toHaveProperty('grouped_counts');
   });
 
+  it("addons-frontend reads a profile's homepage as a string (a plain URL field in the original)", async () => {
+    const edited = await call(t, 'patch', `/api/v5/accounts/account/${author.id}/`, author, {
+      homepage: 'https://example.com/me',
+    });
+    expect(edited.status).toBe(200);
+    expect(edited.body.homepage).toBe('https://example.com/me');
+    expect((await get('/api/v5/accounts/profile/?wrap_outgoing_links', author)).body.homepage).toBe(
+      'https://example.com/me',
+    );
+  });
+
   it("addons-frontend reads the own profile's fxa_edit_email_url (neutral-names)", async () => {
     const res = await get('/api/v5/accounts/profile/', author);
     expect(res.body).toHaveProperty('fxa_edit_email_url');

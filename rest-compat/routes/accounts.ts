@@ -103,7 +103,8 @@ export function shapeUser(user: UserData, ctx: ShapeContext) {
       ? user.hasAnonymousDisplayName && user.hasAnonymousUsername
       : user.hasAnonymousDisplayName,
     has_anonymous_username: user.hasAnonymousUsername,
-    homepage: minimal ? null : ctx.link(user.homepage),
+    // A plain URL field in the original's profile serializers: only the legacy link switch wraps it.
+    homepage: minimal ? null : ctx.gate('wrap-outgoing-parameter') ? ctx.link(user.homepage) : user.homepage,
     is_addon_developer: user.isAddonDeveloper,
     is_artist: user.isArtist,
     location: personal(user.location),
@@ -124,8 +125,7 @@ export function shapeUser(user: UserData, ctx: ShapeContext) {
           ...(ctx.gate('del-accounts-fxa-edit-email-url')
             ? {}
             : {
-                [ctx.gate('neutral-names') ? 'idp_edit_email_url' : 'fxa_edit_email_url']:
-                  user.private.idpEditEmailUrl,
+                [ctx.gate('neutral-names') ? 'idp_edit_email_url' : 'fxa_edit_email_url']: user.private.idpEditEmailUrl,
                 site_status: shapeSiteStatus(user.private.siteStatus),
               }),
         }
