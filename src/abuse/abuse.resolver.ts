@@ -13,6 +13,8 @@ import {
   AddonAbuseReportInput,
   UserAbuseReportInput,
 } from './abuse.types.js';
+import { Requires, PUBLIC, anyOf } from '../auth/requirements.js';
+import { ABUSE_MODERATOR_PERMISSIONS } from './abuse.service.js';
 
 @ArgsType()
 class AbuseReportsArgs extends PageArgs {
@@ -20,14 +22,13 @@ class AbuseReportsArgs extends PageArgs {
   filter?: AbuseReportFilterInput | null;
 }
 
-const MODERATORS = 'AbuseReports:Edit or Reviews:Admin';
-
 /** Abuse reports (AbuseService holds the rules). */
 @Resolver(() => AbuseReportType)
 export class AbuseResolver {
   constructor(private readonly services: Services) {}
 
   @Accepts('jwt', 'session')
+  @Requires(PUBLIC)
   @Mutation(() => AbuseReportType, {
     description:
       'Reports an add-on (anyone; signed-in reporters are recorded). At most 20 reports a day per user and per ' +
@@ -38,24 +39,28 @@ export class AbuseResolver {
   }
 
   @Accepts('jwt', 'session')
+  @Requires(PUBLIC)
   @Mutation(() => AbuseReportType, { description: 'Reports a user (anyone), within the same daily limits.' })
   reportUser(@Arg('input') input: UserAbuseReportInput, @Ctx() ctx: RequestContext) {
     return this.services.abuse.reportUser(ctx, { ...input });
   }
 
-  @Query(() => AbuseReportPageType, { description: `Abuse reports, newest first (${MODERATORS}).` })
+  @Requires(anyOf(...ABUSE_MODERATOR_PERMISSIONS))
+  @Query(() => AbuseReportPageType, { description: 'Abuse reports, newest first.' })
   abuseReports(@Args() { filter, page, pageSize }: AbuseReportsArgs, @Ctx() ctx: RequestContext) {
     return this.services.abuse.list(ctx, { ...filter }, page, pageSize);
   }
 
-  @Query(() => AbuseReportType, { description: `One abuse report (${MODERATORS}).` })
+  @Requires(anyOf(...ABUSE_MODERATOR_PERMISSIONS))
+  @Query(() => AbuseReportType, { description: 'One abuse report.' })
   abuseReport(@Arg('id', () => Int) id: number, @Ctx() ctx: RequestContext) {
     return this.services.abuse.get(ctx, id);
   }
 
+  @Requires(anyOf(...ABUSE_MODERATOR_PERMISSIONS))
   @Mutation(() => AbuseReportType, {
     description:
-      `Resolves an open report (${MODERATORS}), with a note. \`disableAddon\` also disables the reported ` +
+      'Resolves an open report, with a note. `disableAddon` also disables the reported ' +
       'add-on (Reviews:Admin; recorded in its audit log with the note).',
   })
   resolveAbuseReport(

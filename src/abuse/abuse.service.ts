@@ -23,6 +23,7 @@ import {
   normaliseChoice,
 } from './abuse.enums.js';
 import { takeAbuseThrottle, type AbuseRate } from './abuse.throttle.js';
+import { Permission } from '../auth/permissions.js';
 
 /** An add-on report's fields as a client gives them: absent (undefined), null or text. */
 export interface AddonReportInput {
@@ -67,7 +68,7 @@ export interface AbuseOptions {
 }
 
 /** The permissions that read and resolve reports; disabling the add-on also needs `Reviews:Admin`. */
-export const ABUSE_MODERATOR_PERMISSIONS = ['AbuseReports:Edit', 'Reviews:Admin'] as const;
+export const ABUSE_MODERATOR_PERMISSIONS = [Permission.ABUSE_REPORTS_EDIT, Permission.REVIEWS_ADMIN] as const;
 
 const DAY = 24 * 60 * 60;
 
@@ -217,14 +218,16 @@ export class AbuseService {
     return report;
   }
 
-  /** Reports, newest first, filtered (moderators). */
+  /**
+   * Reports, newest first, filtered. Moderators only: list, get and resolve are checked by their
+   * operations' `@Requires` (ABUSE_MODERATOR_PERMISSIONS).
+   */
   async list(
     ctx: RequestContext,
     filter: AbuseReportFilter,
     page?: number | null,
     pageSize?: number | null,
   ): Promise<Page<AbuseReport>> {
-    this.assertModerator(ctx);
     const fields: FieldErrors = {};
     for (const name of ['addon', 'user', 'reason'] as const) {
       const problem = lengthProblem(filter[name], TEXT_LIMITS.abuseField);
@@ -264,7 +267,6 @@ export class AbuseService {
   }
 
   async get(ctx: RequestContext, id: number): Promise<AbuseReport> {
-    this.assertModerator(ctx);
     return this.report(ctx, id);
   }
 
@@ -274,7 +276,6 @@ export class AbuseService {
    * (`Reviews:Admin`; it records the audit log entry with the note): a refusal leaves the report open.
    */
   async resolve(ctx: RequestContext, id: number, note: string | null, disableAddon: boolean): Promise<AbuseReport> {
-    this.assertModerator(ctx);
     const problem = lengthProblem(note, 'abuseResolutionNote');
     if (problem) throw errors.validation({ note: [problem] });
     const report = await this.report(ctx, id);
@@ -320,11 +321,6 @@ export class AbuseService {
       wait = Math.max(wait, (await takeAbuseThrottle(ctx.em, rate, key)) ?? 0);
     }
     if (wait > 0) throw errors.throttled(wait);
-  }
-
-  private assertModerator(ctx: RequestContext): void {
-    if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
-    if (!ABUSE_MODERATOR_PERMISSIONS.some((p) => ctx.viewer.can(p))) throw errors.forbidden();
   }
 }
 

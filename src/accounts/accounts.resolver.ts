@@ -20,42 +20,51 @@ import {
   UserType,
 } from './accounts.types.js';
 import { User } from './user.entity.js';
+import { Requires, SIGN_IN, anyOf, objectRule } from '../auth/requirements.js';
+import { Permission } from '../auth/permissions.js';
 
 @Resolver(() => UserType)
 export class AccountsResolver {
   constructor(private readonly services: Services) {}
 
   @Accepts('jwt', 'session')
+  @Requires(SIGN_IN)
   @Query(() => UserType, { description: 'The authenticated caller.' })
   me(@Ctx() ctx: RequestContext) {
     return this.services.accounts.me(ctx);
   }
 
-  @Query(() => UserPageType, { description: 'All accounts, newest first. Needs Users:Edit.' })
+  @Requires(anyOf(Permission.USERS_EDIT))
+  @Query(() => UserPageType, { description: 'All accounts, newest first.' })
   users(@Args() { page, pageSize }: PageArgs, @Ctx() ctx: RequestContext) {
     return this.services.accounts.list(ctx, page, pageSize);
   }
 
+  @Requires(
+    objectRule(
+      'developers (with a listed public add-on) for anyone; other accounts for themselves and Users:Edit (NOT_FOUND otherwise)',
+    ),
+  )
   @Query(() => UserType, {
-    description:
-      'An account by id or username: developers (a listed public add-on) are public; others only to ' +
-      'themselves and Users:Edit (NOT_FOUND otherwise).',
+    description: 'An account by id or username.',
   })
   user(@Arg('user') identifier: string, @Ctx() ctx: RequestContext) {
     return this.services.accounts.account(ctx, identifier);
   }
 
+  @Requires(objectRule('signed in; the account itself or Users:Edit'))
   @Query(() => [NotificationSettingType], {
-    description: "An account's notification preferences (self or Users:Edit); developer ones for developers only.",
+    description: "An account's notification preferences; developer ones for developers only.",
   })
   notifications(@Arg('user') identifier: string, @Ctx() ctx: RequestContext) {
     return this.services.notifications.list(ctx, identifier);
   }
 
   @Accepts('jwt', 'session')
+  @Requires(objectRule('signed in; the account itself or Users:Edit'))
   @Mutation(() => UserType, {
     description:
-      'Edit an account (self or Users:Edit), optionally with a new picture (PNG or JPEG, at most 4 MB, not animated; stored as a PNG within 200×200).',
+      'Edit an account, optionally with a new picture (PNG or JPEG, at most 4 MB, not animated; stored as a PNG within 200×200).',
   })
   editUser(
     @Arg('user') identifier: string,
@@ -66,9 +75,10 @@ export class AccountsResolver {
     return this.services.accounts.update(ctx, identifier, input, picture && receiveUpload(picture));
   }
 
+  @Requires(objectRule('signed in; the account itself or Users:Edit'))
   @Mutation(() => Boolean, {
     description:
-      'Delete an account (self or Users:Edit): its data is removed; add-ons it alone authors are deleted, ' +
+      'Delete an account: its data is removed; add-ons it alone authors are deleted, ' +
       'shared ones keep their other authors.',
   })
   deleteUser(@Arg('user') identifier: string, @Ctx() ctx: RequestContext) {
@@ -76,8 +86,9 @@ export class AccountsResolver {
   }
 
   @Accepts('jwt')
+  @Requires(objectRule('Accounts:SuperCreate, checked once super-create is found enabled'))
   @Mutation(() => TestAccountType, {
-    description: 'Create a test account (Accounts:SuperCreate, when enabled); bad parameters are UNPROCESSABLE.',
+    description: 'Create a test account (when enabled); bad parameters are UNPROCESSABLE.',
   })
   async superCreateAccount(
     @Arg('input', () => SuperCreateInputType) input: SuperCreateInputType,
@@ -95,16 +106,19 @@ export class AccountsResolver {
     };
   }
 
+  @Requires(SIGN_IN, objectRule('a browser session'))
   @Mutation(() => Boolean, { description: "End the caller's browser session." })
   logout(@Ctx() ctx: RequestContext) {
     return this.services.accounts.logout(ctx);
   }
 
-  @Mutation(() => UserType, { description: "Remove an account's picture (self or Users:Edit)." })
+  @Requires(objectRule('signed in; the account itself or Users:Edit'))
+  @Mutation(() => UserType, { description: "Remove an account's picture." })
   deleteUserPicture(@Arg('user') identifier: string, @Ctx() ctx: RequestContext) {
     return this.services.accounts.deletePicture(ctx, identifier);
   }
 
+  @Requires(objectRule('signed in; the account itself or Users:Edit'))
   @Mutation(() => [NotificationSettingType], {
     description: 'Set notification preferences; mandatory ones refuse the request. Returns the full list.',
   })
@@ -195,16 +209,19 @@ export class AccountsResolver {
     return user instanceof User ? user : ctx.loaders.get(privateFieldsByUserId).load(user.id);
   }
 
+  @Requires(SIGN_IN)
   @Mutation(() => UserType, { description: 'Accept the developer agreement (needed before an API key can be used).' })
   acceptDeveloperAgreement(@Ctx() ctx: RequestContext) {
     return this.services.accounts.acceptDeveloperAgreement(ctx);
   }
 
+  @Requires(SIGN_IN, objectRule('a browser session'))
   @Mutation(() => ApiKeyCredentialsType, { description: 'Issue a JWT API key, revoking the previous one.' })
   issueApiKey(@Ctx() ctx: RequestContext) {
     return this.services.accounts.issueApiKey(ctx);
   }
 
+  @Requires(SIGN_IN, objectRule('a browser session'))
   @Mutation(() => Boolean, { description: 'Revoke the active JWT API key; false if there was none.' })
   revokeApiKey(@Ctx() ctx: RequestContext) {
     return this.services.accounts.revokeApiKey(ctx);

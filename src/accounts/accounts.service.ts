@@ -21,6 +21,7 @@ import type { UserRecord } from './accounts.records.js';
 import { Group } from './group.entity.js';
 import { isValidRule } from './permissions.js';
 import { User } from './user.entity.js';
+import { Permission } from '../auth/permissions.js';
 
 export interface CreateUserInput {
   email: string;
@@ -72,7 +73,7 @@ export interface SuperCreated {
 }
 
 /** Rules of the groups super-create may put a test account in. */
-const SUPER_CREATE_GROUPS: Record<string, string[]> = { reviewer: ['Addons:Review'], admin: ['*:*'] };
+const SUPER_CREATE_GROUPS: Record<string, string[]> = { reviewer: [Permission.ADDONS_REVIEW], admin: ['*:*'] };
 const DEFAULT_MAX_PICTURE_BYTES = 4 * 1024 * 1024;
 /**
  * Account pictures are stored as PNG (the contract: `picture_type` is only `image/png`) within
@@ -112,7 +113,7 @@ export class AccountsService {
   async superCreate(ctx: RequestContext, input: SuperCreateInput): Promise<SuperCreated> {
     if (!this.options.superCreateEnabled) throw errors.notFound();
     if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
-    if (!ctx.viewer.can('Accounts:SuperCreate')) throw errors.forbidden();
+    if (!ctx.viewer.can(Permission.ACCOUNTS_SUPER_CREATE)) throw errors.forbidden();
     const suffix = randomBytes(8).toString('hex');
     const username = input.username?.trim() || `super-created-${suffix}`;
     const email = input.email?.trim() || `${username}-${suffix}@addons.test.invalid`;
@@ -482,10 +483,8 @@ export class AccountsService {
     return ctx.viewer.user;
   }
 
-  /** Every account, newest first (Users:Edit). */
+  /** Every account, newest first (Users:Edit, checked by the `users` operation's `@Requires`). */
   async list(ctx: RequestContext, page?: number | null, pageSize?: number | null): Promise<Page<User>> {
-    if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
-    if (!ctx.viewer.can('Users:Edit')) throw errors.forbidden();
     const request = pageRequest(page, pageSize);
     const [items, count] = await ctx.em.findAndCount(
       User,
@@ -525,7 +524,7 @@ export class AccountsService {
 
   /** Users may see their own private fields; `Users:Edit` sees everyone's. */
   canSeePrivateFields(ctx: RequestContext, user: Pick<UserRecord, 'id'>): boolean {
-    return ctx.viewer.is(user.id) || ctx.viewer.can('Users:Edit');
+    return ctx.viewer.is(user.id) || ctx.viewer.can(Permission.USERS_EDIT);
   }
 
   hasAnonymousUsername(user: Pick<UserRecord, 'username'>): boolean {

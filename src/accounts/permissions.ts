@@ -1,3 +1,5 @@
+import type { Permission } from '../auth/permissions.js';
+
 /**
  * Permission rules are `app:action` strings; either part may be `*` (`*:*` is full admin).
  * Matching is case-sensitive, as in the original.
@@ -8,7 +10,7 @@ export function ruleGrants(rule: string, required: string): boolean {
   return (ruleApp === '*' || ruleApp === app) && (ruleAction === '*' || ruleAction === action);
 }
 
-export function hasPermission(rules: readonly string[], required: string): boolean {
+export function hasPermission(rules: readonly string[], required: Permission): boolean {
   return rules.some((rule) => ruleGrants(rule, required));
 }
 

@@ -1,5 +1,6 @@
 import type { User } from '../accounts/user.entity.js';
 import { hasPermission } from '../accounts/permissions.js';
+import type { Permission } from './permissions.js';
 
 export type AuthMethod = 'jwt' | 'session';
 
@@ -28,7 +29,7 @@ export class Viewer {
     return this.user?.id ?? null;
   }
 
-  can(permission: string): boolean {
+  can(permission: Permission): boolean {
     return hasPermission(this.permissions, permission);
   }
 

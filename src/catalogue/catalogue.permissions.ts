@@ -1,14 +1,15 @@
 import type { Viewer } from '../auth/viewer.js';
+import { Permission } from '../auth/permissions.js';
 
 /** Any kind of reviewer of listed content. */
 export const LISTED_REVIEWER_PERMISSIONS = [
-  'Addons:Review',
-  'Addons:ContentReview',
-  'Addons:PostReview',
-  'Addons:ThemeReview',
-  'ReviewerTools:View',
+  Permission.ADDONS_REVIEW,
+  Permission.ADDONS_CONTENT_REVIEW,
+  Permission.ADDONS_POST_REVIEW,
+  Permission.ADDONS_THEME_REVIEW,
+  Permission.REVIEWER_TOOLS_VIEW,
 ] as const;
 
 export const isListedReviewer = (viewer: Viewer) => LISTED_REVIEWER_PERMISSIONS.some((p) => viewer.can(p));
-export const isUnlistedReviewer = (viewer: Viewer) => viewer.can('Addons:ReviewUnlisted');
-export const canViewDeleted = (viewer: Viewer) => viewer.can('Addons:ViewDeleted');
+export const isUnlistedReviewer = (viewer: Viewer) => viewer.can(Permission.ADDONS_REVIEW_UNLISTED);
+export const canViewDeleted = (viewer: Viewer) => viewer.can(Permission.ADDONS_VIEW_DELETED);

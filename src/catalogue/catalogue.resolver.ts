@@ -26,6 +26,7 @@ import {
 } from './catalogue.types.js';
 import { ICON_SIZE_DESCRIPTION, catalogueUrls } from './catalogue.urls.js';
 import { ADDONS_BY_ID_MAX } from './catalogue.service.js';
+import { Requires, PUBLIC, objectRule } from '../auth/requirements.js';
 
 @ArgsType()
 class VersionListArgs extends PageArgs {
@@ -46,13 +47,15 @@ class VersionListArgs extends PageArgs {
 export class CatalogueResolver {
   constructor(private readonly services: Services) {}
 
+  @Requires(objectRule('public add-ons for anyone; others for their authors and reviewers'))
   @Query(() => AddonObjectType, {
-    description: 'An add-on by id, slug or guid (non-public ones for authors and reviewers).',
+    description: 'An add-on by id, slug or guid.',
   })
   addon(@Arg('id', { description: 'Id, slug or guid.' }) id: string, @Ctx() ctx: RequestContext) {
     return this.services.catalogue.getAddon(ctx, id);
   }
 
+  @Requires(objectRule('public add-ons for anyone; others for their authors and reviewers'))
   @Query(() => [AddonObjectType], {
     nullable: 'items',
     description: `Add-ons by id, in the order asked, each as \`addon\` shows it (null where it would refuse). At most ${ADDONS_BY_ID_MAX} ids (more are BAD_REQUEST).`,
@@ -63,12 +66,14 @@ export class CatalogueResolver {
 
   /** API keys too: the v5 submission API follows a submitted version with them (web-ext). */
   @Accepts('jwt', 'session')
+  @Requires(objectRule('public add-ons for anyone; others for their authors and reviewers'))
   @Query(() => VersionPageType, { description: 'Versions of an add-on, newest first.' })
   addonVersions(@Args() { addon, filter, page, pageSize }: VersionListArgs, @Ctx() ctx: RequestContext) {
     return this.services.catalogue.listVersions(ctx, addon, filter, page, pageSize);
   }
 
   @Accepts('jwt', 'session')
+  @Requires(objectRule('public add-ons for anyone; others for their authors and reviewers'))
   @Query(() => VersionType)
   addonVersion(
     @Arg('addon', { description: 'Add-on id, slug or guid.' }) addon: string,
@@ -78,6 +83,7 @@ export class CatalogueResolver {
     return this.services.catalogue.getVersion(ctx, addon, id);
   }
 
+  @Requires(PUBLIC)
   @Query(() => [CategoryType])
   categories(@Ctx() ctx: RequestContext) {
     return this.services.categories.all(ctx.em);

@@ -7,12 +7,14 @@ import { TranslatedInputScalar } from '../graphql/scalars.js';
 import type { Services } from '../services.js';
 import { AddonObjectType, PreviewType } from './catalogue.types.js';
 import { AuthorRole, UpdateAddonListingInput } from './listing.types.js';
+import { Requires, objectRule } from '../auth/requirements.js';
 
 /** Developer-side listing changes (authors of the add-on only). */
 @Resolver()
 export class ListingResolver {
   constructor(private readonly services: Services) {}
 
+  @Requires(objectRule('signed in; an author of the add-on'))
   @Mutation(() => AddonObjectType, {
     description:
       'Edit listing metadata. Validation problems come back as BAD_USER_INPUT-style field errors (extensions.fields).',
@@ -25,7 +27,8 @@ export class ListingResolver {
     return this.services.listing.updateListing(ctx, addon, input);
   }
 
-  @Mutation(() => AddonObjectType, { description: 'Owners only. `user` is an id, email or username.' })
+  @Requires(objectRule('signed in; an owner of the add-on'))
+  @Mutation(() => AddonObjectType, { description: '`user` is an id, email or username.' })
   addAddonAuthor(
     @Arg('addon') addon: string,
     @Arg('user') user: string,
@@ -36,7 +39,8 @@ export class ListingResolver {
     return this.services.listing.addAuthor(ctx, addon, user, role, listed);
   }
 
-  @Mutation(() => AddonObjectType, { description: 'Owners only.' })
+  @Requires(objectRule('signed in; an owner of the add-on'))
+  @Mutation(() => AddonObjectType)
   updateAddonAuthor(
     @Arg('addon') addon: string,
     @Arg('userId', () => Int) userId: number,
@@ -48,13 +52,15 @@ export class ListingResolver {
     return this.services.listing.updateAuthor(ctx, addon, userId, { role, listed, position });
   }
 
+  @Requires(objectRule('signed in; an owner of the add-on'))
   @Mutation(() => AddonObjectType, {
-    description: 'Owners only; an add-on keeps at least one owner and one listed author.',
+    description: 'An add-on keeps at least one owner and one listed author.',
   })
   removeAddonAuthor(@Arg('addon') addon: string, @Arg('userId', () => Int) userId: number, @Ctx() ctx: RequestContext) {
     return this.services.listing.removeAuthor(ctx, addon, userId);
   }
 
+  @Requires(objectRule('signed in; an author of the add-on'))
   @Mutation(() => PreviewType, {
     description:
       'PNG or JPEG, at most 4 MB, not animated; stored within 2400×1800 with a JPEG thumbnail within 640×480. Send `apollo-require-preflight: true`.',
@@ -68,6 +74,7 @@ export class ListingResolver {
     return this.services.listing.addPreview(ctx, addon, await receiveUpload(image), caption);
   }
 
+  @Requires(objectRule('signed in; an author of the add-on'))
   @Mutation(() => AddonObjectType)
   deleteAddonPreview(
     @Arg('addon') addon: string,
@@ -77,6 +84,7 @@ export class ListingResolver {
     return this.services.listing.deletePreview(ctx, addon, previewId);
   }
 
+  @Requires(objectRule('signed in; an author of the add-on'))
   @Mutation(() => AddonObjectType, {
     description:
       'PNG or JPEG, at most 4 MB, not animated; stored as square PNGs of 32, 64 and 128 pixels. Send `apollo-require-preflight: true`.',

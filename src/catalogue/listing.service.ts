@@ -26,6 +26,7 @@ import { License } from './license.entity.js';
 import { AuthorRole, type UpdateAddonListingInput } from './listing.types.js';
 import { Preview } from './preview.entity.js';
 import { Version } from './version.entity.js';
+import { Permission } from '../auth/permissions.js';
 
 export const MAX_IMAGE_BYTES = 4 * 1024 * 1024;
 export const MAX_TAGS = 10;
@@ -86,7 +87,7 @@ export class ListingService {
     if (!addon || addon.status === AddonStatus.DELETED) throw errors.notFound();
     const authors = await ctx.loaders.get(authorsByAddonId).load(addon.id);
     const me = authors.find((a) => a.user.id === ctx.viewer.userId);
-    const admin = ctx.viewer.can('Addons:Edit');
+    const admin = ctx.viewer.can(Permission.ADDONS_EDIT);
     if (!admin && (!me || (owner && me.role !== AuthorRole.OWNER))) {
       throw errors.forbidden(owner && me ? 'Only owners can manage the authors of an add-on.' : undefined);
     }

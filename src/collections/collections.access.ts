@@ -15,6 +15,7 @@ import {
   type CollectionRecord,
   type CollectionRow,
 } from './collections.records.js';
+import { Permission } from '../auth/permissions.js';
 
 export interface CollectionsOptions {
   /** Username of the vendor's own account, whose collections curators manage. */
@@ -62,10 +63,10 @@ export class CollectionAccess {
   private canManageAddons(ctx: RequestContext, author: UserRecord, collection: CollectionRecord) {
     const { viewer } = ctx;
     if (viewer.is(author.id)) return true;
-    if (ctx.legacy?.collectionEditorsActOnAny) return viewer.can('Collections:Edit');
+    if (ctx.legacy?.collectionEditorsActOnAny) return viewer.can(Permission.COLLECTIONS_EDIT);
     if (!this.isVendorCollection(author)) return false;
-    if (viewer.can('Admin:Curation')) return true;
-    return viewer.can('Collections:Contribute') && collection.slug === this.options.featuredThemesSlug;
+    if (viewer.can(Permission.ADMIN_CURATION)) return true;
+    return viewer.can(Permission.COLLECTIONS_CONTRIBUTE) && collection.slug === this.options.featuredThemesSlug;
   }
 
   private denied(ctx: RequestContext) {

@@ -16,6 +16,7 @@ import {
   CollectionType,
 } from './collections.types.js';
 import { collectionUrl } from './collections.urls.js';
+import { Requires, objectRule } from '../auth/requirements.js';
 
 const USER = { description: "The author's id (all digits) or username." };
 const ADDON = { description: 'Add-on id or slug.' };
@@ -74,18 +75,21 @@ class CollectionAddonListArgs extends CollectionArgs {
 export class CollectionsResolver {
   constructor(private readonly services: Services) {}
 
+  @Requires(objectRule('signed in; the owner'))
   @Query(() => CollectionPageType, {
-    description: "A user's collections, most recently updated first. The owner only.",
+    description: "A user's collections, most recently updated first.",
   })
   collections(@Args() { user, page, pageSize }: CollectionListArgs, @Ctx() ctx: RequestContext) {
     return this.services.collections.list(ctx, user, page, pageSize);
   }
 
-  @Query(() => CollectionType, { description: 'A collection by author and slug (non-public ones for its managers).' })
+  @Requires(objectRule('public collections for anyone; others for their managers'))
+  @Query(() => CollectionType, { description: 'A collection by author and slug.' })
   collection(@Args() { user, slug }: CollectionArgs, @Ctx() ctx: RequestContext) {
     return this.services.collections.get(ctx, user, slug);
   }
 
+  @Requires(objectRule('signed in; `user` is the caller'))
   @Mutation(() => CollectionType, { description: 'A new collection of the caller (`user` is the caller).' })
   createCollection(
     @Arg('user', USER) user: string,
@@ -95,6 +99,7 @@ export class CollectionsResolver {
     return this.services.collections.create(ctx, user, input);
   }
 
+  @Requires(objectRule('signed in; a manager of the collection'))
   @Mutation(() => CollectionType)
   updateCollection(
     @Args() { user, slug }: CollectionArgs,
@@ -104,6 +109,7 @@ export class CollectionsResolver {
     return this.services.collections.update(ctx, user, slug, input);
   }
 
+  @Requires(objectRule('signed in; a manager of the collection'))
   @Mutation(() => Boolean, { description: 'Deletes the collection and its add-on list.' })
   deleteCollection(@Args() { user, slug }: CollectionArgs, @Ctx() ctx: RequestContext) {
     return this.services.collections.delete(ctx, user, slug);
@@ -146,8 +152,9 @@ export class CollectionsResolver {
 export class CollectionAddonsResolver {
   constructor(private readonly services: Services) {}
 
+  @Requires(objectRule('public collections for anyone; others for their managers'))
   @Query(() => CollectionAddonPageType, {
-    description: "A collection's add-ons (public collections for anyone, others for their managers).",
+    description: "A collection's add-ons.",
   })
   collectionAddons(
     @Args() { user, slug, filter, sort, page, pageSize }: CollectionAddonListArgs,
@@ -156,11 +163,13 @@ export class CollectionAddonsResolver {
     return this.services.collectionItems.listItems(ctx, user, slug, filter, sort, page, pageSize);
   }
 
+  @Requires(objectRule('public collections for anyone; others for their managers'))
   @Query(() => CollectionAddonType, { description: 'One add-on of a collection, whatever its status.' })
   collectionAddon(@Args() { user, slug, addon }: CollectionAddonArgs, @Ctx() ctx: RequestContext) {
     return this.services.collectionItems.getItem(ctx, user, slug, addon);
   }
 
+  @Requires(objectRule('signed in; a manager of the collection'))
   @Mutation(() => CollectionAddonType, { description: 'Adds a public add-on to the collection.' })
   addCollectionAddon(
     @Args() { user, slug }: CollectionArgs,
@@ -171,6 +180,7 @@ export class CollectionAddonsResolver {
     return this.services.collectionItems.addItem(ctx, user, slug, addon, notes);
   }
 
+  @Requires(objectRule('signed in; a manager of the collection'))
   @Mutation(() => CollectionAddonType, { description: "Changes the collector's notes." })
   updateCollectionAddon(
     @Args() { user, slug, addon }: CollectionAddonArgs,
@@ -180,6 +190,7 @@ export class CollectionAddonsResolver {
     return this.services.collectionItems.updateItem(ctx, user, slug, addon, notes);
   }
 
+  @Requires(objectRule('signed in; a manager of the collection'))
   @Mutation(() => Boolean)
   removeCollectionAddon(@Args() { user, slug, addon }: CollectionAddonArgs, @Ctx() ctx: RequestContext) {
     return this.services.collectionItems.removeItem(ctx, user, slug, addon);

@@ -14,6 +14,7 @@ import {
   type CollectionRecord,
   type CollectionRow,
 } from './collections.records.js';
+import { Permission } from '../auth/permissions.js';
 
 /** Only the fields given change (`undefined`: not given); creation needs `name` and `slug`. */
 export interface CollectionInput {
@@ -61,7 +62,7 @@ export class CollectionsService {
   ): Promise<Page<CollectionRecord>> {
     if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
     const author = await this.access.requireUser(ctx, user);
-    const editor = ctx.legacy?.collectionEditorsActOnAny && ctx.viewer.can('Collections:Edit');
+    const editor = ctx.legacy?.collectionEditorsActOnAny && ctx.viewer.can(Permission.COLLECTIONS_EDIT);
     if (!ctx.viewer.is(author.id) && !editor) throw errors.forbidden();
     const request = pageRequest(page, pageSize);
     const [[{ count }], rows] = await Promise.all([
@@ -143,8 +144,8 @@ export class CollectionsService {
     const author = await this.access.requireUser(ctx, user);
     const owner = viewer.is(author.id);
     const legacy = ctx.legacy?.collectionEditorsActOnAny ?? false;
-    const editor = legacy && viewer.can('Collections:Edit');
-    const curator = !legacy && action === 'edit' && viewer.can('Admin:Curation');
+    const editor = legacy && viewer.can(Permission.COLLECTIONS_EDIT);
+    const curator = !legacy && action === 'edit' && viewer.can(Permission.ADMIN_CURATION);
     if (!owner && !editor && !curator) throw errors.forbidden();
     const collection = await this.access.requireCollection(ctx, author, slug);
     if (!owner && !editor && !this.access.isVendorCollection(author)) throw errors.forbidden();

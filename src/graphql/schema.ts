@@ -20,6 +20,7 @@ import { RatingPageResolver, RatingsResolver } from '../ratings/ratings.resolver
 import { AbuseResolver } from '../abuse/abuse.resolver.js';
 import { CurationLogResolver, ShelvesResolver } from '../shelves/shelves.resolver.js';
 import { DiscoveryResolver } from '../shelves/discovery.resolver.js';
+import { enforceRequirements } from '../auth/requirements.js';
 
 /** Every resolver class. A domain adds its resolver here. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -71,13 +72,16 @@ class ServiceContainer implements ContainerType {
 /** The executable schema. Without services it can only be printed (schema.graphql). */
 export async function buildAppSchema(services: Services | null): Promise<GraphQLSchema> {
   plainFieldsReadDirectly();
-  return buildSchema({
+  const schema = await buildSchema({
     resolvers,
     container: new ServiceContainer(services),
     validate: false,
     emitSchemaFile: false,
     scalarsMap: [{ type: Date, scalar: DateTimeScalar }],
   });
+  // Each root field's @Requires: checked before its resolver (both APIs), stated in its description.
+  enforceRequirements(schema);
+  return schema;
 }
 
 /** The SDL checked in as schema.graphql. */
@@ -89,7 +93,8 @@ export function printAppSchema(schema: GraphQLSchema): string {
  * Fields without a resolver method are read straight from their object (no type-graphql wrapper),
  * so graphql-jit compiles them to property reads: type-graphql otherwise wraps every field in a
  * resolver that runs its middleware chain, which cost ~6% of a search page's CPU. We use no
- * middlewares or `@Authorized` (each operation's credentials are declared by its service), and this
+ * middlewares or `@Authorized` (each operation's credentials and requirements are declared beside it,
+ * `@Accepts` and `@Requires`; requirements are checked by wrapping the root resolvers after the build), and this
  * refuses to build a schema that does. A field renamed in the schema keeps the wrapper, which reads
  * the property under its own name.
  */

@@ -17,11 +17,13 @@ import {
   RatingScoreCountType,
   RatingType,
 } from './ratings.types.js';
+import { Requires, PUBLIC, objectRule } from '../auth/requirements.js';
 
 @Resolver(() => RatingType)
 export class RatingsResolver {
   constructor(private readonly services: Services) {}
 
+  @Requires(PUBLIC)
   @Query(() => RatingPageType, {
     description: "Ratings of an add-on and/or by a user, newest first (by add-on: each user's latest, no replies).",
   })
@@ -29,7 +31,8 @@ export class RatingsResolver {
     return this.services.ratings.list(ctx, args);
   }
 
-  @Query(() => RatingType, { description: 'A rating or reply; deleted ones for Addons:Edit only.' })
+  @Requires(objectRule('deleted ratings for Addons:Edit only'))
+  @Query(() => RatingType, { description: 'A rating or reply.' })
   rating(
     @Arg('id', () => Int) id: number,
     @Ctx() ctx: RequestContext,
@@ -38,6 +41,7 @@ export class RatingsResolver {
     return this.services.ratings.get(ctx, id, showFlagsFor);
   }
 
+  @Requires(objectRule('signed in; not an author of the add-on'))
   @Mutation(() => RatingType, {
     description: 'Rate a public version of a public add-on: one rating per version, not of your own add-on.',
   })
@@ -45,21 +49,25 @@ export class RatingsResolver {
     return this.services.ratings.create(ctx, input);
   }
 
-  @Mutation(() => RatingType, { description: 'Change the text and score of your rating (or any, with Addons:Edit).' })
+  @Requires(objectRule('signed in; the author of the rating, or Addons:Edit'))
+  @Mutation(() => RatingType, { description: 'Change the text and score of a rating.' })
   updateRating(@Arg('id', () => Int) id: number, @Arg('input') input: RatingInput, @Ctx() ctx: RequestContext) {
     return this.services.ratings.update(ctx, id, input);
   }
 
+  @Requires(
+    objectRule('signed in; the author of the rating; Users:Edit, Addons:Edit, or Ratings:Moderate once flagged'),
+  )
   @Mutation(() => Boolean, {
-    description:
-      'Delete a rating: its author; Users:Edit, Addons:Edit, or Ratings:Moderate once flagged (not authors).',
+    description: 'Delete a rating.',
   })
   deleteRating(@Arg('id', () => Int) id: number, @Ctx() ctx: RequestContext) {
     return this.services.ratings.delete(ctx, id);
   }
 
+  @Requires(objectRule('signed in; a developer of the add-on, or Addons:Edit'))
   @Mutation(() => RatingReplyResultType, {
-    description: "Reply to a rating as the add-on's developer (or Addons:Edit); replying again changes the reply.",
+    description: "Reply to a rating as the add-on's developer; replying again changes the reply.",
   })
   replyToRating(
     @Arg('id', () => Int) id: number,
@@ -69,6 +77,7 @@ export class RatingsResolver {
     return this.services.ratings.reply(ctx, id, body);
   }
 
+  @Requires(objectRule("signed in; someone else's rating"))
   @Mutation(() => RatingFlagType, {
     description:
       "Flag someone else's rating for the moderators. `flag`: a rating_flag_reason_* (or review_flag_reason_*) constant.",

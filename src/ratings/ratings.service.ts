@@ -30,6 +30,7 @@ import {
   type RatingRow,
 } from './ratings.records.js';
 import { RATING_POSTS, REPLIES, takeThrottle } from './ratings.throttle.js';
+import { Permission } from '../auth/permissions.js';
 
 export interface RatingListQuery {
   /** Id, slug or guid; '' counts as given for `showPermissionsFor` but filters nothing. */
@@ -80,7 +81,7 @@ export interface FlagInput {
 const LIVE = `not r.deleted and (r.reply_to_id is null or not exists
   (select 1 from ratings p where p.id = r.reply_to_id and p.deleted))`;
 
-const canEditAddons = (viewer: Viewer) => viewer.can('Addons:Edit');
+const canEditAddons = (viewer: Viewer) => viewer.can(Permission.ADDONS_EDIT);
 
 /**
  * Ratings (v4) and reviews (v3): every rule of listing, reading, writing, deleting, replying and
@@ -313,7 +314,11 @@ export class RatingsService {
     if (rating.user.id === userId) return true;
     if (await this.catalogue.isAuthor(ctx, rating.addon)) return false;
     const viewer = ctx.viewer;
-    return viewer.can('Users:Edit') || canEditAddons(viewer) || (viewer.can('Ratings:Moderate') && rating.editorReview);
+    return (
+      viewer.can(Permission.USERS_EDIT) ||
+      canEditAddons(viewer) ||
+      (viewer.can(Permission.RATINGS_MODERATE) && rating.editorReview)
+    );
   }
 
   /**

@@ -10,6 +10,9 @@ import {
   DraftCommentPageType,
   DraftCommentType,
 } from './draft-comments.types.js';
+import { Requires, anyOf, objectRule } from '../auth/requirements.js';
+import { Permission } from '../auth/permissions.js';
+import { LISTED_REVIEWER_PERMISSIONS } from '../catalogue/catalogue.permissions.js';
 
 @ArgsType()
 class DraftCommentsArgs extends PageArgs {
@@ -25,13 +28,15 @@ class DraftCommentsArgs extends PageArgs {
 export class DraftCommentsResolver {
   constructor(private readonly services: Services) {}
 
-  @Query(() => [CannedResponseType], { description: 'Canned responses (any reviewer).' })
+  @Requires(anyOf(...LISTED_REVIEWER_PERMISSIONS, Permission.ADDONS_REVIEW_UNLISTED))
+  @Query(() => [CannedResponseType], { description: 'Canned responses.' })
   cannedResponses(@Ctx() ctx: RequestContext) {
     return this.services.draftComments.cannedResponses(ctx);
   }
 
+  @Requires(anyOf(Permission.REVIEWS_ADMIN))
   @Mutation(() => CannedResponseType, {
-    description: 'Creates a canned response, or replaces one with `id` (Reviews:Admin).',
+    description: 'Creates a canned response, or replaces one with `id`.',
   })
   saveCannedResponse(
     @Arg('input') input: CannedResponseInput,
@@ -41,16 +46,19 @@ export class DraftCommentsResolver {
     return this.services.draftComments.saveCannedResponse(ctx, id ?? null, input);
   }
 
-  @Mutation(() => Boolean, { description: 'Deletes a canned response (Reviews:Admin).' })
+  @Requires(anyOf(Permission.REVIEWS_ADMIN))
+  @Mutation(() => Boolean, { description: 'Deletes a canned response.' })
   deleteCannedResponse(@Arg('id', () => Int) id: number, @Ctx() ctx: RequestContext) {
     return this.services.draftComments.deleteCannedResponse(ctx, id);
   }
 
+  @Requires(objectRule('signed in; a reviewer of the version, for their own drafts'))
   @Query(() => DraftCommentPageType, { description: "The caller's draft comments on a version, oldest first." })
   draftComments(@Args() { addon, versionId, page, pageSize }: DraftCommentsArgs, @Ctx() ctx: RequestContext) {
     return this.services.draftComments.list(ctx, addon, versionId, page, pageSize);
   }
 
+  @Requires(objectRule('signed in; a reviewer of the version, for their own drafts'))
   @Query(() => DraftCommentType, { description: "One of the caller's draft comments." })
   draftComment(
     @Arg('addon') addon: string,
@@ -61,6 +69,7 @@ export class DraftCommentsResolver {
     return this.services.draftComments.get(ctx, addon, versionId, id);
   }
 
+  @Requires(objectRule('signed in; a reviewer of the version, for their own drafts'))
   @Mutation(() => DraftCommentType)
   createDraftComment(
     @Arg('addon') addon: string,
@@ -71,6 +80,7 @@ export class DraftCommentsResolver {
     return this.services.draftComments.create(ctx, addon, versionId, { ...input });
   }
 
+  @Requires(objectRule('signed in; a reviewer of the version, for their own drafts'))
   @Mutation(() => DraftCommentType)
   updateDraftComment(
     @Arg('addon') addon: string,
@@ -82,6 +92,7 @@ export class DraftCommentsResolver {
     return this.services.draftComments.update(ctx, addon, versionId, id, { ...input });
   }
 
+  @Requires(objectRule('signed in; a reviewer of the version, for their own drafts'))
   @Mutation(() => Boolean)
   deleteDraftComment(
     @Arg('addon') addon: string,

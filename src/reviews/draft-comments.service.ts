@@ -1,5 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { isListedReviewer, isUnlistedReviewer } from '../catalogue/catalogue.permissions.js';
 import type { Version } from '../catalogue/version.entity.js';
 import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
@@ -45,14 +44,14 @@ export class DraftCommentsService {
   constructor(private readonly access: VersionAccess) {}
 
   async cannedResponses(ctx: RequestContext): Promise<CannedResponse[]> {
-    if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
-    if (!isListedReviewer(ctx.viewer) && !isUnlistedReviewer(ctx.viewer)) throw errors.forbidden();
     return ctx.em.find(CannedResponse, {}, { orderBy: { category: 'asc', title: 'asc', id: 'asc' } });
   }
 
-  /** Creates (`id` null) or replaces a canned response (Reviews:Admin). */
+  /**
+   * Creates (`id` null) or replaces a canned response. Who may read (reviewers) and write
+   * (Reviews:Admin) canned responses is checked by the operations' `@Requires`.
+   */
   async saveCannedResponse(ctx: RequestContext, id: number | null, input: CannedResponseInput) {
-    this.assertAdmin(ctx);
     const fields: Record<string, string[]> = {};
     const title = input.title.trim();
     const response = input.response.trim();
@@ -73,7 +72,6 @@ export class DraftCommentsService {
   }
 
   async deleteCannedResponse(ctx: RequestContext, id: number): Promise<boolean> {
-    this.assertAdmin(ctx);
     ctx.em.remove(await this.canned(ctx, id));
     await ctx.em.flush();
     return true;
@@ -192,10 +190,5 @@ export class DraftCommentsService {
     const canned = Number.isSafeInteger(id) ? await ctx.em.findOne(CannedResponse, id) : null;
     if (!canned) throw errors.notFound();
     return canned;
-  }
-
-  private assertAdmin(ctx: RequestContext) {
-    if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
-    if (!ctx.viewer.can('Reviews:Admin')) throw errors.forbidden();
   }
 }

@@ -75,15 +75,16 @@ export class ReviewFlagsService {
     if (flags?.autoApprovalDisabledUntilNextApproval) flags.autoApprovalDisabledUntilNextApproval = false;
   }
 
-  /** Reads need a reviewer; changes need `Reviews:Admin` (the original's rule for these flags). */
+  /**
+   * Reads need `Addons:Review`; changes need `Reviews:Admin` (the original's rule for these flags),
+   * checked before the add-on is looked up by the operations' `@Requires`.
+   */
   async read(ctx: RequestContext, identifier: string) {
-    this.assert(ctx, 'Addons:Review');
     const addon = await this.addon(ctx, identifier);
     return (await this.get(ctx.em, addon.id)) ?? NONE;
   }
 
   async update(ctx: RequestContext, identifier: string, change: ReviewerFlagsChange) {
-    this.assert(ctx, 'Reviews:Admin');
     const addon = await this.addon(ctx, identifier);
     const flags = (await this.get(ctx.em, addon.id)) ?? ctx.em.create(AddonReviewerFlags, { addon: addon.id });
     for (const [key, value] of Object.entries(change)) {
@@ -93,11 +94,6 @@ export class ReviewFlagsService {
     }
     await ctx.em.flush();
     return flags;
-  }
-
-  private assert(ctx: RequestContext, permission: string) {
-    if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
-    if (!ctx.viewer.can(permission)) throw errors.forbidden();
   }
 
   private async addon(ctx: RequestContext, identifier: string): Promise<Addon> {

@@ -21,6 +21,8 @@ import {
   ReviewQueuePageType,
   ReviewerSubscriptionType,
 } from './reviews.types.js';
+import { Requires, anyOf, objectRule } from '../auth/requirements.js';
+import { Permission } from '../auth/permissions.js';
 
 @ArgsType()
 class ReviewNotesArgs extends PageArgs {
@@ -48,17 +50,22 @@ class ReviewQueueArgs extends PageArgs {
 export class ReviewsResolver {
   constructor(private readonly services: Services) {}
 
+  @Requires(objectRule('signed in; Addons:Review for the listed queue, Addons:ReviewUnlisted for the unlisted one'))
   @Query(() => ReviewQueuePageType, {
-    description:
-      'Versions waiting for a human: listed ones (Addons:Review), unlisted ones (Addons:ReviewUnlisted); with filters and an order.',
+    description: 'Versions waiting for a human, listed or unlisted; with filters and an order.',
   })
   reviewQueue(@Args() { channel, page, pageSize, filter, order }: ReviewQueueArgs, @Ctx() ctx: RequestContext) {
     return this.services.reviews.queue(ctx, channel, page, pageSize, filter ?? {}, order);
   }
 
+  @Requires(
+    objectRule(
+      "signed in; a reviewer of the version's channel, not an author (unless ALLOW_SELF_REVIEWS); Reviews:Admin where a needs-admin flag applies",
+    ),
+  )
   @Mutation(() => ReviewNoteType, {
     description:
-      'Decide on a version (reviewers of its channel). Approval signs it in the background, then approves it; ' +
+      'Decide on a version. Approval signs it in the background, then approves it; ' +
       'comments are required except for approvals. Authors are told by mail and can reply to it. ' +
       'Reviewers cannot decide on their own add-ons (unless ALLOW_SELF_REVIEWS); when a needs-admin flag ' +
       'applies (code: non-themes, theme: themes, content: listed versions), only Reviews:Admin may approve, ' +
@@ -74,12 +81,14 @@ export class ReviewsResolver {
   }
 
   @Accepts('jwt', 'session')
-  @Query(() => ReviewNotePageType, { description: 'Review history of a version, newest first (authors, reviewers).' })
+  @Requires(objectRule('signed in; an author of the add-on or a reviewer'))
+  @Query(() => ReviewNotePageType, { description: 'Review history of a version, newest first.' })
   reviewNotes(@Args() { addon, versionId, page, pageSize }: ReviewNotesArgs, @Ctx() ctx: RequestContext) {
     return this.services.reviews.notes(ctx, addon, versionId, page, pageSize);
   }
 
   @Accepts('jwt', 'session')
+  @Requires(objectRule('signed in; an author of the add-on or a reviewer'))
   @Query(() => ReviewNoteType)
   reviewNote(
     @Arg('addon') addon: string,
@@ -91,8 +100,9 @@ export class ReviewsResolver {
   }
 
   @Accepts('jwt', 'session')
+  @Requires(objectRule('signed in; an author of the add-on or a reviewer'))
   @Mutation(() => ReviewNoteType, {
-    description: 'A reply in the review history (authors, reviewers), on the latest version of its channel only.',
+    description: 'A reply in the review history, on the latest version of its channel only.',
   })
   addReviewNote(
     @Arg('addon') addon: string,
@@ -103,6 +113,7 @@ export class ReviewsResolver {
     return this.services.reviews.addNote(ctx, addon, versionId, comments);
   }
 
+  @Requires(objectRule('the configured secret key (and an allowed address)'))
   @Mutation(() => ReviewMailReceiptType, {
     description:
       "Inbound mail from the mail provider: `secretKey` must be the configured one (and the caller's address allowed).",
@@ -122,6 +133,7 @@ export class ReviewsResolver {
     });
   }
 
+  @Requires(objectRule('signed in; any reviewer for the listed channel, unlisted reviewers for the unlisted one'))
   @Mutation(() => Boolean, {
     description:
       "Subscribes (or unsubscribes) the caller to mail about the add-on's new versions on a channel: listed for any reviewer, unlisted for unlisted reviewers. Returns `subscribed`.",
@@ -135,17 +147,20 @@ export class ReviewsResolver {
     return this.services.reviewerSubscriptions.set(ctx, addon, channel, subscribed);
   }
 
+  @Requires(objectRule('signed in'))
   @Query(() => [ReviewerSubscriptionType], { description: "The caller's reviewer subscriptions, newest first." })
   reviewerSubscriptions(@Ctx() ctx: RequestContext) {
     return this.services.reviewerSubscriptions.mine(ctx);
   }
 
-  @Query(() => AddonReviewerFlagsType, { description: 'Reviewer flags of an add-on (reviewers).' })
+  @Requires(anyOf(Permission.ADDONS_REVIEW))
+  @Query(() => AddonReviewerFlagsType, { description: 'Reviewer flags of an add-on.' })
   addonReviewerFlags(@Arg('addon', { description: 'Id, slug or guid.' }) addon: string, @Ctx() ctx: RequestContext) {
     return this.services.reviewFlags.read(ctx, addon);
   }
 
-  @Mutation(() => AddonReviewerFlagsType, { description: 'Change reviewer flags (Reviews:Admin).' })
+  @Requires(anyOf(Permission.REVIEWS_ADMIN))
+  @Mutation(() => AddonReviewerFlagsType, { description: 'Change reviewer flags.' })
   updateAddonReviewerFlags(
     @Arg('addon') addon: string,
     @Arg('flags') flags: AddonReviewerFlagsInput,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { hasPermission } from '../accounts/permissions.js';
+import { Permission } from '../auth/permissions.js';
 import { User } from '../accounts/user.entity.js';
 import type { Viewer } from '../auth/viewer.js';
 import { type Addon, AddonUser } from '../catalogue/addon.entity.js';
@@ -239,7 +240,7 @@ export class ReviewsService {
       const author = await ctx.em.count(AddonUser, { addon: version.addon, user: ctx.viewer.userId! });
       if (author > 0) throw errors.forbidden(reviewMessages.selfReview);
     }
-    if (ADMIN_FLAGGED_DECISIONS.has(decision) && !ctx.viewer.can('Reviews:Admin')) {
+    if (ADMIN_FLAGGED_DECISIONS.has(decision) && !ctx.viewer.can(Permission.REVIEWS_ADMIN)) {
       const flag = await this.flags.adminReviewRequired(ctx.em, version.addon, version.channel);
       if (flag) throw errors.forbidden(reviewMessages.adminReview(flag));
     }
@@ -260,7 +261,7 @@ export class ReviewsService {
 
   private assertReviewer(viewer: Viewer, channel: Channel) {
     if (!viewer.isAuthenticated) throw errors.notAuthenticated();
-    const allowed = channel === Channel.UNLISTED ? isUnlistedReviewer(viewer) : viewer.can('Addons:Review');
+    const allowed = channel === Channel.UNLISTED ? isUnlistedReviewer(viewer) : viewer.can(Permission.ADDONS_REVIEW);
     if (!allowed) throw errors.forbidden();
   }
 
@@ -374,7 +375,7 @@ export class ReviewsService {
   private async userReviews(em: EntityManager, user: User, channel: Channel): Promise<boolean> {
     await em.populate(user, ['groups']);
     const rules = user.groups.getItems().flatMap((g) => g.rules);
-    const required = channel === Channel.UNLISTED ? 'Addons:ReviewUnlisted' : 'Addons:Review';
+    const required = channel === Channel.UNLISTED ? Permission.ADDONS_REVIEW_UNLISTED : Permission.ADDONS_REVIEW;
     return hasPermission(rules, required);
   }
 

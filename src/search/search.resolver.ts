@@ -5,6 +5,7 @@ import { PageArgs } from '../graphql/pagination.js';
 import type { Services } from '../services.js';
 import { FEATURED_LIMIT } from './search.service.js';
 import { AddonSearchInput, AddonSortField } from './search.types.js';
+import { Requires, PUBLIC } from '../auth/requirements.js';
 
 @ArgsType()
 class SearchArgs extends PageArgs {
@@ -19,11 +20,13 @@ class SearchArgs extends PageArgs {
 export class SearchResolver {
   constructor(private readonly services: Services) {}
 
+  @Requires(PUBLIC)
   @Query(() => AddonSearchPageType, { description: 'Public add-ons matching the filters.' })
   searchAddons(@Args() { filters, sort, page, pageSize }: SearchArgs, @Ctx() ctx: RequestContext) {
     return this.services.search.search(ctx, filters ?? {}, sort, page, pageSize);
   }
 
+  @Requires(PUBLIC)
   @Query(() => [AddonSearchHitType], { description: 'At most 10 public add-ons whose names match, for type-ahead.' })
   autocompleteAddons(
     @Ctx() ctx: RequestContext,
@@ -33,6 +36,7 @@ export class SearchResolver {
     return this.services.search.autocomplete(ctx, filters ?? {}, sort);
   }
 
+  @Requires(PUBLIC)
   @Query(() => [AddonObjectType], { description: 'Featured add-ons in random order (filters.app is required).' })
   async featuredAddons(
     @Ctx() ctx: RequestContext,

@@ -2,6 +2,7 @@ import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
 import { pageRequest, toPage, type Page } from '../core/pagination.js';
 import { CurationLogEntry } from './shelf.entity.js';
+import { Permission } from '../auth/permissions.js';
 
 export type CurationAction = 'created' | 'updated' | 'enabled' | 'disabled' | 'deleted';
 export type CurationSubject = 'primary_shelf' | 'secondary_shelf' | 'discovery_item';
@@ -26,7 +27,7 @@ export class CurationLog {
   /** `Admin:Curation`: 401 anonymous, 403 others. */
   assertCurator(ctx: RequestContext): void {
     if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
-    if (!ctx.viewer.can('Admin:Curation')) throw errors.forbidden();
+    if (!ctx.viewer.can(Permission.ADMIN_CURATION)) throw errors.forbidden();
   }
 
   /** Stores a new, validated object and logs it. */

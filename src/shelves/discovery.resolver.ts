@@ -5,11 +5,14 @@ import type { RequestContext } from '../core/context.js';
 import type { Services } from '../services.js';
 import { DiscoveryEdition, type DiscoveryItemView } from './discovery.service.js';
 import { DiscoveryItemInputType, DiscoveryItemType } from './discovery.types.js';
+import { Requires, PUBLIC, anyOf } from '../auth/requirements.js';
+import { Permission } from '../auth/permissions.js';
 
 @Resolver(() => DiscoveryItemType)
 export class DiscoveryResolver {
   constructor(private readonly services: Services) {}
 
+  @Requires(PUBLIC)
   @Query(() => [DiscoveryItemType], {
     description:
       'The discovery pane in editorial order, public add-ons only. With a valid telemetry client id (sha256 ' +
@@ -24,6 +27,7 @@ export class DiscoveryResolver {
     return this.services.discovery.items(ctx, edition, telemetryClientId);
   }
 
+  @Requires(PUBLIC)
   @Query(() => [DiscoveryItemType], { description: 'Every discovery item with its editorial texts.' })
   discoveryEditorial(
     @Ctx() ctx: RequestContext,
@@ -33,12 +37,14 @@ export class DiscoveryResolver {
     return this.services.discovery.editorial(ctx, recommended);
   }
 
-  @Mutation(() => DiscoveryItemType, { description: 'Admin:Curation.' })
+  @Requires(anyOf(Permission.ADMIN_CURATION))
+  @Mutation(() => DiscoveryItemType)
   createDiscoveryItem(@Arg('input') input: DiscoveryItemInputType, @Ctx() ctx: RequestContext) {
     return this.services.discovery.create(ctx, input);
   }
 
-  @Mutation(() => DiscoveryItemType, { description: 'Admin:Curation. Edits texts and positions.' })
+  @Requires(anyOf(Permission.ADMIN_CURATION))
+  @Mutation(() => DiscoveryItemType, { description: 'Edits texts and positions.' })
   updateDiscoveryItem(
     @Arg('id', () => Int) id: number,
     @Arg('input') input: DiscoveryItemInputType,
@@ -47,7 +53,8 @@ export class DiscoveryResolver {
     return this.services.discovery.update(ctx, id, input);
   }
 
-  @Mutation(() => Boolean, { description: 'Admin:Curation.' })
+  @Requires(anyOf(Permission.ADMIN_CURATION))
+  @Mutation(() => Boolean)
   deleteDiscoveryItem(@Arg('id', () => Int) id: number, @Ctx() ctx: RequestContext) {
     return this.services.discovery.delete(ctx, id);
   }

@@ -17,6 +17,8 @@ import {
   SecondaryShelfInputType,
   SecondaryShelfType,
 } from './shelves.types.js';
+import { Requires, PUBLIC, anyOf, objectRule } from '../auth/requirements.js';
+import { Permission } from '../auth/permissions.js';
 
 const ALL = {
   defaultValue: false,
@@ -36,6 +38,7 @@ class CurationLogArgs extends PageArgs {
 export class ShelvesResolver {
   constructor(private readonly services: Services) {}
 
+  @Requires(objectRule('Admin:Curation with `all` (disabled shelves too); anyone otherwise'))
   @Query(() => [PrimaryShelfType], {
     description:
       'Enabled primary hero shelves in position order; shelves whose add-on is not public (external ones: ' +
@@ -45,11 +48,13 @@ export class ShelvesResolver {
     return this.services.shelves.primaryShelves(ctx, all);
   }
 
+  @Requires(objectRule('Admin:Curation with `all` (disabled shelves too); anyone otherwise'))
   @Query(() => [SecondaryShelfType], { description: 'Enabled secondary hero shelves in position order.' })
   secondaryShelves(@Ctx() ctx: RequestContext, @Arg('all', ALL) all: boolean) {
     return this.services.shelves.secondaryShelves(ctx, all);
   }
 
+  @Requires(PUBLIC)
   @Query(() => HeroShelvesType, {
     description: 'One enabled primary and one enabled secondary shelf, chosen at random.',
   })
@@ -61,12 +66,14 @@ export class ShelvesResolver {
     return { primary, secondary } as HeroShelvesType;
   }
 
-  @Mutation(() => PrimaryShelfType, { description: 'Admin:Curation.' })
+  @Requires(anyOf(Permission.ADMIN_CURATION))
+  @Mutation(() => PrimaryShelfType)
   createPrimaryShelf(@Arg('input') input: PrimaryShelfInputType, @Ctx() ctx: RequestContext) {
     return this.services.shelves.createPrimaryShelf(ctx, input);
   }
 
-  @Mutation(() => PrimaryShelfType, { description: 'Admin:Curation. Edits, orders (`position`), enables or disables.' })
+  @Requires(anyOf(Permission.ADMIN_CURATION))
+  @Mutation(() => PrimaryShelfType, { description: 'Edits, orders (`position`), enables or disables.' })
   updatePrimaryShelf(
     @Arg('id', () => Int) id: number,
     @Arg('input') input: PrimaryShelfInputType,
@@ -75,18 +82,21 @@ export class ShelvesResolver {
     return this.services.shelves.updatePrimaryShelf(ctx, id, input);
   }
 
-  @Mutation(() => Boolean, { description: 'Admin:Curation.' })
+  @Requires(anyOf(Permission.ADMIN_CURATION))
+  @Mutation(() => Boolean)
   deletePrimaryShelf(@Arg('id', () => Int) id: number, @Ctx() ctx: RequestContext) {
     return this.services.shelves.deletePrimaryShelf(ctx, id);
   }
 
-  @Mutation(() => SecondaryShelfType, { description: 'Admin:Curation.' })
+  @Requires(anyOf(Permission.ADMIN_CURATION))
+  @Mutation(() => SecondaryShelfType)
   createSecondaryShelf(@Arg('input') input: SecondaryShelfInputType, @Ctx() ctx: RequestContext) {
     return this.services.shelves.createSecondaryShelf(ctx, input);
   }
 
+  @Requires(anyOf(Permission.ADMIN_CURATION))
   @Mutation(() => SecondaryShelfType, {
-    description: 'Admin:Curation. Edits, orders (`position`), enables or disables.',
+    description: 'Edits, orders (`position`), enables or disables.',
   })
   updateSecondaryShelf(
     @Arg('id', () => Int) id: number,
@@ -96,14 +106,15 @@ export class ShelvesResolver {
     return this.services.shelves.updateSecondaryShelf(ctx, id, input);
   }
 
-  @Mutation(() => Boolean, { description: 'Admin:Curation.' })
+  @Requires(anyOf(Permission.ADMIN_CURATION))
+  @Mutation(() => Boolean)
   deleteSecondaryShelf(@Arg('id', () => Int) id: number, @Ctx() ctx: RequestContext) {
     return this.services.shelves.deleteSecondaryShelf(ctx, id);
   }
 
-  @Query(() => CurationLogPageType, { description: 'Admin:Curation. Curation changes, newest first.' })
+  @Requires(anyOf(Permission.ADMIN_CURATION))
+  @Query(() => CurationLogPageType, { description: 'Curation changes, newest first.' })
   curationLog(@Args() { subjectType, subjectId, page, pageSize }: CurationLogArgs, @Ctx() ctx: RequestContext) {
-    this.services.shelves.curator(ctx);
     return this.services.curationLog.list(ctx, { subjectType, subjectId }, page, pageSize);
   }
 

@@ -145,10 +145,9 @@ export class ShelvesService {
     return pickOne(await this.secondaryShelves(ctx));
   }
 
-  // ---- Curation (Admin:Curation) ----
+  // ---- Curation (Admin:Curation, checked by the operations' @Requires) ----
 
   async createPrimaryShelf(ctx: RequestContext, input: PrimaryShelfInput): Promise<PrimaryShelfView> {
-    this.curator(ctx);
     const shelf = new PrimaryShelf();
     const addon = await this.validatePrimary(ctx, shelf, input, true);
     await this.log.create(ctx, PRIMARY, shelf);
@@ -156,7 +155,6 @@ export class ShelvesService {
   }
 
   async updatePrimaryShelf(ctx: RequestContext, id: number, input: PrimaryShelfInput): Promise<PrimaryShelfView> {
-    this.curator(ctx);
     const shelf = await ctx.em.findOne(PrimaryShelf, { id });
     if (!shelf) throw errors.notFound();
     const before = PRIMARY.facts(shelf);
@@ -166,7 +164,6 @@ export class ShelvesService {
   }
 
   async deletePrimaryShelf(ctx: RequestContext, id: number): Promise<boolean> {
-    this.curator(ctx);
     const shelf = await ctx.em.findOne(PrimaryShelf, { id });
     if (!shelf) throw errors.notFound();
     await this.log.delete(ctx, PRIMARY, shelf);
@@ -174,7 +171,6 @@ export class ShelvesService {
   }
 
   async createSecondaryShelf(ctx: RequestContext, input: SecondaryShelfInput): Promise<SecondaryShelfView> {
-    this.curator(ctx);
     const shelf = new SecondaryShelf();
     this.validateSecondary(ctx, shelf, input, true);
     await this.log.create(ctx, SECONDARY, shelf);
@@ -182,7 +178,6 @@ export class ShelvesService {
   }
 
   async updateSecondaryShelf(ctx: RequestContext, id: number, input: SecondaryShelfInput): Promise<SecondaryShelfView> {
-    this.curator(ctx);
     const shelf = await ctx.em.findOne(SecondaryShelf, { id }, { populate: ['modules'] });
     if (!shelf) throw errors.notFound();
     const before = SECONDARY.facts(shelf);
@@ -192,7 +187,6 @@ export class ShelvesService {
   }
 
   async deleteSecondaryShelf(ctx: RequestContext, id: number): Promise<boolean> {
-    this.curator(ctx);
     const shelf = await ctx.em.findOne(SecondaryShelf, { id }, { populate: ['modules'] });
     if (!shelf) throw errors.notFound();
     await this.log.delete(ctx, SECONDARY, shelf);

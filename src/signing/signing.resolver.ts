@@ -8,6 +8,7 @@ import { AddonObjectType, VersionType } from '../catalogue/catalogue.types.js';
 import type { RequestContext } from '../core/context.js';
 import type { Services } from '../services.js';
 import { FileDownloadType, SubmissionMetadataInput, UploadSubmissionType, UploadType } from './signing.types.js';
+import { Requires, SIGN_IN, objectRule } from '../auth/requirements.js';
 
 /** Uploading versions and following them to a signed file (the signing API's GraphQL side). */
 @Resolver(() => UploadType)
@@ -15,6 +16,7 @@ export class SigningResolver {
   constructor(private readonly services: Services) {}
 
   @Accepts('jwt', 'session')
+  @Requires(objectRule('signed in; a new version of an existing add-on from one of its authors'))
   @Mutation(() => UploadSubmissionType, {
     description:
       'Upload a package as a new version: of the add-on `guid` (created if unknown, like PUT), or of a new add-on ' +
@@ -60,9 +62,10 @@ export class SigningResolver {
   }
 
   @Accepts('jwt', 'session')
+  @Requires(SIGN_IN, objectRule('an author of the add-on (Addons:Edit reads any); by uuid alone, the uploader'))
   @Query(() => UploadType, {
     description:
-      'The upload of a version: the one named by `uuid`, else the newest. Authors only. ' +
+      'The upload of a version: the one named by `uuid`, else the newest. ' +
       'By `uuid` alone: any upload of the viewer, submitted or not.',
   })
   async addonUpload(
@@ -89,8 +92,9 @@ export class SigningResolver {
   }
 
   @Accepts('jwt', 'session')
+  @Requires(objectRule('public files for anyone; others for their authors and reviewers'))
   @Query(() => FileDownloadType, {
-    description: 'A file the viewer may download (authors and reviewers for non-public files).',
+    description: 'A file the viewer may download.',
   })
   fileDownload(@Arg('id', () => Int) id: number, @Ctx() ctx: RequestContext) {
     return this.services.downloads.describe(ctx, id);

@@ -30,6 +30,7 @@ import { executeSql } from '../db/sql.js';
 import { slugify } from '../catalogue/slug.js';
 import type { UploadType } from './signing.types.js';
 import type { AddonLifecycle } from '../catalogue/lifecycle/lifecycle.service.js';
+import { Permission } from '../auth/permissions.js';
 
 /** A file the HTTP layer received and spooled to a temporary path (removed after the call). */
 export interface ReceivedFile {
@@ -296,7 +297,8 @@ export class UploadsService {
     const allowed =
       upload &&
       (upload.user.id === userId ||
-        (upload.addon && ((await this.isAuthor(ctx.em, upload.addon, userId)) || ctx.viewer.can('Addons:Edit'))));
+        (upload.addon &&
+          ((await this.isAuthor(ctx.em, upload.addon, userId)) || ctx.viewer.can(Permission.ADDONS_EDIT))));
     if (!upload || !allowed) throw errors.notFound();
     return upload;
   }
@@ -307,7 +309,8 @@ export class UploadsService {
     if (userId === null) throw errors.notAuthenticated();
     const addon = await this.findByGuid(ctx.em, guid);
     if (!addon || addon.status === AddonStatus.DELETED) throw signingErrors.addonNotFound(guid);
-    if (!(await this.isAuthor(ctx.em, addon, userId)) && !ctx.viewer.can('Addons:Edit')) throw signingErrors.notOwner();
+    if (!(await this.isAuthor(ctx.em, addon, userId)) && !ctx.viewer.can(Permission.ADDONS_EDIT))
+      throw signingErrors.notOwner();
     const where = uuid === null ? { addon, version } : { addon, version, uuid: uuid.toLowerCase() };
     if (uuid !== null && !/^[0-9a-f]{32}$/i.test(uuid)) throw signingErrors.uploadNotFound();
     const upload = await ctx.em.findOne(FileUpload, where, { orderBy: { created: 'desc' }, populate: ['validation'] });

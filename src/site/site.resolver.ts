@@ -1,6 +1,8 @@
 import { Arg, Ctx, Field, InputType, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../core/context.js';
 import type { Services } from '../services.js';
+import { Requires, PUBLIC, anyOf } from '../auth/requirements.js';
+import { Permission } from '../auth/permissions.js';
 
 @ObjectType('SiteStatus', { description: 'Maintenance state of the site.' })
 export class SiteStatusType {
@@ -24,13 +26,15 @@ export class UpdateSiteStatusInput {
 export class SiteResolver {
   constructor(private readonly services: Services) {}
 
+  @Requires(PUBLIC)
   @Query(() => SiteStatusType)
   siteStatus(@Ctx() ctx: RequestContext) {
     return this.services.site.status(ctx.em);
   }
 
+  @Requires(anyOf(Permission.ADMIN_ADVANCED))
   @Mutation(() => SiteStatusType, {
-    description: 'Needs the Admin:Advanced permission. Allowed in read-only mode, so that it can be turned off.',
+    description: 'Allowed in read-only mode, so that it can be turned off.',
   })
   updateSiteStatus(@Arg('input') input: UpdateSiteStatusInput, @Ctx() ctx: RequestContext) {
     return this.services.site.updateAs(ctx, input);

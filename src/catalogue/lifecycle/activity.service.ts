@@ -12,6 +12,7 @@ import { selectRows, toDate, type DbTimestamp } from '../../db/rows.js';
 import { AddonStatus } from '../catalogue.enums.js';
 import type { CatalogueService } from '../catalogue.service.js';
 import type { ActivityAction } from './lifecycle.enums.js';
+import { Permission } from '../../auth/permissions.js';
 
 /** One audit log entry, as reads return it. */
 export interface ActivityRecord {
@@ -44,7 +45,7 @@ interface ActivityRow extends Omit<JoinedUserRow, 'user_id'> {
   created: DbTimestamp;
 }
 
-const ADMIN = 'Reviews:Admin';
+const ADMIN = Permission.REVIEWS_ADMIN;
 
 /**
  * Reads of the audit log (written by `AddonLifecycle`): per add-on for admins (`Reviews:Admin`)

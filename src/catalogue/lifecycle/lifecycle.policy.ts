@@ -5,6 +5,7 @@ import type { RequestContext } from '../../core/context.js';
 import { errors } from '../../core/errors.js';
 import { lengthProblem } from '../../core/text-limits.js';
 import { lifecycleErrors } from './lifecycle.rules.js';
+import { Permission } from '../../auth/permissions.js';
 
 /**
  * Who may run which lifecycle operation: owners (developers' operations), `Addons:Edit` (deletions
@@ -25,7 +26,7 @@ export class LifecyclePolicy {
   async owned(ctx: RequestContext, identifier: string, admins: boolean): Promise<Addon> {
     if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
     const addon = await this.existing(ctx, identifier);
-    if (admins && ctx.viewer.can('Addons:Edit')) return addon;
+    if (admins && ctx.viewer.can(Permission.ADDONS_EDIT)) return addon;
     const role = await ctx.em.findOne(AddonUser, { addon: addon.id, user: ctx.viewer.userId! }, { fields: ['role'] });
     if (!role) throw errors.forbidden();
     if (role.role !== AddonRole.OWNER) throw lifecycleErrors.notOwner();
@@ -35,7 +36,7 @@ export class LifecyclePolicy {
   /** `Reviews:Admin`, checked before the add-on is looked up (as the original's permission classes). */
   async administered(ctx: RequestContext, identifier: string): Promise<Addon> {
     if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
-    if (!ctx.viewer.can('Reviews:Admin')) throw errors.forbidden();
+    if (!ctx.viewer.can(Permission.REVIEWS_ADMIN)) throw errors.forbidden();
     return this.existing(ctx, identifier);
   }
 
@@ -44,11 +45,5 @@ export class LifecyclePolicy {
     const problem = lengthProblem(text, 'lifecycleComment');
     if (problem) throw errors.validation({ [field]: [problem] });
     return (text ?? '').trim();
-  }
-
-  /** `Admin:Curation`. */
-  curator(ctx: RequestContext): void {
-    if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
-    if (!ctx.viewer.can('Admin:Curation')) throw errors.forbidden();
   }
 }

@@ -15,6 +15,8 @@ import {
   AddonPromotionInput,
   AddonStateType,
 } from './lifecycle.types.js';
+import { Requires, anyOf, objectRule } from '../../auth/requirements.js';
+import { Permission } from '../../auth/permissions.js';
 
 const ADDON = { description: 'Id, slug or guid.' };
 
@@ -35,6 +37,7 @@ function stateType(state: AddonState): AddonStateType {
 export class LifecycleResolver {
   constructor(private readonly services: Services) {}
 
+  @Requires(objectRule('signed in; an owner of the add-on'))
   @Mutation(() => AddonStateType, {
     description:
       'Owners hide their add-on (true) or show it again (false): a hidden add-on leaves search and collections, ' +
@@ -48,9 +51,9 @@ export class LifecycleResolver {
     return stateType(await this.services.lifecycle.setDisabledByDeveloper(ctx, addon, disabled));
   }
 
+  @Requires(objectRule('signed in; an owner of the add-on, or Addons:Edit'))
   @Mutation(() => Boolean, {
-    description:
-      'Delete an add-on (owners, Addons:Edit). It is not found afterwards; its add-on id and version numbers stay taken.',
+    description: 'Delete an add-on. It is not found afterwards; its add-on id and version numbers stay taken.',
   })
   deleteAddon(
     @Arg('addon', ADDON) addon: string,
@@ -60,8 +63,9 @@ export class LifecycleResolver {
     return this.services.lifecycle.deleteAddon(ctx, addon, reason ?? null);
   }
 
+  @Requires(objectRule('signed in; an owner of the add-on, or Addons:Edit'))
   @Mutation(() => AddonStateType, {
-    description: 'Delete a version (owners, Addons:Edit). Its version number can never be uploaded again.',
+    description: 'Delete a version. Its version number can never be uploaded again.',
   })
   async deleteAddonVersion(
     @Arg('addon', ADDON) addon: string,
@@ -71,9 +75,10 @@ export class LifecycleResolver {
     return stateType(await this.services.lifecycle.deleteVersion(ctx, addon, versionId));
   }
 
+  @Requires(objectRule('signed in; Reviews:Admin, checked after the comment'))
   @Mutation(() => AddonStateType, {
     description:
-      'Admins (Reviews:Admin) disable an add-on (true: status DISABLED) or enable it (false: public with an ' +
+      'Admins disable an add-on (true: status DISABLED) or enable it (false: public with an ' +
       'approved listed version, else awaiting review or incomplete). Idempotent.',
   })
   async setAddonDisabledByVendor(
@@ -85,9 +90,10 @@ export class LifecycleResolver {
     return stateType(await this.services.lifecycle.setDisabledByVendor(ctx, addon, disabled, comment ?? null));
   }
 
+  @Requires(objectRule('signed in; Reviews:Admin, checked after the comment'))
   @Mutation(() => AddonStateType, {
     description:
-      "Admins (Reviews:Admin) deny (true) or allow (false) uploads with the add-on's id. CONFLICT when it is " +
+      "Admins deny (true) or allow (false) uploads with the add-on's id. CONFLICT when it is " +
       'already so, or the add-on has no id.',
   })
   async setAddonResubmissionDenied(
@@ -99,8 +105,9 @@ export class LifecycleResolver {
     return stateType(await this.services.lifecycle.setResubmissionDenied(ctx, addon, denied, comment ?? null));
   }
 
+  @Requires(anyOf(Permission.ADDONS_EDIT))
   @Mutation(() => Boolean, {
-    description: 'Refuse an add-on id for good (Addons:Edit): uploads with it fail. False if it was already denied.',
+    description: 'Refuse an add-on id for good: uploads with it fail. False if it was already denied.',
   })
   denyAddonGuid(
     @Arg('guid') guid: string,
@@ -110,9 +117,10 @@ export class LifecycleResolver {
     return this.services.lifecycle.denyGuid(ctx, guid, comments ?? null);
   }
 
+  @Requires(anyOf(Permission.ADMIN_CURATION))
   @Mutation(() => AddonStateType, {
     description:
-      'Curators (Admin:Curation) promote an add-on in a category for some applications, or stop (promotion null). ' +
+      'Curators promote an add-on in a category for some applications, or stop (promotion null). ' +
       'Detail shows it as `promoted`; search filters on it.',
   })
   async setAddonPromotion(
@@ -123,16 +131,18 @@ export class LifecycleResolver {
     return stateType(await this.services.lifecycle.setPromotion(ctx, addon, promotion));
   }
 
+  @Requires(objectRule('signed in; Reviews:Admin, or an author of the add-on'))
   @Query(() => AddonActivityPage, {
-    description: "An add-on's audit log, newest first (Reviews:Admin, and the add-on's authors).",
+    description: "An add-on's audit log, newest first.",
   })
   addonActivity(@Arg('addon', ADDON) addon: string, @Args() args: ActivityArgs, @Ctx() ctx: RequestContext) {
     const actions = args.actions as ActivityAction[] | null | undefined;
     return this.services.activity.forAddon(ctx, addon, actions, args.page, args.pageSize);
   }
 
+  @Requires(objectRule('signed in; Reviews:Admin, or the user themself'))
   @Query(() => AddonActivityPage, {
-    description: 'What a user did to add-ons, newest first (Reviews:Admin, and the user themself).',
+    description: 'What a user did to add-ons, newest first.',
   })
   userActivity(@Arg('userId', () => Int) userId: number, @Args() args: ActivityArgs, @Ctx() ctx: RequestContext) {
     const actions = args.actions as ActivityAction[] | null | undefined;

@@ -285,12 +285,10 @@ export class AddonLifecycle {
   }
 
   /**
-   * Refuses an add-on id for good (`Addons:Edit`), whether or not an add-on has it: uploads with it
-   * answer "Duplicate add-on ID found.". False when it was already denied.
+   * Refuses an add-on id for good (`Addons:Edit`, the operation's `@Requires`), whether or not an
+   * add-on has it: uploads with it answer "Duplicate add-on ID found.". False when it was already denied.
    */
   async denyGuid(ctx: RequestContext, guid: string, comments: string | null): Promise<boolean> {
-    if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
-    if (!ctx.viewer.can('Addons:Edit')) throw errors.forbidden();
     const problems = {
       guid: lengthProblem(guid, 'deniedGuid'),
       comments: lengthProblem(comments, 'deniedGuidComments'),
@@ -321,13 +319,15 @@ export class AddonLifecycle {
     });
   }
 
-  /** Curators (`Admin:Curation`) promote an add-on in a category for some applications, or stop promoting it. */
+  /**
+   * Curators (`Admin:Curation`, checked by the operation's `@Requires`) promote an add-on in a category
+   * for some applications, or stop promoting it.
+   */
   async setPromotion(
     ctx: RequestContext,
     identifier: string,
     promotion: { category: number; apps: readonly number[] } | null,
   ): Promise<AddonState> {
-    this.policy.curator(ctx);
     const apps = [...new Set(promotion?.apps ?? [])].sort((a, b) => a - b);
     if (promotion && !apps.length) throw lifecycleErrors.noApps();
     const addon = await this.policy.existing(ctx, identifier);

@@ -4,23 +4,29 @@ import { VersionType } from '../../catalogue/catalogue.types.js';
 import type { RequestContext } from '../../core/context.js';
 import type { Services } from '../../services.js';
 import { PackageFileDownloadType, VersionComparisonType, VersionContentsType } from './browse.types.js';
+import { Requires, objectRule } from '../../auth/requirements.js';
 
 /** Reviewers browsing and comparing versions' files (VersionBrowseService holds the rules). */
 @Resolver()
 export class VersionBrowseResolver {
   constructor(private readonly services: Services) {}
 
+  @Requires(
+    objectRule(
+      'signed in; any reviewer or an author of the add-on (unlisted versions for unlisted reviewers and authors)',
+    ),
+  )
   @Query(() => [VersionType], {
-    description:
-      "An add-on's versions for reviewers, newest first (any reviewer, or an author); unlisted ones for unlisted reviewers and authors.",
+    description: "An add-on's versions for reviewers, newest first.",
   })
   reviewerVersions(@Arg('addon', { description: 'Id, slug or guid.' }) addon: string, @Ctx() ctx: RequestContext) {
     return this.services.versionBrowse.versions(ctx, addon);
   }
 
+  @Requires(objectRule("signed in; a reviewer of the version's channel or an author of the add-on"))
   @Query(() => VersionContentsType, {
     description:
-      "A version's file tree and one file: `file` (a path from the package root), or the manifest by default (reviewers of the version's channel, authors).",
+      "A version's file tree and one file: `file` (a path from the package root), or the manifest by default.",
   })
   browseVersion(
     @Arg('addon', { description: 'Id, slug or guid.' }) addon: string,
@@ -31,6 +37,7 @@ export class VersionBrowseResolver {
     return this.services.versionBrowse.browse(ctx, addon, versionId, file ?? null);
   }
 
+  @Requires(objectRule("signed in; a reviewer of the version's channel or an author of the add-on"))
   @Query(() => VersionComparisonType, {
     description:
       'A version compared with a base version of the same add-on: every path with its status, and the selected file’s diff.',
@@ -45,6 +52,7 @@ export class VersionBrowseResolver {
     return this.services.versionBrowse.compare(ctx, addon, baseVersionId, versionId, file ?? null);
   }
 
+  @Requires(objectRule("signed in; a reviewer of the version's channel or an author of the add-on"))
   @Query(() => PackageFileDownloadType, {
     description: "A file of a version's package, for download (the same access as browsing the version).",
   })
@@ -57,9 +65,9 @@ export class VersionBrowseResolver {
     return this.services.versionBrowse.download(ctx, addon, versionId, file);
   }
 
+  @Requires(objectRule("signed in; a reviewer of the file's add-on type (listed) or an unlisted reviewer (unlisted)"))
   @Query(() => GraphQLJSONObject, {
-    description:
-      "A file's addons-linter results (the validation of the upload its version came from), for reviewers: any reviewer of a listed file's add-on type, unlisted reviewers for an unlisted one.",
+    description: "A file's addons-linter results (the validation of the upload its version came from).",
   })
   fileValidation(
     @Arg('addon', { description: 'Id, slug or guid.' }) addon: string,

@@ -14,6 +14,7 @@ import type { PackageEntry } from './contents.entity.js';
 import type { FileDiff, FileStatus } from './file-diff.js';
 import { decodeText, DIRECTORY_MIMETYPE, mimetypeByName } from './mime.js';
 import { compareTreePaths, type PackageContentsStore, type StoredEntry } from './package-contents.js';
+import { Permission } from '../../auth/permissions.js';
 
 /** A file entry of a browse (status null) or a compare; a deleted file's type fields are null. */
 /** A tree entry as browse and compare show it (`at`: where a file of the browsed package is read from). */
@@ -70,7 +71,11 @@ const MAX_PATH = 1024;
  * A reviewer of a listed add-on that is not a static theme (the original's `acl.is_reviewer`,
  * content reviewers allowed); ReviewerTools:View alone is not one.
  */
-const ADDON_REVIEWER_PERMISSIONS = ['Addons:Review', 'Addons:PostReview', 'Addons:ContentReview'] as const;
+const ADDON_REVIEWER_PERMISSIONS = [
+  Permission.ADDONS_REVIEW,
+  Permission.ADDONS_POST_REVIEW,
+  Permission.ADDONS_CONTENT_REVIEW,
+] as const;
 
 /**
  * Reviewers browsing and comparing the files of versions (compat notes §4.5): who may is
@@ -92,7 +97,7 @@ export class VersionBrowseService {
       {
         addon: addon.id,
         ...(unlisted ? {} : { channel: Channel.LISTED }),
-        ...(ctx.viewer.can('Addons:ViewDeleted') ? {} : { deleted: false }),
+        ...(ctx.viewer.can(Permission.ADDONS_VIEW_DELETED) ? {} : { deleted: false }),
       },
       { orderBy: { created: 'desc', id: 'desc' } },
     );
@@ -223,7 +228,7 @@ export class VersionBrowseService {
       file.version.channel === Channel.UNLISTED
         ? isUnlistedReviewer(ctx.viewer)
         : addon.type === AddonType.STATICTHEME
-          ? ctx.viewer.can('Addons:ThemeReview')
+          ? ctx.viewer.can(Permission.ADDONS_THEME_REVIEW)
           : ADDON_REVIEWER_PERMISSIONS.some((p) => ctx.viewer.can(p));
     if (!allowed) throw errors.forbidden();
     const upload = await ctx.em.findOne(

@@ -1,0 +1,27 @@
+/**
+ * Every permission the code asks for, in one place (the original's `constants/permissions.py`).
+ * A permission is `app:action`; a group's rules (kept in the database as strings) grant it when
+ * they name it or a wildcard covering it (`Addons:*`, `*:Review`, `*:*`): see `hasPermission`.
+ * `Viewer.can` takes only these, so a misspelt permission does not compile.
+ */
+export const Permission = {
+  ABUSE_REPORTS_EDIT: 'AbuseReports:Edit',
+  ACCOUNTS_SUPER_CREATE: 'Accounts:SuperCreate',
+  ADDONS_CONTENT_REVIEW: 'Addons:ContentReview',
+  ADDONS_EDIT: 'Addons:Edit',
+  ADDONS_POST_REVIEW: 'Addons:PostReview',
+  ADDONS_REVIEW: 'Addons:Review',
+  ADDONS_REVIEW_UNLISTED: 'Addons:ReviewUnlisted',
+  ADDONS_THEME_REVIEW: 'Addons:ThemeReview',
+  ADDONS_VIEW_DELETED: 'Addons:ViewDeleted',
+  ADMIN_ADVANCED: 'Admin:Advanced',
+  ADMIN_CURATION: 'Admin:Curation',
+  COLLECTIONS_CONTRIBUTE: 'Collections:Contribute',
+  COLLECTIONS_EDIT: 'Collections:Edit',
+  RATINGS_MODERATE: 'Ratings:Moderate',
+  REVIEWER_TOOLS_VIEW: 'ReviewerTools:View',
+  REVIEWS_ADMIN: 'Reviews:Admin',
+  USERS_EDIT: 'Users:Edit',
+} as const;
+
+export type Permission = (typeof Permission)[keyof typeof Permission];

@@ -1,0 +1,108 @@
+import type { GraphQLFieldConfig, GraphQLObjectType, GraphQLSchema } from 'graphql';
+import { Extensions } from 'type-graphql';
+import type { RequestContext } from '../core/context.js';
+import { errors } from '../core/errors.js';
+import type { Permission } from './permissions.js';
+
+/**
+ * What a query or mutation requires of its caller, declared beside `@Accepts` on the resolver
+ * method. Sign-in and permissions are checked before the resolver runs, for both APIs (REST routes
+ * run the same schema): see `enforceRequirements`. An object rule ("an owner of the add-on") is
+ * enforced by the domain's access code, which needs the object; the declaration documents it.
+ */
+export interface Requirement {
+  /** Anonymous callers are refused (401). */
+  readonly signIn: boolean;
+  /** Callers with none of these are refused (403); any one suffices. Empty: no permission needed. */
+  readonly anyOf: readonly Permission[];
+  /** Checked by the domain's access code (documentation only). */
+  readonly rule: string | null;
+}
+
+/** One part of a requirement: `PUBLIC`, `SIGN_IN`, `anyOf(...)` or `objectRule(...)`. */
+export type RequirementPart = { readonly kind: 'public' } | Partial<Requirement>;
+
+/** Nothing: anyone, signed in or not. */
+export const PUBLIC: RequirementPart = { kind: 'public' };
+/** A signed-in caller (401 otherwise). */
+export const SIGN_IN: RequirementPart = { signIn: true };
+/** A signed-in caller (401 otherwise) with at least one of these permissions (403 otherwise). */
+export const anyOf = (first: Permission, ...rest: Permission[]): RequirementPart => ({
+  signIn: true,
+  anyOf: [first, ...rest],
+});
+/** A rule about the object asked for, enforced by the domain's access code; `description` names it. */
+export const objectRule = (description: string): RequirementPart => ({ rule: description });
+
+const EXTENSION = 'requirement';
+
+/** The requirement the parts make together. */
+export function requirement(parts: readonly RequirementPart[]): Requirement {
+  if (!parts.length) throw new Error('@Requires needs at least one part (PUBLIC for none)');
+  if (parts.length > 1 && parts.includes(PUBLIC)) throw new Error('@Requires: PUBLIC combines with nothing');
+  let signIn = false;
+  const permissions: Permission[] = [];
+  const rules: string[] = [];
+  for (const part of parts) {
+    if ('kind' in part) continue;
+    signIn ||= part.signIn === true;
+    permissions.push(...(part.anyOf ?? []));
+    if (part.rule) rules.push(part.rule);
+  }
+  return { signIn, anyOf: permissions, rule: rules.length ? rules.join('; ') : null };
+}
+
+/**
+ * Declares what a root query or mutation requires of its caller (a test checks every one does):
+ * `@Requires(PUBLIC)`, `@Requires(SIGN_IN)`, `@Requires(anyOf(Permission.REVIEWS_ADMIN))`,
+ * `@Requires(SIGN_IN, objectRule('an owner of the add-on'))`.
+ */
+export const Requires = (...parts: RequirementPart[]) => Extensions({ [EXTENSION]: requirement(parts) });
+
+/** The requirement a field declares, if any. */
+export function fieldRequirement(field: { extensions?: Record<string, unknown> | null }): Requirement | undefined {
+  return field.extensions?.[EXTENSION] as Requirement | undefined;
+}
+
+/** The line appended to a root field's description, e.g. "Requires: sign-in; one of A, B." */
+export function describeRequirement(req: Requirement): string {
+  const parts: string[] = [];
+  if (req.signIn) parts.push('sign-in');
+  if (req.anyOf.length === 1) parts.push(req.anyOf[0]);
+  else if (req.anyOf.length) parts.push(`one of ${req.anyOf.join(', ')}`);
+  if (req.rule) parts.push(`${req.rule} (object rule)`);
+  return `Requires: ${parts.length ? parts.join('; ') : 'nothing (public)'}.`;
+}
+
+type RootField = Pick<GraphQLFieldConfig<unknown, RequestContext>, 'resolve'> & {
+  description?: string | null;
+  extensions?: Record<string, unknown> | null;
+};
+
+/**
+ * Checks each root field's declared sign-in and permissions before its resolver (the errors and
+ * messages the services answered with before), and appends the requirement to its description.
+ * Called once on the built schema: both the GraphQL endpoint and the REST routes (graphql-jit
+ * compiles `field.resolve`) run these wrappers. Only the root fields are wrapped, so the plain
+ * fields graphql-jit reads directly stay so.
+ */
+export function enforceRequirements(schema: GraphQLSchema): void {
+  for (const type of [schema.getQueryType(), schema.getMutationType()]) {
+    if (!type) continue;
+    for (const field of Object.values((type as GraphQLObjectType).getFields()) as RootField[]) {
+      const req = fieldRequirement(field);
+      if (!req) continue;
+      const line = describeRequirement(req);
+      field.description = field.description ? `${field.description}\n${line}` : line;
+      const resolve = field.resolve;
+      if (!resolve || !(req.signIn || req.anyOf.length)) continue;
+      field.resolve = (source, args, ctx, info) => {
+        const viewer = ctx.viewer;
+        // Rejected promises, as the async service methods the checks came from answered.
+        if (!viewer.isAuthenticated) return Promise.reject(errors.notAuthenticated());
+        if (req.anyOf.length && !req.anyOf.some((p) => viewer.can(p))) return Promise.reject(errors.forbidden());
+        return resolve(source, args, ctx, info);
+      };
+    }
+  }
+}
