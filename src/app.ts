@@ -11,11 +11,10 @@ import express, {
 } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import { createRestHandler } from '../rest-compat/engine.js';
-import { sendJson } from '../rest-compat/http.js';
 import type { RouteDefinition } from '../rest-compat/route.js';
 import { routes as defaultRoutes } from '../rest-compat/routes/index.js';
 import type { Config } from './config.js';
-import { baseUrlOf, clientErrorHandler } from './core/http.js';
+import { baseUrlOf, clientErrorHandler, sendJson } from './core/http.js';
 import type { Logger } from './core/logger.js';
 import { Keyring } from './core/secrets.js';
 import { openDatabase, type Database, type DatabaseTarget } from './db/database.js';

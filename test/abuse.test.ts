@@ -9,7 +9,7 @@ import { createAddon } from './helpers/catalogue.js';
 import { caller, type Caller } from './helpers/ratings.js';
 
 /**
- * Abuse reports (issue 13, item 1; compat notes §4.7): add-on and user reports through REST v3/v4
+ * Abuse reports (issue 13, item 1; docs/compat-notes.md §4.7): add-on and user reports through REST v3/v4
  * and GraphQL with one set of rules and messages, the daily throttles per user and per client
  * address, and the moderators' list and resolution (which may disable the add-on).
  */

@@ -6,7 +6,7 @@ import { createAddon } from './helpers/catalogue.js';
 import { call, caller, type Caller } from './helpers/ratings.js';
 
 /**
- * Canned responses and draft comments (issue 12, item 4; compat notes §4.5): reviewers see and
+ * Canned responses and draft comments (issue 12, item 4; docs/compat-notes.md §4.5): reviewers see and
  * change only their own drafts, with the original's messages; a decision takes the decider's
  * drafts as its comments.
  */

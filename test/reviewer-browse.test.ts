@@ -11,7 +11,7 @@ import { call, caller, type Caller } from './helpers/ratings.js';
 import { zipFiles } from './helpers/signing.js';
 
 /**
- * Reviewers browsing and comparing versions (issue 12, item 3; compat notes §4.5): the version
+ * Reviewers browsing and comparing versions (issue 12, item 3; docs/compat-notes.md §4.5): the version
  * list, a version's tree and files, comparisons with per-file statuses and diffs, downloads, and
  * who may see each (the permission matrix), over REST v4 and GraphQL.
  */

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { signJwt } from '../src/auth/jwt.js';
-import { DeniedGuid } from '../src/signing/upload.entity.js';
+import { DeniedGuid } from '../src/catalogue/denied-guid.entity.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import {
   buildZip,

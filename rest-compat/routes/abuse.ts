@@ -5,7 +5,7 @@ import { addonReportFromBody, userReportFromBody } from '../params/abuse.js';
 import { defineRoutes, gql, type ShapeContext } from '../route.js';
 
 /**
- * Abuse reports (compat notes §4.7): `POST /api/{v3,v4}/abuse/report/addon/` and `…/user/`, for
+ * Abuse reports (docs/compat-notes.md §4.7): `POST /api/{v3,v4}/abuse/report/addon/` and `…/user/`, for
  * anyone (a session or an API key records the reporter). v4 takes and echoes every field of the
  * contract; v3 is the 2018 form (`addon` or `user`, and `message`).
  */

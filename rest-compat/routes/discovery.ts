@@ -2,7 +2,7 @@ import { ALL_VERSIONS, SINCE_V4 } from '../gates.js';
 import type { Translations } from '../../src/core/i18n/translations.js';
 import { defineRoutes, gql, type RestRequest, type ShapeContext } from '../route.js';
 import { addonFields, shapeAddonSubset, versionFields, type AddonData } from '../shapes/addons.js';
-import { flatText, sourceText } from '../shapes/flat.js';
+import { flatText, sourceText } from '../shapes/editorial-text.js';
 
 const itemFields = gql`
   fragment RestDiscoveryItemFields on DiscoveryItem {

@@ -7,7 +7,7 @@ import type { Translations } from '../../src/core/i18n/translations.js';
 import { addonId } from './reviewers.js';
 
 /**
- * Reviewers browsing and comparing versions' files (v4, compat notes §4.5): the version list, a
+ * Reviewers browsing and comparing versions' files (v4, docs/compat-notes.md §4.5): the version list, a
  * version's tree and one file (`?file=`, `?file_only=true`), a comparison with a base version, and
  * a file's download. The rules are VersionBrowseService's; here only the original's JSON.
  */

@@ -6,7 +6,7 @@ import { parseIntParam } from '../params/catalogue.js';
 import { paginated, pageVariables } from '../pagination.js';
 import { defineRoutes, gql, type RestRequest, type ShapeContext } from '../route.js';
 
-/** Review notes (compat notes §4.6): v4 shows only the writer's name; v3 also id, username and URL. */
+/** Review notes (docs/compat-notes.md §4.6): v4 shows only the writer's name; v3 also id, username and URL. */
 const noteFields = gql`
   fragment RestReviewNoteFields on ReviewNote {
     id
@@ -69,7 +69,7 @@ function body(req: RestRequest): Record<string, unknown> {
 const mailRecipients = z.array(z.object({ EmailAddress: z.string() })).nullish();
 
 /**
- * The mail provider's JSON (compat notes §4.6): `SecretKey`, `Type`, `Message.TextBody` and the
+ * The mail provider's JSON (docs/compat-notes.md §4.6): `SecretKey`, `Type`, `Message.TextBody` and the
  * recipients' `EmailAddress`, listed in `Message.To` (the provider's shape) or `To`. Other fields
  * are ignored; null counts as absent (a missing `Message` is the service's 400, after the secret).
  */

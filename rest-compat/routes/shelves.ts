@@ -5,7 +5,7 @@ import { drfBoolean } from '../params/fields.js';
 import { defineRoutes, gql, type ShapeContext } from '../route.js';
 import { addonFields, shapeAddonSubset, versionFields, type AddonData } from '../shapes/addons.js';
 import { restEnums } from '../shapes/enums.js';
-import { flatText, sourceText } from '../shapes/flat.js';
+import { flatText, sourceText } from '../shapes/editorial-text.js';
 
 const primaryFields = gql`
   fragment RestPrimaryShelfFields on PrimaryShelf {

@@ -5,7 +5,7 @@ import { FileReply, RedirectReply } from '../http.js';
 import { defineRoutes, gql, type RestRequest, type ShapeContext } from '../route.js';
 
 /**
- * The signing API (compat notes §3): JWT only, errors as `{"error": …}`, the upload status object
+ * The signing API (docs/compat-notes.md §3): JWT only, errors as `{"error": …}`, the upload status object
  * with absolute URLs (sign-addon follows `url` and `download_url` as given).
  */
 const uploadFields = gql`

@@ -4,7 +4,7 @@ import { Addon } from '../catalogue/addon.entity.js';
 import { ArrayType } from '@mikro-orm/core';
 
 /**
- * A report of abuse about an add-on or a user (compat notes §4.7). An add-on report keeps the guid
+ * A report of abuse about an add-on or a user (docs/compat-notes.md §4.7). An add-on report keeps the guid
  * the reporter named (or the add-on's), and the add-on when the site knows it; a user report keeps
  * the user. Reviewers resolve reports (`AbuseService.resolve`), which may disable the add-on.
  */

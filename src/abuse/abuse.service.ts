@@ -113,7 +113,7 @@ const OPTIONAL_FIELDS: readonly OptionalField[] = [
 type ReportValues = Partial<Pick<AbuseReport, OptionalField['key']>>;
 
 /**
- * Abuse reports (compat notes §4.7): anyone reports an add-on (by id, slug or guid; a guid unknown
+ * Abuse reports (docs/compat-notes.md §4.7): anyone reports an add-on (by id, slug or guid; a guid unknown
  * to the site is kept as given) or a user; signed-in reporters are recorded. Both APIs apply the
  * same rules in the same order: the throttles (per signed-in user and per client address), every
  * field's length before anything else reads it, the fields (all refused ones at once, keyed by

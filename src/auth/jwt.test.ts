@@ -25,7 +25,7 @@ function unsigned(header: object, payload: object, signature = ''): string {
   return `${b(header)}.${b(payload)}.${signature}`;
 }
 
-describe('verifyApiKeyJwt (compat notes §2.1)', () => {
+describe('verifyApiKeyJwt (docs/compat-notes.md §2.1)', () => {
   it('accepts a token like the one sign-addon sends', async () => {
     await expect(verify(signJwt(claims(), SECRET))).resolves.toMatchObject({ iss: ISS, iat: NOW });
   });

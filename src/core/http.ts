@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 
 /** SITE_URL when configured, else the scheme and host the request came in on. */
 export function baseUrlOf(req: Request, siteUrl: string | undefined): string {
@@ -104,4 +104,26 @@ function methodAt(packet: Buffer, start: number): string | null {
     if (!((byte >= 0x41 && byte <= 0x5a) || byte === 0x2d)) return null;
   }
   return null;
+}
+
+/**
+ * Sends JSON with `Content-Type: application/json` exactly: sign-addon and the catalogue
+ * front-end compare the header literally, so Express's `; charset=utf-8` would break them.
+ */
+export function sendJson(res: Response, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.status(status);
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  if (status === 204 || body === undefined) {
+    res.end();
+    return;
+  }
+  sendJsonText(res, status, JSON.stringify(body));
+}
+
+/** Sends an already serialised JSON body. */
+export function sendJsonText(res: Response, status: number, payload: string): void {
+  res.status(status);
+  res.setHeader('Content-Type', 'application/json');
+  res.setHeader('Content-Length', Buffer.byteLength(payload));
+  res.end(payload);
 }

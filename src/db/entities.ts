@@ -13,7 +13,8 @@ import { AddonFile, Version, VersionCompat } from '../catalogue/version.entity.j
 import { AddonReviewerFlags, ReviewNote, ReviewReplyToken } from '../reviews/review.entity.js';
 import { ReviewerSubscription } from '../reviews/subscription.entity.js';
 import { CannedResponse, DraftComment } from '../reviews/draft-comment.entity.js';
-import { DeniedGuid, FileUpload } from '../signing/upload.entity.js';
+import { DeniedGuid } from '../catalogue/denied-guid.entity.js';
+import { FileUpload } from '../signing/upload.entity.js';
 import { Collection, CollectionAddon } from '../collections/collection.entity.js';
 import { Rating, RatingFlag, RatingThrottle } from '../ratings/rating.entity.js';
 import { UserNotification } from '../accounts/notification.entity.js';

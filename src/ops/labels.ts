@@ -1,4 +1,3 @@
-import type { AnyRouteDefinition } from '../../rest-compat/route.js';
 import { HistogramSeries } from './series.js';
 
 /**
@@ -7,6 +6,15 @@ import { HistogramSeries } from './series.js';
  * request by its operation name, within a fixed number of names. Paths and names outside the
  * table share one label each, so no client can grow the number of series.
  */
+
+/**
+ * What a route template is made of: a REST route's path (relative to `/api/<version>`, `<name>`
+ * marking a path variable) and the API versions that serve it. Any entry of the route table fits.
+ */
+export interface RouteTemplateSource {
+  path: string;
+  versions: readonly string[];
+}
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 const OTHER_METHOD = 'other';
@@ -65,7 +73,7 @@ export class RouteLabels {
   private readonly memo = new Map<string, Label>();
 
   constructor(
-    routes: readonly AnyRouteDefinition[],
+    routes: readonly RouteTemplateSource[],
     private readonly bounds: readonly number[],
   ) {
     for (const route of routes) {

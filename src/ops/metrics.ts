@@ -2,12 +2,17 @@ import { performance } from 'node:perf_hooks';
 import type { AbstractSqlConnection } from '@mikro-orm/postgresql';
 import type { Request, RequestHandler, Response } from 'express';
 import { collectDefaultMetrics, Registry } from 'prom-client';
-import type { AnyRouteDefinition } from '../../rest-compat/route.js';
 import type { ResponseCache } from '../core/response-cache.js';
 import type { Database } from '../db/database.js';
 import type { JobName, JobQueue, JobState } from '../jobs/queue.port.js';
 import type { ServiceJobs } from '../jobs/service-jobs.js';
-import { MAX_OPERATION_NAMES, operationNameOf, OperationLabels, RouteLabels } from './labels.js';
+import {
+  MAX_OPERATION_NAMES,
+  operationNameOf,
+  OperationLabels,
+  RouteLabels,
+  type RouteTemplateSource,
+} from './labels.js';
 import {
   HistogramSeries,
   JOB_BUCKETS,
@@ -24,7 +29,7 @@ export interface MetricsSources {
   jobs: JobQueue<ServiceJobs>;
   cache: ResponseCache;
   /** The REST route table, for route templates. */
-  routes: readonly AnyRouteDefinition[];
+  routes: readonly RouteTemplateSource[];
 }
 
 interface CacheCounts {

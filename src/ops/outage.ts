@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { sendJson } from '../../rest-compat/http.js';
+import { sendJson } from '../core/http.js';
 import type { Logger } from '../core/logger.js';
 import type { Database } from '../db/database.js';
 import { withTimeout } from './timeout.js';

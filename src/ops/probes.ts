@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
-import { sendJson } from '../../rest-compat/http.js';
+import { sendJson } from '../core/http.js';
 import type { Logger } from '../core/logger.js';
 import type { Database } from '../db/database.js';
 import type { JobQueue } from '../jobs/queue.port.js';

@@ -35,7 +35,7 @@ export const draftMessages = {
 };
 
 /**
- * Canned responses and draft comments (compat notes §4.5). Draft comments belong to a version
+ * Canned responses and draft comments (docs/compat-notes.md §4.5). Draft comments belong to a version
  * and a reviewer: each sees and changes only their own (another's is a 404). Who may write them
  * is who may browse the version: reviewers of its channel, and its add-on's authors. A decision
  * on the version (ReviewsService.decide) takes the decider's drafts as its comments.

@@ -18,7 +18,7 @@ export interface InboundMailInput {
 }
 
 /**
- * The inbound mail endpoint's rules (compat notes §4.6): a shared secret and an optional address
+ * The inbound mail endpoint's rules (docs/compat-notes.md §4.6): a shared secret and an optional address
  * allow-list; the provider's validation probe; replies become review notes, anything else is
  * accepted and discarded (the provider must not retry it).
  */

@@ -19,7 +19,7 @@ export interface SubscriptionSettings {
 }
 
 /**
- * Reviewers' subscriptions to an add-on's new versions, per channel (compat notes §4.5): any kind
+ * Reviewers' subscriptions to an add-on's new versions, per channel (docs/compat-notes.md §4.5): any kind
  * of reviewer may follow the listed channel, unlisted reviewers the unlisted one. Subscribing
  * twice, or unsubscribing without a subscription, changes nothing. When a version is created on a
  * channel, each subscriber who still may review it there gets a mail.

@@ -17,7 +17,7 @@ export interface DownloadInfo {
 }
 
 /**
- * Who may download which file (compat notes §3): public files (approved, listed, on a public
+ * Who may download which file (docs/compat-notes.md §3): public files (approved, listed, on a public
  * add-on) go through the public mirror; other files only to their authors and to reviewers of
  * their channel; everything else is "not found".
  */

@@ -1,6 +1,6 @@
 import { errors } from '../core/errors.js';
 
-/** The signing API's messages (compat notes §3); its routes answer 4xx errors as `{"error": …}`. */
+/** The signing API's messages (docs/compat-notes.md §3); its routes answer 4xx errors as `{"error": …}`. */
 export const signingErrors = {
   notOwner: () => errors.forbidden('You do not own this addon.'),
   addonNotFound: (guid: string) => errors.notFound(`Could not find add-on with id "${guid}".`),

@@ -1,5 +1,5 @@
 import type { RequestHandler, Response } from 'express';
-import { sendJson } from '../../rest-compat/http.js';
+import { sendJson } from '../core/http.js';
 import type { Database } from '../db/database.js';
 import type { Services } from '../services.js';
 import { escapeHtml, renderValidationReport } from './validation/report.js';

@@ -13,7 +13,7 @@ export interface UploadNames {
 }
 
 /**
- * What a package may claim, whoever uploads it (compat notes §3): the vendor's own add-on kinds
+ * What a package may claim, whoever uploads it (docs/compat-notes.md §3): the vendor's own add-on kinds
  * (experiments, vendor-signed packages), its trademarks in names and its reserved guid suffixes
  * are for its staff only; guids taken from a URL are checked as the original does.
  */

@@ -21,8 +21,9 @@ import { PackageError } from './package/package.errors.js';
 import { parsePackage, type PackageLimits, type ParsedPackage } from './package/parse.js';
 import { signingErrors } from './signing.errors.js';
 import { submissionErrors } from './submission.errors.js';
-import { createVersionFromUpload } from './processing.js';
-import { DeniedGuid, FileUpload } from './upload.entity.js';
+import { createVersionFromUpload } from './upload-processor.js';
+import { DeniedGuid } from '../catalogue/denied-guid.entity.js';
+import { FileUpload } from './upload.entity.js';
 import type { ReviewFlagsService } from '../reviews/review-flags.service.js';
 import type { FileUpload as UploadedFile } from 'graphql-upload/processRequest.mjs';
 import { spoolToFile } from '../core/spool.js';
@@ -64,7 +65,7 @@ export interface UploadSubmissionInput {
 const CHANNELS: Record<string, Channel> = { listed: Channel.LISTED, unlisted: Channel.UNLISTED };
 
 /**
- * The signing API's upload rules, in the original order of checks (compat notes §3): ownership,
+ * The signing API's upload rules, in the original order of checks (docs/compat-notes.md §3): ownership,
  * package, add-on state, version, guid, channel. An accepted upload is stored, recorded and its
  * validation job queued in one transaction; the rest happens in `UploadProcessor`.
  */

@@ -6,7 +6,7 @@ import { errors } from '../../core/errors.js';
 import { lengthProblem } from '../../core/text-limits.js';
 import { selectRows } from '../../db/rows.js';
 import type { DomainEvents } from '../../events/domain-events.js';
-import { DeniedGuid } from '../../signing/upload.entity.js';
+import { DeniedGuid } from '../denied-guid.entity.js';
 import { Addon } from '../addon.entity.js';
 import { refreshAddons } from '../catalogue.indexer.js';
 import { AddonStatus, Channel, FileStatus } from '../catalogue.enums.js';

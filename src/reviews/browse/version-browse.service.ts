@@ -78,7 +78,7 @@ const ADDON_REVIEWER_PERMISSIONS = [
 ] as const;
 
 /**
- * Reviewers browsing and comparing the files of versions (compat notes §4.5): who may is
+ * Reviewers browsing and comparing the files of versions (docs/compat-notes.md §4.5): who may is
  * `VersionAccess`'s rule (reviewers of the version's channel, the add-on's authors); the contents
  * come from `PackageContentsStore`.
  */

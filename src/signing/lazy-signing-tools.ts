@@ -3,7 +3,7 @@ import type { Config } from '../config.js';
 import type { Logger } from '../core/logger.js';
 import type { SecretBox } from '../core/secrets.js';
 import { AddonSigner, loadOrCreateAuthority } from './crypto/index.js';
-import type { SigningTools } from './processing.js';
+import type { SigningTools } from './upload-processor.js';
 import { Validator } from './validation/validator.js';
 
 /**
