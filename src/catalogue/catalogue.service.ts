@@ -8,14 +8,13 @@ import {
   addonById,
   addonByLowerGuid,
   addonBySlug,
-  addonFlagsById,
-  authorsByAddonId,
   compatByVersionId,
   filesByVersionId,
   latestUnlistedVersionIdByAddonId,
   versionById,
 } from './catalogue.loaders.js';
-import { canViewDeleted, isListedReviewer, isUnlistedReviewer } from './catalogue.permissions.js';
+import { addonIdByGuid, canSeeAddon, canSeeUnlisted, existingAddon, isAuthor } from './addon-access.js';
+import { canViewDeleted, isListedReviewer } from './catalogue.permissions.js';
 import {
   VERSION_COLUMNS,
   toVersionRecord,
@@ -96,24 +95,14 @@ export class CatalogueService {
     return isPublicAddon(addon);
   }
 
-  async isAuthor(ctx: RequestContext, addon: RowRef): Promise<boolean> {
-    const userId = ctx.viewer.userId;
-    if (userId === null) return false;
-    const authors = await ctx.loaders.get(authorsByAddonId).load(addon.id);
-    return authors.some((a) => a.user.id === userId);
+  /** The caller is an author of the add-on (`addon-access.ts`). */
+  isAuthor(ctx: RequestContext, addon: RowRef): Promise<boolean> {
+    return isAuthor(ctx, addon.id);
   }
 
   /** Authors and unlisted reviewers see unlisted versions. */
-  async canSeeUnlisted(ctx: RequestContext, addon: RowRef): Promise<boolean> {
-    return isUnlistedReviewer(ctx.viewer) || (await this.isAuthor(ctx, addon));
-  }
-
-  /** Authors, and reviewers of the channels the add-on has, see a non-public add-on. */
-  private async canSeeNonPublic(ctx: RequestContext, addon: RowRef): Promise<boolean> {
-    if (await this.isAuthor(ctx, addon)) return true;
-    const flags = await ctx.loaders.get(addonFlagsById).load(addon.id);
-    if (isListedReviewer(ctx.viewer) && (flags.hasListed || !flags.hasUnlisted)) return true;
-    return isUnlistedReviewer(ctx.viewer) && flags.hasUnlisted;
+  canSeeUnlisted(ctx: RequestContext, addon: RowRef): Promise<boolean> {
+    return canSeeUnlisted(ctx, addon.id);
   }
 
   /** By id (all digits), guid (case-insensitive) or slug, as a read-only record. Not found: null. */
@@ -136,10 +125,8 @@ export class CatalogueService {
     if (!key) return null;
     if ('slug' in key) return ctx.em.findOne(Addon, { slug: key.slug });
     if ('id' in key) return ctx.em.findOne(Addon, { id: key.id });
-    const [row] = await ctx.em
-      .getConnection()
-      .execute<{ id: number }[]>('select id from addons where lower(guid) = lower(?) limit 1', [key.guid]);
-    return row ? ctx.em.findOne(Addon, { id: row.id }) : null;
+    const id = await addonIdByGuid(ctx.em, key.guid);
+    return id === null ? null : ctx.em.findOne(Addon, { id });
   }
 
   /**
@@ -148,9 +135,7 @@ export class CatalogueService {
    * disabled-by-developer and disabled-by-vendor flags in the body).
    */
   async getAddon(ctx: RequestContext, identifier: string): Promise<AddonRecord> {
-    const addon = await this.find(ctx, identifier);
-    if (!addon) throw errors.notFound();
-    if (addon.status === AddonStatus.DELETED && !canViewDeleted(ctx.viewer)) throw errors.notFound();
+    const addon = existingAddon(ctx, await this.find(ctx, identifier), 'viewDeleted');
     if (await this.canView(ctx, addon)) return addon;
     const details = {
       is_disabled_by_developer: addon.disabledByUser,
@@ -164,10 +149,8 @@ export class CatalogueService {
    * anyone; non-public ones for authors and reviewers of its channels; deleted ones only for
    * Addons:ViewDeleted. Batched (loaders): nested objects of a list check each item this way.
    */
-  async canView(ctx: RequestContext, addon: AddonRecord): Promise<boolean> {
-    if (canViewDeleted(ctx.viewer)) return true;
-    if (addon.status === AddonStatus.DELETED) return false;
-    return this.isPublic(addon) || (await this.canSeeNonPublic(ctx, addon));
+  canView(ctx: RequestContext, addon: AddonRecord): Promise<boolean> {
+    return canSeeAddon(ctx, addon);
   }
 
   /** Add-ons by id, each as `addon` shows it (null where `getAddon` would refuse); at most ADDONS_BY_ID_MAX. */

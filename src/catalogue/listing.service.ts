@@ -17,7 +17,7 @@ import { mergeTranslations, parseTranslationsInput, type Translations } from '..
 import { lengthProblem, type TextLimit } from '../core/text-limits.js';
 import type { Storage } from '../storage/storage.port.js';
 import { type Addon, AddonUser } from './addon.entity.js';
-import { AddonStatus } from './catalogue.enums.js';
+import { authorRole, existingAddon } from './addon-access.js';
 import { authorsByAddonId, previewsByAddonId } from './catalogue.loaders.js';
 import { ICON_SIZES } from './catalogue.urls.js';
 import type { CatalogueService } from './catalogue.service.js';
@@ -83,13 +83,11 @@ export class ListingService {
   /** Authors may edit; anyone else gets 401/403. Owners-only actions pass `owner`. */
   private async editable(ctx: RequestContext, identifier: string, owner = false): Promise<Addon> {
     if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
-    const addon = await this.catalogue.lookup(ctx, identifier);
-    if (!addon || addon.status === AddonStatus.DELETED) throw errors.notFound();
-    const authors = await ctx.loaders.get(authorsByAddonId).load(addon.id);
-    const me = authors.find((a) => a.user.id === ctx.viewer.userId);
+    const addon = existingAddon(ctx, await this.catalogue.lookup(ctx, identifier), 'nobody');
+    const role = await authorRole(ctx, addon.id);
     const admin = ctx.viewer.can(Permission.ADDONS_EDIT);
-    if (!admin && (!me || (owner && me.role !== AuthorRole.OWNER))) {
-      throw errors.forbidden(owner && me ? 'Only owners can manage the authors of an add-on.' : undefined);
+    if (!admin && (role === null || (owner && role !== AuthorRole.OWNER))) {
+      throw errors.forbidden(owner && role !== null ? 'Only owners can manage the authors of an add-on.' : undefined);
     }
     return addon;
   }

@@ -2,7 +2,7 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Viewer } from '../auth/viewer.js';
 import { AddonStatus } from '../catalogue/catalogue.enums.js';
-import { canViewDeleted } from '../catalogue/catalogue.permissions.js';
+import { existingAddon } from '../catalogue/addon-access.js';
 import { visibleVersionSql } from '../catalogue/public.js';
 import type { AddonRecord, RowRef } from '../catalogue/catalogue.records.js';
 import type { CatalogueService } from '../catalogue/catalogue.service.js';
@@ -421,8 +421,7 @@ export class RatingsService {
 
   /** The add-on a rating list or a new rating names: 404 when unknown or deleted, 401/403 unless public. */
   private async publicAddon(ctx: RequestContext, identifier: string): Promise<AddonRecord> {
-    const addon = await this.catalogue.find(ctx, identifier);
-    if (!addon || (addon.status === AddonStatus.DELETED && !canViewDeleted(ctx.viewer))) throw errors.notFound();
+    const addon = existingAddon(ctx, await this.catalogue.find(ctx, identifier), 'viewDeleted');
     this.assertPublic(ctx, addon);
     return addon;
   }

@@ -5,6 +5,7 @@ import { Permission } from '../auth/permissions.js';
 import { User } from '../accounts/user.entity.js';
 import type { Viewer } from '../auth/viewer.js';
 import { type Addon, AddonUser } from '../catalogue/addon.entity.js';
+import { existingAddon, isAuthor, isUserAuthor } from '../catalogue/addon-access.js';
 import { AddonStatus, Channel, FileStatus } from '../catalogue/catalogue.enums.js';
 import { isUnlistedReviewer } from '../catalogue/catalogue.permissions.js';
 import type { CatalogueService } from '../catalogue/catalogue.service.js';
@@ -194,7 +195,7 @@ export class ReviewsService {
     const version = await ctx.em.findOne(Version, versionId, { populate: ['addon', 'files'] });
     if (!version || version.deleted) throw errors.notFound();
     this.assertReviewer(ctx.viewer, version.channel);
-    if (version.addon.status === AddonStatus.DELETED) throw errors.notFound();
+    existingAddon(ctx, version.addon, 'nobody');
     await this.assertMayDecide(ctx, version, decision);
     // The decider's draft comments on the version become the decision's comments (after theirs).
     const drafted = await ctx.em.count(DraftComment, { version, user: ctx.viewer.userId! });
@@ -237,8 +238,7 @@ export class ReviewsService {
    */
   private async assertMayDecide(ctx: RequestContext, version: Version, decision: ReviewDecision) {
     if (!this.settings.allowSelfReviews) {
-      const author = await ctx.em.count(AddonUser, { addon: version.addon, user: ctx.viewer.userId! });
-      if (author > 0) throw errors.forbidden(reviewMessages.selfReview);
+      if (await isAuthor(ctx, version.addon.id)) throw errors.forbidden(reviewMessages.selfReview);
     }
     if (ADMIN_FLAGGED_DECISIONS.has(decision) && !ctx.viewer.can(Permission.REVIEWS_ADMIN)) {
       const flag = await this.flags.adminReviewRequired(ctx.em, version.addon, version.channel);
@@ -349,7 +349,7 @@ export class ReviewsService {
     const token = await em.findOne(ReviewReplyToken, uuid, { populate: ['version', 'version.addon', 'user'] });
     if (!token || token.useCount >= MAX_TOKEN_USES || token.version.deleted) return null;
     const { version, user } = token;
-    const author = (await em.count(AddonUser, { addon: version.addon, user })) > 0;
+    const author = await isUserAuthor(em, version.addon.id, user.id);
     if (!author && !(await this.userReviews(em, user, version.channel))) return null;
     // A huge message is cut before its quoted part is looked for; the note keeps at most COMMENTS_MAX.
     const text = truncateText(stripQuotedReply(truncateText(mail.textBody, 'mailBody')), COMMENTS_MAX);

@@ -1,5 +1,6 @@
 import type { Addon } from '../catalogue/addon.entity.js';
-import { AddonStatus, Channel } from '../catalogue/catalogue.enums.js';
+import { existingAddon, isAuthor } from '../catalogue/addon-access.js';
+import { Channel } from '../catalogue/catalogue.enums.js';
 import { canViewDeleted, isListedReviewer, isUnlistedReviewer } from '../catalogue/catalogue.permissions.js';
 import type { CatalogueService } from '../catalogue/catalogue.service.js';
 import { Version } from '../catalogue/version.entity.js';
@@ -10,7 +11,8 @@ import { errors } from '../core/errors.js';
  * Who may read a version's review material (its history, draft comments, contents and diffs):
  * reviewers of its channel (any reviewer permission for listed, Addons:ReviewUnlisted for
  * unlisted) and its add-on's authors. Anonymous callers get 401, an unknown add-on (or a deleted
- * one without Addons:ViewDeleted) 404.
+ * one without Addons:ViewDeleted) 404. The add-on's own rules (deleted add-ons, authors) are the
+ * add-on aggregate's (`catalogue/addon-access.ts`); this module adds the version's.
  */
 export class VersionAccess {
   constructor(private readonly catalogue: CatalogueService) {}
@@ -18,9 +20,7 @@ export class VersionAccess {
   /** The add-on, for a signed-in caller; 404 when unknown or deleted (unless Addons:ViewDeleted). */
   async addon(ctx: RequestContext, identifier: string): Promise<Addon> {
     if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
-    const addon = await this.catalogue.lookup(ctx, identifier);
-    if (!addon || (addon.status === AddonStatus.DELETED && !canViewDeleted(ctx.viewer))) throw errors.notFound();
-    return addon;
+    return existingAddon(ctx, await this.catalogue.lookup(ctx, identifier), 'viewDeleted');
   }
 
   /**
@@ -29,7 +29,7 @@ export class VersionAccess {
    */
   async addonVersions(ctx: RequestContext, identifier: string): Promise<{ addon: Addon; unlisted: boolean }> {
     const addon = await this.addon(ctx, identifier);
-    const author = await this.catalogue.isAuthor(ctx, addon);
+    const author = await isAuthor(ctx, addon.id);
     if (!author && !isListedReviewer(ctx.viewer) && !isUnlistedReviewer(ctx.viewer)) throw errors.forbidden();
     return { addon, unlisted: author || isUnlistedReviewer(ctx.viewer) };
   }
@@ -54,7 +54,7 @@ export class VersionAccess {
     if (missing && !options.permissionFirst) throw errors.notFound();
     const reviewer =
       version?.channel === Channel.UNLISTED ? isUnlistedReviewer(ctx.viewer) : isListedReviewer(ctx.viewer);
-    if (!reviewer && !(await this.catalogue.isAuthor(ctx, addon))) throw errors.forbidden();
+    if (!reviewer && !(await isAuthor(ctx, addon.id))) throw errors.forbidden();
     if (missing) throw errors.notFound();
     return version;
   }

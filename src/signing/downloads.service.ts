@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AddonUser } from '../catalogue/addon.entity.js';
-import { AddonStatus, Channel } from '../catalogue/catalogue.enums.js';
+import { existingAddon, isAuthor } from '../catalogue/addon-access.js';
+import { Channel } from '../catalogue/catalogue.enums.js';
 import { isPublicAddon, isVisibleVersion } from '../catalogue/public.js';
 import { canViewDeleted, isListedReviewer, isUnlistedReviewer } from '../catalogue/catalogue.permissions.js';
 import { AddonFile } from '../catalogue/version.entity.js';
@@ -31,11 +31,11 @@ export class DownloadsService {
     if (!file) throw errors.notFound();
     const { version } = file;
     const addon = version.addon;
-    if ((addon.status === AddonStatus.DELETED || version.deleted) && !canViewDeleted(ctx.viewer))
-      throw errors.notFound();
+    existingAddon(ctx, addon, 'viewDeleted');
+    if (version.deleted && !canViewDeleted(ctx.viewer)) throw errors.notFound();
     const info = { id: file.id, filename: file.filename, hash: file.hash };
     if (isPublicFile(file)) return { ...info, public: true };
-    const author = (await ctx.em.count(AddonUser, { addon, user: userId })) > 0;
+    const author = await isAuthor(ctx, addon.id);
     const reviewer =
       version.channel === Channel.UNLISTED ? isUnlistedReviewer(ctx.viewer) : isListedReviewer(ctx.viewer);
     if (author || reviewer) return { ...info, public: false };

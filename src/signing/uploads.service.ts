@@ -7,6 +7,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { User } from '../accounts/user.entity.js';
 import { jwtMessages } from '../auth/jwt.js';
 import { Addon, AddonUser } from '../catalogue/addon.entity.js';
+import { addonIdByGuid, existingAddon, isAuthor, isDeletedAddon } from '../catalogue/addon-access.js';
 import { AddonStatus, addonTypeName, Channel, FileStatus } from '../catalogue/catalogue.enums.js';
 import { Version } from '../catalogue/version.entity.js';
 import type { RequestContext } from '../core/context.js';
@@ -149,9 +150,7 @@ export class UploadsService {
     const user = await this.uploader(ctx);
     if (input.detached) return this.acceptDetached(ctx, user, input);
     const existing = input.guid === null ? null : await this.findByGuid(ctx.em, input.guid);
-    if (existing && existing.status !== AddonStatus.DELETED && !(await this.isAuthor(ctx.em, existing, user.id))) {
-      throw signingErrors.notOwner();
-    }
+    if (existing && !isDeletedAddon(existing) && !(await isAuthor(ctx, existing.id))) throw signingErrors.notOwner();
     if (!input.upload) throw signingErrors.missingUpload();
     const pkg = await this.parse(input.upload.path);
     const checked = await this.checkSubmission(ctx.em, user, existing, pkg, {
@@ -242,9 +241,7 @@ export class UploadsService {
     if (!upload.processedAt || !upload.valid) throw submissionErrors.notValid();
 
     const existing = input.guid === null ? null : await this.findByGuid(ctx.em, input.guid);
-    if (existing && existing.status !== AddonStatus.DELETED && !(await this.isAuthor(ctx.em, existing, user.id))) {
-      throw signingErrors.notOwner();
-    }
+    if (existing && !isDeletedAddon(existing) && !(await isAuthor(ctx, existing.id))) throw signingErrors.notOwner();
     const pkg = await this.parseStored(upload.storageKey);
     const checked = await this.checkSubmission(ctx.em, user, existing, pkg, {
       guid: input.guid,
@@ -298,8 +295,7 @@ export class UploadsService {
     const allowed =
       upload &&
       (upload.user.id === userId ||
-        (upload.addon &&
-          ((await this.isAuthor(ctx.em, upload.addon, userId)) || ctx.viewer.can(Permission.ADDONS_EDIT))));
+        (upload.addon && ((await isAuthor(ctx, upload.addon.id)) || ctx.viewer.can(Permission.ADDONS_EDIT))));
     if (!upload || !allowed) throw errors.notFound();
     return upload;
   }
@@ -308,10 +304,9 @@ export class UploadsService {
   async status(ctx: RequestContext, guid: string, version: string, uuid: string | null): Promise<FileUpload> {
     const userId = ctx.viewer.userId;
     if (userId === null) throw errors.notAuthenticated();
-    const addon = await this.findByGuid(ctx.em, guid);
-    if (!addon || addon.status === AddonStatus.DELETED) throw signingErrors.addonNotFound(guid);
-    if (!(await this.isAuthor(ctx.em, addon, userId)) && !ctx.viewer.can(Permission.ADDONS_EDIT))
-      throw signingErrors.notOwner();
+    const notFound = () => signingErrors.addonNotFound(guid);
+    const addon = existingAddon(ctx, await this.findByGuid(ctx.em, guid), 'nobody', notFound);
+    if (!(await isAuthor(ctx, addon.id)) && !ctx.viewer.can(Permission.ADDONS_EDIT)) throw signingErrors.notOwner();
     const where = uuid === null ? { addon, version } : { addon, version, uuid: uuid.toLowerCase() };
     if (uuid !== null && !/^[0-9a-f]{32}$/i.test(uuid)) throw signingErrors.uploadNotFound();
     const upload = await ctx.em.findOne(FileUpload, where, { orderBy: { created: 'desc' }, populate: ['validation'] });
@@ -325,14 +320,8 @@ export class UploadsService {
   }
 
   async findByGuid(em: EntityManager, guid: string): Promise<Addon | null> {
-    const [row] = await em
-      .getConnection()
-      .execute<{ id: number }[]>('select id from addons where lower(guid) = lower(?) order by id limit 1', [guid]);
-    return row ? em.findOne(Addon, row.id) : null;
-  }
-
-  private async isAuthor(em: EntityManager, addon: Addon, userId: number): Promise<boolean> {
-    return (await em.count(AddonUser, { addon, user: userId })) > 0;
+    const id = await addonIdByGuid(em, guid);
+    return id === null ? null : em.findOne(Addon, id);
   }
 
   private async parse(path: string): Promise<ParsedPackage> {

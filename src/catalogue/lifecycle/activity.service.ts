@@ -9,7 +9,7 @@ import type { RequestContext } from '../../core/context.js';
 import { errors } from '../../core/errors.js';
 import { pageRequest, toPage, type Page } from '../../core/pagination.js';
 import { selectRows, toDate, type DbTimestamp } from '../../db/rows.js';
-import { AddonStatus } from '../catalogue.enums.js';
+import { existingAddon, isAuthor } from '../addon-access.js';
 import type { CatalogueService } from '../catalogue.service.js';
 import type { ActivityAction } from './lifecycle.enums.js';
 import { Permission } from '../../auth/permissions.js';
@@ -63,10 +63,8 @@ export class ActivityService {
     pageSize?: number | null,
   ): Promise<Page<ActivityRecord>> {
     if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
-    const admin = ctx.viewer.can(ADMIN);
-    const addon = await this.catalogue.find(ctx, identifier);
-    if (!addon || (addon.status === AddonStatus.DELETED && !admin)) throw errors.notFound();
-    if (!admin && !(await this.catalogue.isAuthor(ctx, addon))) throw errors.forbidden();
+    const addon = existingAddon(ctx, await this.catalogue.find(ctx, identifier), 'reviewsAdmin');
+    if (!ctx.viewer.can(ADMIN) && !(await isAuthor(ctx, addon.id))) throw errors.forbidden();
     return this.page(ctx, 'l.addon_id = ?', addon.id, actions, page, pageSize);
   }
 

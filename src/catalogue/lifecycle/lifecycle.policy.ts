@@ -1,5 +1,5 @@
-import { AddonRole, AddonUser, type Addon } from '../addon.entity.js';
-import { AddonStatus } from '../catalogue.enums.js';
+import { AddonRole, type Addon } from '../addon.entity.js';
+import { authorRole, existingAddon } from '../addon-access.js';
 import type { CatalogueService } from '../catalogue.service.js';
 import type { RequestContext } from '../../core/context.js';
 import { errors } from '../../core/errors.js';
@@ -17,9 +17,7 @@ export class LifecyclePolicy {
 
   /** A non-deleted add-on by id, slug or guid. */
   async existing(ctx: RequestContext, identifier: string): Promise<Addon> {
-    const addon = await this.catalogue.lookup(ctx, identifier);
-    if (!addon || addon.status === AddonStatus.DELETED) throw errors.notFound();
-    return addon;
+    return existingAddon(ctx, await this.catalogue.lookup(ctx, identifier), 'nobody');
   }
 
   /** Owners of the add-on (and, where `admins`, `Addons:Edit`); 401 anonymous, 403 others, 404 unknown. */
@@ -27,9 +25,9 @@ export class LifecyclePolicy {
     if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
     const addon = await this.existing(ctx, identifier);
     if (admins && ctx.viewer.can(Permission.ADDONS_EDIT)) return addon;
-    const role = await ctx.em.findOne(AddonUser, { addon: addon.id, user: ctx.viewer.userId! }, { fields: ['role'] });
-    if (!role) throw errors.forbidden();
-    if (role.role !== AddonRole.OWNER) throw lifecycleErrors.notOwner();
+    const role = await authorRole(ctx, addon.id);
+    if (role === null) throw errors.forbidden();
+    if (role !== AddonRole.OWNER) throw lifecycleErrors.notOwner();
     return addon;
   }
 

@@ -8,6 +8,7 @@ import { selectRows } from '../../db/rows.js';
 import type { DomainEvents } from '../../events/domain-events.js';
 import { DeniedGuid } from '../denied-guid.entity.js';
 import { Addon } from '../addon.entity.js';
+import { addonIdByGuid } from '../addon-access.js';
 import { refreshAddons } from '../catalogue.indexer.js';
 import { AddonStatus, Channel, FileStatus } from '../catalogue.enums.js';
 import { AddonFile, Version } from '../version.entity.js';
@@ -301,13 +302,9 @@ export class AddonLifecycle {
       if (await tx.count(DeniedGuid, { guid: value })) return false;
       tx.create(DeniedGuid, { guid: value, comments: comments ?? '' });
       await tx.flush();
-      const [owner] = await selectRows<{ id: number }>(
-        tx,
-        'select id from addons where lower(guid) = lower(?) order by id limit 1',
-        [value],
-      );
-      if (owner) {
-        await this.change(tx, owner.id, {
+      const owner = await addonIdByGuid(tx, value);
+      if (owner !== null) {
+        await this.change(tx, owner, {
           action: ActivityAction.RESUBMISSION_DENIED,
           actorId: ctx.viewer.userId,
           comments: comments ?? '',

@@ -1,0 +1,128 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Permission } from '../auth/permissions.js';
+import type { Viewer } from '../auth/viewer.js';
+import type { RequestContext } from '../core/context.js';
+import { errors } from '../core/errors.js';
+import { selectRows } from '../db/rows.js';
+import { AddonUser } from './addon.entity.js';
+import { AddonStatus } from './catalogue.enums.js';
+import { addonFlagsById, authorsByAddonId } from './catalogue.loaders.js';
+import { canViewDeleted, isListedReviewer, isUnlistedReviewer } from './catalogue.permissions.js';
+import { isPublicAddon, type PublicAddonFacts } from './public.js';
+
+/**
+ * The object-level rules of the add-on aggregate, in one place: who finds a deleted add-on, who is
+ * an author (and with which role), who sees a non-public one, and the add-on by guid. Built on the
+ * viewer-level permissions (`catalogue.permissions.ts`) and on what "public" means (`public.ts`).
+ * Versions' own rules build on these (`CatalogueService.canViewVersion`, `reviews/version-access.ts`).
+ */
+
+// Deleted add-ons
+
+/** Deleted (by its developer or an admin): kept, but answered as unknown to most callers. */
+export function isDeletedAddon(addon: { readonly status: number }): boolean {
+  return addon.status === AddonStatus.DELETED;
+}
+
+/**
+ * Who still finds a deleted add-on; everyone else gets 404, as for an unknown one:
+ * - `nobody`: changes (listing edits, lifecycle operations, review decisions, upload status);
+ * - `viewDeleted`: reads of it and of its versions, ratings, review material and files, for
+ *   `Addons:ViewDeleted`;
+ * - `reviewsAdmin`: its audit log, for `Reviews:Admin` (who may read every add-on's log).
+ */
+export type DeletedAddonReaders = 'nobody' | 'viewDeleted' | 'reviewsAdmin';
+
+export function findsDeletedAddon(viewer: Viewer, readers: DeletedAddonReaders): boolean {
+  if (readers === 'viewDeleted') return canViewDeleted(viewer);
+  if (readers === 'reviewsAdmin') return viewer.can(Permission.REVIEWS_ADMIN);
+  return false;
+}
+
+/**
+ * The add-on, when it exists for the caller: unknown (null), or deleted and the caller not among
+ * `readers`, throws `notFound()` (a plain 404 unless the caller names its own, as the signing API's
+ * upload status does).
+ */
+export function existingAddon<A extends { readonly status: number }>(
+  ctx: RequestContext,
+  addon: A | null | undefined,
+  readers: DeletedAddonReaders,
+  notFound: () => Error = () => errors.notFound(),
+): A {
+  if (!addon || (isDeletedAddon(addon) && !findsDeletedAddon(ctx.viewer, readers))) throw notFound();
+  return addon;
+}
+
+// Authors
+
+/**
+ * Whether the caller is an author (any role, listed or not) of the add-on. Read from the
+ * `authorsByAddonId` loader: batched over a page, primed by the add-on's own read, one statement
+ * otherwise.
+ */
+export async function isAuthor(ctx: RequestContext, addonId: number): Promise<boolean> {
+  return (await authorRole(ctx, addonId)) !== null;
+}
+
+/** The caller's role (`AddonRole`) among the add-on's authors; null when not one (or anonymous). */
+export async function authorRole(ctx: RequestContext, addonId: number): Promise<number | null> {
+  const userId = ctx.viewer.userId;
+  if (userId === null) return null;
+  const authors = await ctx.loaders.get(authorsByAddonId).load(addonId);
+  return authors.find((a) => a.user.id === userId)?.role ?? null;
+}
+
+/**
+ * Whether a given user (not the caller: a mail's sender, say) is an author of the add-on: one
+ * statement, in `em`'s transaction if any.
+ */
+export async function isUserAuthor(em: EntityManager, addonId: number, userId: number): Promise<boolean> {
+  return (await em.count(AddonUser, { addon: addonId, user: userId })) > 0;
+}
+
+// Who sees it
+
+/** Authors and unlisted reviewers see unlisted versions. */
+export async function canSeeUnlisted(ctx: RequestContext, addonId: number): Promise<boolean> {
+  return isUnlistedReviewer(ctx.viewer) || (await isAuthor(ctx, addonId));
+}
+
+/** Authors, and reviewers of the channels the add-on has, see a non-public add-on. */
+async function canSeeNonPublic(ctx: RequestContext, addonId: number): Promise<boolean> {
+  if (await isAuthor(ctx, addonId)) return true;
+  const flags = await ctx.loaders.get(addonFlagsById).load(addonId);
+  if (isListedReviewer(ctx.viewer) && (flags.hasListed || !flags.hasUnlisted)) return true;
+  return isUnlistedReviewer(ctx.viewer) && flags.hasUnlisted;
+}
+
+/**
+ * Whether the caller may see this add-on as the detail endpoint shows it: public ones for anyone;
+ * non-public ones for authors and reviewers of its channels; deleted ones only for
+ * Addons:ViewDeleted (who see every add-on). Batched (loaders): nested objects of a list check
+ * each item this way.
+ */
+export async function canSeeAddon(
+  ctx: RequestContext,
+  addon: PublicAddonFacts & { readonly id: number },
+): Promise<boolean> {
+  if (canViewDeleted(ctx.viewer)) return true;
+  if (isDeletedAddon(addon)) return false;
+  return isPublicAddon(addon) || (await canSeeNonPublic(ctx, addon.id));
+}
+
+// By guid
+
+/**
+ * The id of the add-on with this guid, compared case-insensitively (guids are ASCII); when two
+ * differ only in case, the lowest id, as the `addonByLowerGuid` loader answers. One statement, in
+ * `em`'s transaction if any.
+ */
+export async function addonIdByGuid(em: EntityManager, guid: string): Promise<number | null> {
+  const [row] = await selectRows<{ id: number }>(
+    em,
+    'select id from addons where lower(guid) = lower(?) order by id limit 1',
+    [guid],
+  );
+  return row?.id ?? null;
+}
