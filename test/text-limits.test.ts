@@ -1,4 +1,5 @@
-import { TEXT_LIMITS } from '../src/core/text-limits.js';
+import { readFileSync } from 'node:fs';
+import { TEXT_LIMITS, type TextLimit } from '../src/core/text-limits.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { createAddon } from './helpers/catalogue.js';
 import { call, caller, clearThrottles, versionsOf, type Caller, type Method } from './helpers/ratings.js';
@@ -195,5 +196,86 @@ describe('text limits through GraphQL (the same check, in the service)', () => {
       code: 'VALIDATION_FAILED',
       fields: { biography: tooLong(TEXT_LIMITS.biography) },
     });
+  });
+});
+
+/**
+ * README's "### Limits" table, row by row: the limits of each row's "Limit" cell (separated by
+ * "/"), each the value of every TEXT_LIMITS key listed for it at the same position.
+ */
+const README_ROWS: Record<string, TextLimit[][]> = {
+  'Account `display_name`': [['displayName']],
+  'Account `username` (v3 edit, account creation)': [['username']],
+  'Account `biography`': [['biography']],
+  'Account `homepage`, `location`, `occupation`, `email`': [['homepage', 'location', 'occupation', 'email']],
+  'Super-create `idp_id`': [['idpId']],
+  'Add-on `name` / `summary`': [['addonName'], ['addonSummary']],
+  'Add-on `description`': [['addonDescription']],
+  'Add-on `developer_comments`': [['developerComments']],
+  'Add-on `homepage`, `support_url`, `support_email`': [['addonHomepage', 'supportUrl', 'supportEmail']],
+  'Add-on `contributions_url`': [['contributionsUrl']],
+  'Add-on tag': [['tag']],
+  'Custom licence name / text': [['licenseName'], ['licenseText']],
+  'Preview caption': [['previewCaption']],
+  'Collection `name`': [['collectionName']],
+  'Collection `slug`': [['collectionSlug']],
+  'Collection `description`, add-on `notes` in a collection': [['collectionDescription', 'collectionNotes']],
+  'Rating (v3 review) `body`, reply `body`': [['ratingBody', 'replyBody']],
+  'Rating flag `note`': [['flagNote']],
+  'Search `q`': [['searchQuery']],
+  'Reviewer decision and review note `comments`': [['reviewComments']],
+  'Draft comment `comment` / `filename`': [['reviewComments'], ['draftFilename']],
+  'Canned response `title` / `response` / `category`': [['cannedTitle'], ['reviewComments'], ['cannedCategory']],
+  'Review queue add-on name filter': [['queueNameFilter']],
+  'Inbound reply by mail (`/activity/mail/`)': [['mailBody']],
+  'Denied add-on id / its comments': [['deniedGuid'], ['deniedGuidComments']],
+  'Lifecycle `comment` / `reason` (disable, delete, deny)': [['lifecycleComment']],
+  'Abuse report `message` / `client_id`': [['abuseMessage'], ['abuseClientId']],
+  'Abuse report `addon`/`user` and its other texts': [['abuseField']],
+  'Abuse report resolution `note`': [['abuseResolutionNote']],
+  "Abuse reporter's address (stored)": [['abuseReporterIp']],
+  'Primary shelf `description`': [['shelfDescription']],
+  'Secondary shelf `headline` / `description`': [['secondaryHeadline'], ['secondaryDescription']],
+  'Secondary shelf module `description`': [['moduleDescription']],
+  'Shelf call-to-action `text`': [['ctaText']],
+  'Shelf URLs (call to action, featured image, module icon)': [['shelfUrl']],
+  'Shelf or discovery item `addon`': [['curatedAddon']],
+  'Primary shelf `gradient`': [['shelfGradient']],
+  'Discovery item `custom_heading` / `custom_description`': [['discoveryHeading'], ['discoveryDescription']],
+};
+
+/** The rows of README's "### Limits" table: input label and its limits ("3,000 / 64" is [3000, 64]). */
+function readmeLimits(): Map<string, number[]> {
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  const section = readme.split('\n### Limits\n')[1]?.split(/\n#{2,3} /)[0] ?? '';
+  const rows = new Map<string, number[]>();
+  for (const line of section.split('\n')) {
+    const cells = line.split('|').map((cell) => cell.trim());
+    if (cells.length < 4 || cells[1] === 'Input' || /^-+$/.test(cells[1])) continue;
+    rows.set(
+      cells[1],
+      cells[2].split('/').map((limit) => Number(limit.trim().replaceAll(',', ''))),
+    );
+  }
+  return rows;
+}
+
+describe('README "Limits" table', () => {
+  const rows = readmeLimits();
+
+  it('has the rows this test knows, and no others', () => {
+    expect([...rows.keys()]).toEqual(Object.keys(README_ROWS));
+  });
+
+  it.each(Object.entries(README_ROWS))('%s: the limits of src/core/text-limits.ts', (input, keys) => {
+    expect(rows.get(input)).toEqual(keys.map((group) => TEXT_LIMITS[group[0]]));
+    for (const [i, group] of keys.entries()) {
+      for (const key of group) expect([key, TEXT_LIMITS[key]]).toEqual([key, rows.get(input)?.[i]]);
+    }
+  });
+
+  it('lists every limit of src/core/text-limits.ts', () => {
+    const listed = new Set(Object.values(README_ROWS).flat(2));
+    expect(Object.keys(TEXT_LIMITS).filter((key) => !listed.has(key as TextLimit))).toEqual([]);
   });
 });

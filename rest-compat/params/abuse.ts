@@ -1,5 +1,6 @@
 import { errors } from '../../src/core/errors.js';
-import { fieldMessages } from '../../src/ratings/ratings.errors.js';
+import { FieldErrorCollector } from '../../src/core/field-errors.js';
+import { fieldMessages } from '../../src/core/messages.js';
 import { gate, type ApiVersion } from '../gates.js';
 import { neutralAppName } from '../shapes/enums.js';
 import { jsonObject, type Body } from './fields.js';
@@ -57,14 +58,14 @@ export function userReportFromBody(body: unknown, version: ApiVersion): Record<s
 
 function textFields(data: Body, fields: Record<string, string>): Record<string, unknown> {
   const input: Record<string, unknown> = {};
-  const refused: Record<string, string[]> = {};
+  const refused = new FieldErrorCollector();
   for (const [field, name] of Object.entries(fields)) {
     if (!(field in data)) continue;
     const value = text(data[field]);
-    if (value === undefined) refused[field] = [fieldMessages.string];
+    if (value === undefined) refused.add(field, fieldMessages.string);
     else input[name] = value;
   }
-  if (Object.keys(refused).length) throw errors.validation(refused);
+  refused.throwIfAny();
   return input;
 }
 

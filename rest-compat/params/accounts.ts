@@ -1,4 +1,5 @@
 import { AppError, ErrorCode, errors } from '../../src/core/errors.js';
+import { fieldMessages } from '../../src/core/messages.js';
 import type { AccountInput, SuperCreateInput } from '../../src/accounts/accounts.service.js';
 import type { NotificationChange } from '../../src/accounts/notifications.service.js';
 import { drfBoolean, jsonObject } from './fields.js';
@@ -11,7 +12,7 @@ import { drfBoolean, jsonObject } from './fields.js';
 function text(field: string, value: unknown): string | null {
   if (value === null || typeof value === 'string') return value;
   if (typeof value === 'number') return String(value);
-  throw errors.field(field, 'Not a valid string.');
+  throw errors.field(field, fieldMessages.string);
 }
 
 const FIELDS: [keyof AccountInput, string][] = [
@@ -37,7 +38,7 @@ export function notificationChangesFromBody(body: unknown): NotificationChange[]
   for (const [name, value] of Object.entries(jsonObject(body))) {
     if (value === null || value === undefined) continue;
     const enabled = drfBoolean(value);
-    if (enabled === undefined || enabled === null) throw errors.field('enabled', 'Must be a valid boolean.');
+    if (enabled === undefined || enabled === null) throw errors.field('enabled', fieldMessages.boolean);
     changes.push({ name, enabled });
   }
   return changes;
@@ -58,7 +59,7 @@ export function superCreateInputFromBody(body: unknown): SuperCreateInput {
     const value = data[field];
     if (typeof value !== 'string') {
       throw new AppError(ErrorCode.UNPROCESSABLE, 'Invalid parameters.', {
-        fields: { [field]: ['Not a valid string.'] },
+        fields: { [field]: [fieldMessages.string] },
       });
     }
     input[key] = value;

@@ -1,4 +1,5 @@
 import { errors } from '../../src/core/errors.js';
+import { fieldMessages } from '../../src/core/messages.js';
 import { gate, type ApiVersion } from '../gates.js';
 import { drfBoolean, jsonObject } from './fields.js';
 
@@ -9,14 +10,14 @@ import { drfBoolean, jsonObject } from './fields.js';
  */
 function boolean(field: string, value: unknown): boolean | null {
   const parsed = drfBoolean(value);
-  if (parsed === undefined) throw errors.field(field, 'Must be a valid boolean.');
+  if (parsed === undefined) throw errors.field(field, fieldMessages.boolean);
   return parsed;
 }
 
 function text(field: string, value: unknown): string | null {
   if (value === null || typeof value === 'string') return value;
   if (typeof value === 'number') return String(value);
-  throw errors.field(field, 'Not a valid string.');
+  throw errors.field(field, fieldMessages.string);
 }
 
 /** A translated field: an object of locales, or (`l10n_flat_input_output`) one string for the current language. */

@@ -1,5 +1,6 @@
 import { gate, type ApiVersion } from '../gates.js';
-import { fieldMessages, ratingMessages, ratingErrors } from '../../src/ratings/ratings.errors.js';
+import { fieldMessages } from '../../src/core/messages.js';
+import { ratingMessages, ratingErrors } from '../../src/ratings/ratings.errors.js';
 
 /**
  * Query-string and JSON-body rules of the v3/v4 ratings endpoints, with the original messages.

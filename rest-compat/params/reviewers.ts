@@ -1,4 +1,5 @@
-import { errors } from '../../src/core/errors.js';
+import { FieldErrorCollector } from '../../src/core/field-errors.js';
+import { fieldMessages } from '../../src/core/messages.js';
 import { DATETIME_FORMAT_MESSAGE, parseDateTimeInput } from '../../src/core/dates.js';
 import { drfBoolean, jsonObject } from './fields.js';
 
@@ -18,21 +19,21 @@ const BOOLEAN_FLAGS: Record<string, string> = {
 export function reviewerFlagsFromBody(body: unknown): Record<string, unknown> {
   const data = jsonObject(body);
   const input: Record<string, unknown> = {};
-  const refused: Record<string, string[]> = {};
+  const refused = new FieldErrorCollector();
   for (const [field, name] of Object.entries(BOOLEAN_FLAGS)) {
     if (!(field in data)) continue;
     const value = drfBoolean(data[field]);
-    if (value === null) refused[field] = ['This field may not be null.'];
-    else if (value === undefined) refused[field] = ['Must be a valid boolean.'];
+    if (value === null) refused.add(field, fieldMessages.null);
+    else if (value === undefined) refused.add(field, fieldMessages.boolean);
     else input[name] = value;
   }
   if ('auto_approval_delayed_until' in data) {
     const value = data.auto_approval_delayed_until;
     const date = value === null ? null : parseDateTimeInput(value);
-    if (date === undefined) refused.auto_approval_delayed_until = [DATETIME_FORMAT_MESSAGE];
+    if (date === undefined) refused.add('auto_approval_delayed_until', DATETIME_FORMAT_MESSAGE);
     else input.autoApprovalDelayedUntil = date?.toISOString() ?? null;
   }
-  if (Object.keys(refused).length) throw errors.validation(refused);
+  refused.throwIfAny();
   return input;
 }
 
@@ -40,7 +41,7 @@ export function reviewerFlagsFromBody(body: unknown): Record<string, unknown> {
 export function draftCommentFromBody(body: unknown): Record<string, unknown> {
   const data = jsonObject(body);
   const input: Record<string, unknown> = {};
-  const refused: Record<string, string[]> = {};
+  const refused = new FieldErrorCollector();
   for (const [field, name] of [
     ['comment', 'comment'],
     ['filename', 'filename'],
@@ -49,11 +50,11 @@ export function draftCommentFromBody(body: unknown): Record<string, unknown> {
     const value = data[field];
     if (value === null || typeof value === 'string') input[name] = value;
     else if (typeof value === 'number' || typeof value === 'boolean') input[name] = String(value);
-    else refused[field] = ['Not a valid string.'];
+    else refused.add(field, fieldMessages.string);
   }
   if ('lineno' in data) {
     const value = integer(data.lineno);
-    if (value === undefined) refused.lineno = ['A valid integer is required.'];
+    if (value === undefined) refused.add('lineno', fieldMessages.integer);
     else input.lineno = value;
   }
   if ('canned_response' in data) {
@@ -62,12 +63,10 @@ export function draftCommentFromBody(body: unknown): Record<string, unknown> {
     const id = typeof value === 'number' || digits ? integer(value) : undefined;
     if (value === null) input.cannedResponse = null;
     else if (id === undefined || id === null) {
-      refused.canned_response = [
-        `Incorrect type. Expected pk value, received ${typeof value === 'string' ? 'str' : typeof value}.`,
-      ];
+      refused.add('canned_response', fieldMessages.pkIncorrectType(typeof value === 'string' ? 'str' : typeof value));
     } else input.cannedResponse = id;
   }
-  if (Object.keys(refused).length) throw errors.validation(refused);
+  refused.throwIfAny();
   return input;
 }
 

@@ -1,5 +1,6 @@
 import Upload from 'graphql-upload/Upload.mjs';
 import { errors } from '../../src/core/errors.js';
+import { fieldMessages } from '../../src/core/messages.js';
 import type { Translations } from '../../src/core/i18n/translations.js';
 import type { Page } from '../../src/core/pagination.js';
 import { parseIntParam, parseVersionFilter, refuseFilterOnDetail } from '../params/catalogue.js';
@@ -168,8 +169,8 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 function submissionVariables(req: Request, guid: string | null) {
   const body = isObject(req.body) ? req.body : {};
   const version = body.version;
-  if (!isObject(version)) throw errors.field('version', 'This field is required.');
-  if (typeof version.upload !== 'string' || !version.upload) throw errors.field('upload', 'This field is required.');
+  if (!isObject(version)) throw errors.field('version', fieldMessages.required);
+  if (typeof version.upload !== 'string' || !version.upload) throw errors.field('upload', fieldMessages.required);
   let categories = body.categories;
   // v4's shape `{"firefox": […]}` is accepted too.
   if (isObject(categories)) categories = categories.firefox ?? [];

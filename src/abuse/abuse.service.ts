@@ -7,10 +7,11 @@ import { looksLikeGuid, type CatalogueService } from '../catalogue/catalogue.ser
 import type { AddonLifecycle } from '../catalogue/lifecycle/lifecycle.service.js';
 import type { RequestContext } from '../core/context.js';
 import { DATETIME_FORMAT_MESSAGE, parseDateTimeInput } from '../core/dates.js';
-import { errors, type FieldErrors } from '../core/errors.js';
+import { errors } from '../core/errors.js';
+import { FieldErrorCollector } from '../core/field-errors.js';
 import { pageRequest, toPage, type Page } from '../core/pagination.js';
 import { TEXT_LIMITS, lengthProblem, truncateText } from '../core/text-limits.js';
-import { fieldMessages } from '../ratings/ratings.errors.js';
+import { fieldMessages } from '../core/messages.js';
 import { AbuseReport } from './abuse-report.entity.js';
 import {
   ABUSE_APPS,
@@ -73,7 +74,7 @@ export const ABUSE_MODERATOR_PERMISSIONS = [Permission.ABUSE_REPORTS_EDIT, Permi
 const DAY = 24 * 60 * 60;
 
 export const abuseMessages = {
-  invalidChoice: (value: string) => `"${value}" is not a valid choice.`,
+  invalidChoice: fieldMessages.choice,
   alreadyResolved: 'This report is already resolved.',
   noAddonToDisable: 'This report is not about an add-on of the site.',
 };
@@ -139,8 +140,8 @@ export class AbuseService {
 
   async reportAddon(ctx: RequestContext, input: AddonReportInput): Promise<AbuseReport> {
     await this.throttle(ctx);
-    const fields: FieldErrors = {};
-    const refuse = (name: string, message: string) => void (fields[name] = [message]);
+    const fields = new FieldErrorCollector();
+    const refuse = (name: string, message: string) => fields.add(name, message);
 
     const addon = requiredText(input.addon, TEXT_LIMITS.abuseField, (m) => refuse('addon', m));
     const message = input.message;
@@ -174,7 +175,7 @@ export class AbuseService {
         else refuse(field.name, abuseMessages.invalidChoice(value));
       }
     }
-    if (Object.keys(fields).length) throw errors.validation(fields);
+    fields.throwIfAny();
 
     // Across fields (DRF's validate(), once the fields are valid): a message unless a reason is given.
     const text = message?.trim() ?? '';
@@ -201,10 +202,10 @@ export class AbuseService {
 
   async reportUser(ctx: RequestContext, input: UserReportInput): Promise<AbuseReport> {
     await this.throttle(ctx);
-    const fields: FieldErrors = {};
-    const user = requiredText(input.user, TEXT_LIMITS.abuseField, (m) => (fields.user = [m]));
-    const message = requiredText(input.message, TEXT_LIMITS.abuseMessage, (m) => (fields.message = [m]));
-    if (Object.keys(fields).length) throw errors.validation(fields);
+    const fields = new FieldErrorCollector();
+    const user = requiredText(input.user, TEXT_LIMITS.abuseField, (m) => fields.add('user', m));
+    const message = requiredText(input.message, TEXT_LIMITS.abuseMessage, (m) => fields.add('message', m));
+    fields.throwIfAny();
     const reported = await this.accounts.findUser(ctx, user!);
     if (!reported) throw errors.notFound();
     const report = ctx.em.create(AbuseReport, {
@@ -228,16 +229,15 @@ export class AbuseService {
     page?: number | null,
     pageSize?: number | null,
   ): Promise<Page<AbuseReport>> {
-    const fields: FieldErrors = {};
+    const fields = new FieldErrorCollector();
     for (const name of ['addon', 'user', 'reason'] as const) {
-      const problem = lengthProblem(filter[name], TEXT_LIMITS.abuseField);
-      if (problem) fields[name] = [problem];
+      fields.check(name, lengthProblem(filter[name], TEXT_LIMITS.abuseField));
     }
     const reason = filter.reason ? normaliseChoice(filter.reason) : null;
-    if (!fields.reason && reason !== null && !ABUSE_REASONS.includes(reason as never)) {
-      fields.reason = [abuseMessages.invalidChoice(filter.reason!)];
+    if (!fields.has('reason') && reason !== null && !ABUSE_REASONS.includes(reason as never)) {
+      fields.add('reason', abuseMessages.invalidChoice(filter.reason!));
     }
-    if (Object.keys(fields).length) throw errors.validation(fields);
+    fields.throwIfAny();
     const request = pageRequest(page, pageSize);
 
     const where: FilterQuery<AbuseReport>[] = [];
@@ -343,5 +343,5 @@ function requiredText(
 
 /** The client's address as stored (an address with a zone id may be longer than the column). */
 function clientAddress(ctx: RequestContext): string | null {
-  return ctx.request.ip === null ? null : truncateText(ctx.request.ip, 45);
+  return ctx.request.ip === null ? null : truncateText(ctx.request.ip, 'abuseReporterIp');
 }

@@ -8,7 +8,9 @@ import type { SessionsService } from '../auth/sessions.service.js';
 import { Addon, AddonUser } from '../catalogue/addon.entity.js';
 import { AddonStatus } from '../catalogue/catalogue.enums.js';
 import type { RequestContext } from '../core/context.js';
-import { AppError, ErrorCode, errors, type FieldErrors } from '../core/errors.js';
+import { AppError, ErrorCode, errors } from '../core/errors.js';
+import { FieldErrorCollector } from '../core/field-errors.js';
+import { fieldMessages } from '../core/messages.js';
 import { isEmailAddress } from '../core/email.js';
 import { hasLinks } from '../core/has-links.js';
 import { ImageRenderer, InvalidImageError, sniffImage, type RenderedImage } from '../core/images.js';
@@ -85,8 +87,6 @@ const ANONYMOUS_USERNAME = /^anonymous-[0-9a-f]{32}$/;
 const USERNAME = /^[\w-]+$/;
 const PRINTABLE = /[\p{L}\p{N}\p{P}\p{S}]/u;
 const MAX_ID = 2_147_483_647;
-const NOT_NULL = 'This field may not be null.';
-const NOT_BLANK = 'This field may not be blank.';
 
 /** Rules about user accounts: lookups, who sees and edits what, validation with the original messages. */
 export class AccountsService {
@@ -117,17 +117,17 @@ export class AccountsService {
     const suffix = randomBytes(8).toString('hex');
     const username = input.username?.trim() || `super-created-${suffix}`;
     const email = input.email?.trim() || `${username}-${suffix}@addons.test.invalid`;
-    const problems: FieldErrors = {};
+    const problems = new FieldErrorCollector();
     const idpTooLong = lengthProblem(input.idpId?.trim(), 'idpId');
-    if (idpTooLong) problems.idp_id = [idpTooLong];
+    if (idpTooLong) problems.add('idp_id', idpTooLong);
     if (input.group != null && !(input.group in SUPER_CREATE_GROUPS)) {
-      problems.group = [`"${input.group}" is not a valid choice.`];
+      problems.add('group', fieldMessages.choice(input.group));
     }
     // Validated all at once: a bad group rolls the (otherwise valid) account back.
     const created = await ctx.em
       .transactional(async (em) => {
         const user = await this.createUser(em, { email, username });
-        if (Object.keys(problems).length) throw errors.validation(problems);
+        problems.throwIfAny();
         user.idpId = input.idpId?.trim() || null;
         const groups: Group[] = [];
         if (input.group) {
@@ -143,7 +143,7 @@ export class AccountsService {
         return { id: user.id, groups: groups.map((g) => g.id) };
       })
       .catch((error: unknown) => {
-        const fields = error instanceof AppError && error.fields ? { ...error.fields, ...problems } : null;
+        const fields = error instanceof AppError && error.fields ? { ...error.fields, ...problems.fields } : null;
         if (!fields) throw error;
         throw new AppError(ErrorCode.UNPROCESSABLE, 'Invalid parameters.', { fields });
       });
@@ -212,45 +212,45 @@ export class AccountsService {
     picture?: Promise<UploadedFile> | null,
   ): Promise<User> {
     const user = await this.editable(ctx, identifier);
-    const problems: FieldErrors = {};
+    const problems = new FieldErrorCollector();
     const changes: Partial<Record<keyof AccountInput, string | null>> = {};
 
     if (input.displayName !== undefined) {
       const result = this.checkDisplayName(input.displayName);
-      if (Array.isArray(result)) problems.display_name = result;
+      if (Array.isArray(result)) problems.addAll('display_name', result);
       else changes.displayName = result;
     }
     if (input.biography !== undefined) {
       const biography = input.biography?.trim() || null;
       const tooLong = lengthProblem(biography, 'biography');
-      if (tooLong) problems.biography = [tooLong];
-      else if (biography && hasLinks(biography)) problems.biography = ['No links are allowed.'];
+      if (tooLong) problems.add('biography', tooLong);
+      else if (biography && hasLinks(biography)) problems.add('biography', fieldMessages.noLinks);
       else changes.biography = biography;
     }
     if (input.homepage !== undefined) {
       const result = this.checkHomepage(ctx, input.homepage);
-      if (Array.isArray(result)) problems.homepage = result;
+      if (Array.isArray(result)) problems.addAll('homepage', result);
       else changes.homepage = result;
     }
     for (const field of ['location', 'occupation'] as const) {
       if (input[field] === undefined) continue;
       const value = input[field]?.trim() || null;
       const tooLong = lengthProblem(value, field);
-      if (tooLong) problems[field] = [tooLong];
+      if (tooLong) problems.add(field, tooLong);
       else changes[field] = value;
     }
     if (ctx.legacy?.usernameEditable && input.username !== undefined) {
       const result = await this.checkUsername(ctx, user, input.username);
-      if (Array.isArray(result)) problems.username = result;
+      if (Array.isArray(result)) problems.addAll('username', result);
       else changes.username = result;
     }
     let image: RenderedImage | null = null;
     if (picture) {
       const result = await this.checkPicture(picture);
-      if (Array.isArray(result)) problems.picture_upload = result;
+      if (Array.isArray(result)) problems.addAll('picture_upload', result);
       else image = result;
     }
-    if (Object.keys(problems).length) throw errors.validation(problems);
+    problems.throwIfAny();
 
     if (changes.displayName !== undefined) user.displayName = changes.displayName;
     if (changes.biography !== undefined) user.biography = changes.biography;
@@ -373,12 +373,12 @@ export class AccountsService {
   private checkDisplayName(value: string | null): string | null | string[] {
     if (value === null) return null;
     const name = value.trim();
-    if (!name) return [NOT_BLANK];
+    if (!name) return [fieldMessages.blank];
     // The length first: a name over the limit is not looked at further.
     const tooLong = lengthProblem(name, 'displayName');
     if (tooLong) return [tooLong];
     const problems: string[] = [];
-    if (name.length < 2) problems.push('Ensure this field has at least 2 characters.');
+    if (name.length < 2) problems.push(fieldMessages.minLength(2));
     if (!PRINTABLE.test(name)) problems.push('Must contain at least one printable character.');
     return problems.length ? problems : name;
   }
@@ -393,12 +393,12 @@ export class AccountsService {
     try {
       url = new URL(homepage);
     } catch {
-      return ['Enter a valid URL.'];
+      return [fieldMessages.url];
     }
     const host = url.hostname;
     const validHost = host === 'localhost' || /^\[[0-9a-f:.]+\]$/i.test(host) || /^[^.\s]+(\.[^.\s]+)+$/.test(host);
     if (!['http:', 'https:', 'ftp:', 'ftps:'].includes(url.protocol) || !validHost || /\s/.test(homepage)) {
-      return ['Enter a valid URL.'];
+      return [fieldMessages.url];
     }
     const siteHost = new URL(ctx.request.baseUrl).hostname;
     if (host === siteHost || host.endsWith(`.${siteHost}`)) {
@@ -408,9 +408,9 @@ export class AccountsService {
   }
 
   private async checkUsername(ctx: RequestContext, user: User, value: string | null): Promise<string | string[]> {
-    if (value === null) return [NOT_NULL];
+    if (value === null) return [fieldMessages.null];
     const username = value.trim();
-    if (!username) return [NOT_BLANK];
+    if (!username) return [fieldMessages.blank];
     const tooLong = lengthProblem(username, 'username');
     if (tooLong) return [tooLong];
     if (/^\d+$/.test(username)) return ['Usernames cannot contain only digits.'];
@@ -537,42 +537,45 @@ export class AccountsService {
   }
 
   async createUser(em: EntityManager, input: CreateUserInput): Promise<User> {
-    const problems: FieldErrors = {};
+    const problems = new FieldErrorCollector();
     const email = input.email?.trim().toLowerCase() ?? '';
-    if (!email) problems.email = ['This field is required.'];
-    else if (lengthProblem(email, 'email')) problems.email = [maxLengthMessage(TEXT_LIMITS.email)];
-    else if (!isEmailAddress(email)) problems.email = ['Enter a valid email address.'];
-    else if (await em.count(User, { email })) problems.email = ['A user with this email address already exists.'];
+    if (!email) problems.add('email', fieldMessages.required);
+    else if (lengthProblem(email, 'email')) problems.add('email', maxLengthMessage(TEXT_LIMITS.email));
+    else if (!isEmailAddress(email)) problems.add('email', fieldMessages.email);
+    else if (await em.count(User, { email })) problems.add('email', 'A user with this email address already exists.');
 
     let username = input.username?.trim() || null;
     if (username !== null) {
-      if (lengthProblem(username, 'username')) problems.username = [maxLengthMessage(TEXT_LIMITS.username)];
-      else if (/^\d+$/.test(username)) problems.username = ['Usernames cannot contain only digits.'];
+      if (lengthProblem(username, 'username')) problems.add('username', maxLengthMessage(TEXT_LIMITS.username));
+      else if (/^\d+$/.test(username)) problems.add('username', 'Usernames cannot contain only digits.');
       else if (!USERNAME.test(username)) {
-        problems.username = ['Enter a valid username consisting of letters, numbers, underscores or hyphens.'];
-      } else if (await em.count(User, { username })) problems.username = ['This username is already in use.'];
+        problems.add('username', 'Enter a valid username consisting of letters, numbers, underscores or hyphens.');
+      } else if (await em.count(User, { username })) problems.add('username', 'This username is already in use.');
     } else {
       username = `anonymous-${randomBytes(16).toString('hex')}`;
     }
 
     const displayName = input.displayName?.trim() || null;
     const displayNameTooLong = lengthProblem(displayName, 'displayName');
-    if (displayNameTooLong) problems.display_name = [displayNameTooLong];
+    if (displayNameTooLong) problems.add('display_name', displayNameTooLong);
     else if (displayName !== null && displayName.length < 2) {
-      problems.display_name = ['Ensure this field has at least 2 characters.'];
+      problems.add('display_name', fieldMessages.minLength(2));
     }
 
     const badRules = (input.permissions ?? []).filter((rule) => !isValidRule(rule));
     if (badRules.length)
-      problems.permissions = badRules.map((r) => `"${r}" is not a permission of the form app:action.`);
+      problems.addAll(
+        'permissions',
+        badRules.map((r) => `"${r}" is not a permission of the form app:action.`),
+      );
 
     const groups: Group[] = [];
     for (const name of input.groups ?? []) {
       const group = await em.findOne(Group, { name });
       if (group) groups.push(group);
-      else (problems.groups ??= []).push(`Group "${name}" does not exist.`);
+      else problems.add('groups', `Group "${name}" does not exist.`);
     }
-    if (Object.keys(problems).length) throw errors.validation(problems);
+    problems.throwIfAny();
 
     for (const rule of input.permissions ?? []) {
       let group = await em.findOne(Group, { name: rule });

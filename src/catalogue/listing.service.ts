@@ -1,7 +1,9 @@
 import type { Readable } from 'node:stream';
 import { User } from '../accounts/user.entity.js';
 import type { RequestContext } from '../core/context.js';
-import { errors, type FieldErrors } from '../core/errors.js';
+import { errors } from '../core/errors.js';
+import { FieldErrorCollector } from '../core/field-errors.js';
+import { fieldMessages } from '../core/messages.js';
 import { isEmailAddress } from '../core/email.js';
 import {
   ImageRenderer,
@@ -94,8 +96,7 @@ export class ListingService {
 
   async updateListing(ctx: RequestContext, identifier: string, input: UpdateAddonListingInput): Promise<Addon> {
     const addon = await this.editable(ctx, identifier);
-    const problems: FieldErrors = {};
-    const fail = (field: string, message: string) => (problems[field] ??= []).push(message);
+    const problems = new FieldErrorCollector();
 
     for (const [field, [apiName, limit]] of Object.entries(TEXT_FIELDS) as [TextField, [string, TextLimit]][]) {
       if (input[field] === undefined) continue;
@@ -106,34 +107,33 @@ export class ListingService {
           // The length first: a text over the limit is not parsed as a URL or an address.
           const tooLong = lengthProblem(text, limit);
           if (tooLong) {
-            fail(apiName, tooLong);
+            problems.add(apiName, tooLong);
             continue;
           }
-          if ((field === 'homepage' || field === 'supportUrl') && !isUrl(text)) fail(apiName, 'Enter a valid URL.');
-          if (field === 'supportEmail' && !isEmailAddress(text)) fail(apiName, 'Enter a valid email address.');
+          if ((field === 'homepage' || field === 'supportUrl') && !isUrl(text))
+            problems.add(apiName, fieldMessages.url);
+          if (field === 'supportEmail' && !isEmailAddress(text)) problems.add(apiName, fieldMessages.email);
         }
         addon[field] = merged;
       } catch (error) {
-        const fields = (error as { fields?: FieldErrors }).fields;
-        if (!fields) throw error;
-        for (const [key, messages] of Object.entries(fields)) messages.forEach((m) => fail(key, m));
+        problems.absorb(error);
       }
     }
 
     if (input.defaultLocale !== undefined && input.defaultLocale !== null) {
       const locale = canonicalLocale(input.defaultLocale);
-      if (!locale) fail('default_locale', `The language code '${input.defaultLocale}' is invalid.`);
+      if (!locale) problems.add('default_locale', `The language code '${input.defaultLocale}' is invalid.`);
       else addon.defaultLocale = locale;
     }
     if (!addon.name?.[addon.defaultLocale]) {
-      fail('name', `A name is required in the default locale (${addon.defaultLocale}).`);
+      problems.add('name', `A name is required in the default locale (${addon.defaultLocale}).`);
     }
 
     if (input.contributionsUrl !== undefined) {
       const url = input.contributionsUrl?.trim() || null;
       const tooLong = lengthProblem(url, 'contributionsUrl');
-      if (tooLong) fail('contributions_url', tooLong);
-      else if (url && !isUrl(url)) fail('contributions_url', 'Enter a valid URL.');
+      if (tooLong) problems.add('contributions_url', tooLong);
+      else if (url && !isUrl(url)) problems.add('contributions_url', fieldMessages.url);
       addon.contributionsUrl = url;
     }
     if (input.requiresPayment !== undefined && input.requiresPayment !== null)
@@ -141,11 +141,11 @@ export class ListingService {
 
     if (input.tags) {
       const tags = [...new Set(input.tags.map((tag) => tag.trim().toLowerCase()).filter(Boolean))];
-      if (tags.length > MAX_TAGS) fail('tags', `You can have a maximum of ${MAX_TAGS} tags.`);
+      if (tags.length > MAX_TAGS) problems.add('tags', `You can have a maximum of ${MAX_TAGS} tags.`);
       for (const tag of tags) {
         const tooLong = lengthProblem(tag, 'tag');
-        if (tooLong) fail('tags', tooLong);
-        else if (tag.length < 2) fail('tags', `Invalid tag: "${tag}".`);
+        if (tooLong) problems.add('tags', tooLong);
+        else if (tag.length < 2) problems.add('tags', `Invalid tag: "${tag}".`);
       }
       addon.tags = tags;
     }
@@ -156,23 +156,23 @@ export class ListingService {
       for (const ref of input.categories) {
         const category = await this.categories.find(ctx.em, ref.application, addon.type, ref.slug);
         if (!category) {
-          fail('categories', `Invalid category: "${ref.slug}".`);
+          problems.add('categories', `Invalid category: "${ref.slug}".`);
           continue;
         }
         perApp.set(ref.application, (perApp.get(ref.application) ?? 0) + 1);
         if (!ids.includes(category.id)) ids.push(category.id);
       }
       if ([...perApp.values()].some((n) => n > MAX_CATEGORIES_PER_APP)) {
-        fail('categories', `You can have only ${MAX_CATEGORIES_PER_APP} categories per application.`);
+        problems.add('categories', `You can have only ${MAX_CATEGORIES_PER_APP} categories per application.`);
       }
       addon.categoryIds = ids;
     }
 
-    if (input.license) await this.setLicense(ctx, addon, input.license, fail);
+    if (input.license) await this.setLicense(ctx, addon, input.license, problems);
 
-    if (Object.keys(problems).length) {
+    if (problems.has()) {
       ctx.em.clear();
-      throw errors.validation(problems);
+      throw errors.validation(problems.fields);
     }
     await ctx.em.flush();
     await this.reindex(addon.id);
@@ -183,20 +183,20 @@ export class ListingService {
     ctx: RequestContext,
     addon: Addon,
     input: NonNullable<UpdateAddonListingInput['license']>,
-    fail: (field: string, message: string) => void,
+    problems: FieldErrorCollector,
   ) {
-    if (!addon.currentVersion) return fail('license', 'The add-on has no current version to license.');
+    if (!addon.currentVersion) return problems.add('license', 'The add-on has no current version to license.');
     const version = await ctx.em.findOneOrFail(Version, addon.currentVersion.id);
     if (input.builtin) {
       const license = await ctx.em.findOne(License, { builtin: input.builtin });
-      if (!license) return fail('license', 'Invalid licence.');
+      if (!license) return problems.add('license', 'Invalid licence.');
       version.license = license;
       return;
     }
     const name = parseTranslationsInput('license', input.name, ctx.locale);
     const text = parseTranslationsInput('license', input.text, ctx.locale);
     const clean = (t: Record<string, string | null> | null) => mergeTranslations({}, t) as Translations | null;
-    if (!clean(name) || !clean(text)) return fail('license', 'A custom licence needs a name and a text.');
+    if (!clean(name) || !clean(text)) return problems.add('license', 'A custom licence needs a name and a text.');
     const tooLong =
       Object.values(clean(name)!)
         .map((t) => lengthProblem(t, 'licenseName'))
@@ -204,7 +204,7 @@ export class ListingService {
       Object.values(clean(text)!)
         .map((t) => lengthProblem(t, 'licenseText'))
         .find(Boolean);
-    if (tooLong) return fail('license', tooLong);
+    if (tooLong) return problems.add('license', tooLong);
     version.license = ctx.em.create(License, { builtin: 0, name: clean(name), text: clean(text) });
   }
 

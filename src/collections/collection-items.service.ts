@@ -4,13 +4,14 @@ import { addonById } from '../catalogue/catalogue.loaders.js';
 import type { AddonRecord } from '../catalogue/catalogue.records.js';
 import type { CatalogueService } from '../catalogue/catalogue.service.js';
 import type { RequestContext } from '../core/context.js';
-import { errors, type FieldErrors } from '../core/errors.js';
-import { lengthProblem } from '../core/text-limits.js';
-import { mergeTranslations, parseTranslationsInput, type Translations } from '../core/i18n/translations.js';
+import { errors } from '../core/errors.js';
+import { FieldErrorCollector } from '../core/field-errors.js';
+import { fieldMessages } from '../core/messages.js';
+import type { Translations } from '../core/i18n/translations.js';
 import { DEFAULT_PAGE_SIZE, pageRequest, toPage, type Page } from '../core/pagination.js';
 import { selectRows } from '../db/rows.js';
 import { CollectionAddon } from './collection.entity.js';
-import { type CollectionAccess, NOT_NULL, REQUIRED, flushUnique, isIntegerId } from './collections.access.js';
+import { type CollectionAccess, flushUnique, isIntegerId } from './collections.access.js';
 import {
   ITEM_COLUMNS,
   toItemRecord,
@@ -116,17 +117,17 @@ export class CollectionItemsService {
     notes: unknown,
   ): Promise<CollectionAddon> {
     const collection = await this.access.collectionFor(ctx, user, slug, 'manage');
-    const problems: FieldErrors = {};
+    const problems = new FieldErrorCollector();
     let addonId: number | null = null;
-    if (addon === undefined || addon === '') problems.addon = [REQUIRED];
-    else if (addon === null) problems.addon = [NOT_NULL];
+    if (addon === undefined || addon === '') problems.add('addon', fieldMessages.required);
+    else if (addon === null) problems.add('addon', fieldMessages.null);
     else {
       const found = await this.catalogue.find(ctx, addon);
       if (found && this.catalogue.isPublic(found)) addonId = found.id;
-      else problems.addon = [`Invalid pk or slug "${addon}" - object does not exist.`];
+      else problems.add('addon', fieldMessages.pkOrSlugDoesNotExist(addon));
     }
     const parsedNotes = this.parseNotes(ctx, notes, null, problems);
-    if (Object.keys(problems).length || addonId === null) throw errors.validation(problems);
+    if (problems.has() || addonId === null) throw errors.validation(problems.fields);
     const [taken] = await selectRows<{ id: number }>(
       ctx.em,
       'select id from collection_addons where collection_id = ? and addon_id = ?',
@@ -156,9 +157,9 @@ export class CollectionItemsService {
     const record = await this.requireItem(ctx, collection, addon);
     const item = await ctx.em.findOneOrFail(CollectionAddon, record.id);
     if (notes !== undefined) {
-      const problems: FieldErrors = {};
+      const problems = new FieldErrorCollector();
       const parsed = this.parseNotes(ctx, notes, item.notes, problems);
-      if (Object.keys(problems).length) throw errors.validation(problems);
+      problems.throwIfAny();
       item.notes = parsed;
       await ctx.em.flush();
       await this.access.touch(ctx, collection);
@@ -174,24 +175,8 @@ export class CollectionItemsService {
     return true;
   }
 
-  private parseNotes(ctx: RequestContext, notes: unknown, current: Translations | null, problems: FieldErrors) {
-    if (notes === undefined) return current;
-    try {
-      const merged = mergeTranslations(current, parseTranslationsInput('notes', notes, ctx.locale));
-      const tooLong = Object.values(merged ?? {})
-        .map((text) => lengthProblem(text, 'collectionNotes'))
-        .find(Boolean);
-      if (tooLong) {
-        problems.notes = [tooLong];
-        return current;
-      }
-      return merged;
-    } catch (error) {
-      const fields = (error as { fields?: FieldErrors }).fields;
-      if (!fields) throw error;
-      Object.assign(problems, fields);
-      return current;
-    }
+  private parseNotes(ctx: RequestContext, notes: unknown, current: Translations | null, problems: FieldErrorCollector) {
+    return problems.translated('notes', notes, current, ctx.locale, 'collectionNotes');
   }
 
   private async requireItem(ctx: RequestContext, collection: CollectionRecord, addon: string) {

@@ -24,8 +24,6 @@ export interface CollectionsOptions {
   featuredThemesSlug: string;
 }
 
-export const REQUIRED = 'This field is required.';
-export const NOT_NULL = 'This field may not be null.';
 const MAX_ID = 2_147_483_647;
 
 /** All digits, within the id columns' range (larger numbers name nothing). */

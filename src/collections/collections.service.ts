@@ -1,13 +1,14 @@
 import { DEFAULT_LOCALE, canonicalLocale } from '../core/i18n/locales.js';
 import type { RequestContext } from '../core/context.js';
-import { errors, type FieldErrors } from '../core/errors.js';
+import { errors } from '../core/errors.js';
+import { FieldErrorCollector } from '../core/field-errors.js';
 import { hasLinks } from '../core/has-links.js';
-import { TEXT_LIMITS, lengthProblem, maxLengthMessage, type TextLimit } from '../core/text-limits.js';
-import { mergeTranslations, parseTranslationsInput, type Translations } from '../core/i18n/translations.js';
+import { fieldMessages } from '../core/messages.js';
+import { TEXT_LIMITS, maxLengthMessage } from '../core/text-limits.js';
 import { toPage, pageRequest, type Page } from '../core/pagination.js';
 import { selectRows } from '../db/rows.js';
 import { Collection } from './collection.entity.js';
-import { type CollectionAccess, NOT_NULL, REQUIRED, flushUnique } from './collections.access.js';
+import { type CollectionAccess, flushUnique } from './collections.access.js';
 import {
   COLLECTION_COLUMNS,
   toCollectionRecord,
@@ -160,71 +161,57 @@ export class CollectionsService {
     creating: boolean,
   ): CollectionFields {
     const fields = { ...current };
-    const problems: FieldErrors = {};
-    const fail = (field: string, message: string) => (problems[field] ??= []).push(message);
-    const translated = (field: string, value: unknown, stored: Translations | null, limit: TextLimit) => {
-      try {
-        const merged = mergeTranslations(stored, parseTranslationsInput(field, value, ctx.locale));
-        // The length first: a text over the limit is not looked at further (links, blanks).
-        const tooLong = Object.values(merged ?? {})
-          .map((text) => lengthProblem(text, limit))
-          .find(Boolean);
-        if (tooLong) {
-          fail(field, tooLong);
-          return stored;
-        }
-        return merged;
-      } catch (error) {
-        const messages = (error as { fields?: FieldErrors }).fields?.[field];
-        if (!messages) throw error;
-        messages.forEach((m) => fail(field, m));
-        return stored;
-      }
-    };
+    const p = new FieldErrorCollector();
 
     if (input.name === undefined) {
-      if (creating) fail('name', REQUIRED);
+      if (creating) p.add('name', fieldMessages.required);
     } else if (input.name === null) {
-      fail('name', NOT_NULL);
+      p.add('name', fieldMessages.null);
     } else {
       const given = typeof input.name === 'object' ? Object.values(input.name) : [input.name];
-      const name = translated('name', input.name, current.name, 'collectionName');
+      const name = p.translated('name', input.name, current.name, ctx.locale, 'collectionName');
       const blank = !name || given.some((v) => typeof v !== 'string' || !v.trim());
-      if (!problems.name && blank) fail('name', 'Name cannot be empty.');
-      else if (!problems.name) fields.name = name;
+      if (!p.has('name') && blank) p.add('name', 'Name cannot be empty.');
+      else if (!p.has('name')) fields.name = name;
     }
 
     if (input.description !== undefined) {
-      const description = translated('description', input.description, current.description, 'collectionDescription');
+      const description = p.translated(
+        'description',
+        input.description,
+        current.description,
+        ctx.locale,
+        'collectionDescription',
+      );
       const links = Object.values(description ?? {}).some(hasLinks);
-      if (!problems.description && links) fail('description', 'No links are allowed.');
-      else if (!problems.description) fields.description = description;
+      if (!p.has('description') && links) p.add('description', fieldMessages.noLinks);
+      else if (!p.has('description')) fields.description = description;
     }
 
     if (input.slug === undefined) {
-      if (creating) fail('slug', REQUIRED);
+      if (creating) p.add('slug', fieldMessages.required);
     } else if (input.slug === null) {
-      fail('slug', NOT_NULL);
+      p.add('slug', fieldMessages.null);
     } else if (input.slug.length > SLUG_MAX) {
-      fail('slug', maxLengthMessage(SLUG_MAX));
+      p.add('slug', maxLengthMessage(SLUG_MAX));
     } else if (!isValidSlug(input.slug)) {
-      fail('slug', SLUG_MESSAGE);
+      p.add('slug', SLUG_MESSAGE);
     } else {
       fields.slug = input.slug;
     }
 
-    if (input.public === null) fail('public', NOT_NULL);
+    if (input.public === null) p.add('public', fieldMessages.null);
     else if (input.public !== undefined) fields.listed = input.public;
 
     if (input.defaultLocale === null) {
-      fail('default_locale', NOT_NULL);
+      p.add('default_locale', fieldMessages.null);
     } else if (input.defaultLocale !== undefined) {
       const locale = canonicalLocale(input.defaultLocale);
       if (locale) fields.defaultLocale = locale;
-      else fail('default_locale', `"${input.defaultLocale}" is not a valid choice.`);
+      else p.add('default_locale', fieldMessages.choice(input.defaultLocale));
     }
 
-    if (Object.keys(problems).length) throw errors.validation(problems);
+    p.throwIfAny();
     return fields;
   }
 

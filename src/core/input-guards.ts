@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { errors } from './errors.js';
+import { fieldMessages } from './messages.js';
 
 /**
  * Checks every request body and argument goes through before any service sees it, for both APIs.
@@ -10,7 +11,7 @@ import { errors } from './errors.js';
 /** JSON bodies deeper than this are refused before parsing; no input of the service nests past ~5. */
 export const MAX_JSON_DEPTH = 64;
 
-export const NUL_MESSAGE = 'Null characters are not allowed.';
+export const NUL_MESSAGE = fieldMessages.nullCharacters;
 
 /** True when a JSON text nests arrays/objects deeper than `maxDepth` (one linear pass, strings skipped). */
 export function jsonNestsDeeperThan(text: Buffer, maxDepth: number): boolean {

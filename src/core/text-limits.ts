@@ -1,3 +1,5 @@
+import { fieldMessages } from './messages.js';
+
 /**
  * The length limit of every free-text input, in one place (README "Limits" lists them). Services
  * check a text's length before anything else looks at it (link and address tests, lookups), so a
@@ -77,8 +79,16 @@ export const TEXT_LIMITS = {
   searchQuery: 100,
 
   // Review
-  /** chosen; reviewer decisions and review notes */
+  /** chosen; reviewer decisions and review notes, draft comments and canned responses */
   reviewComments: 100_000,
+  /** chosen; the file a draft comment is about */
+  draftFilename: 1_000,
+  /** chosen; a canned response's title */
+  cannedTitle: 255,
+  /** chosen; a canned response's category */
+  cannedCategory: 100,
+  /** chosen; the add-on name filter of a review queue */
+  queueNameFilter: 100,
   /** chosen; an inbound reply by mail is cut to this before its quoted part is looked for */
   mailBody: 200_000,
   /** `varchar(255)`; denied add-on ids */
@@ -97,6 +107,8 @@ export const TEXT_LIMITS = {
   abuseMessage: 10_000,
   /** chosen; a moderator's note when resolving a report */
   abuseResolutionNote: 2_000,
+  /** `varchar(45)`; the reporter's address, cut to it (an address with a zone id may be longer) */
+  abuseReporterIp: 45,
 
   // Hero shelves and discovery (curation)
   /** chosen; a primary shelf's description (the add-on's summary is 250) */
@@ -115,12 +127,16 @@ export const TEXT_LIMITS = {
   discoveryHeading: 255,
   /** chosen; a discovery item's custom description */
   discoveryDescription: 1_000,
+  /** `varchar(255)` (guids); the add-on (id, slug or guid) of a shelf or discovery item: longer is refused as unknown */
+  curatedAddon: 255,
+  /** chosen; a primary shelf's gradient colour name: longer is refused as no choice */
+  shelfGradient: 40,
 } as const;
 
 export type TextLimit = keyof typeof TEXT_LIMITS;
 
 /** The original's (Django REST framework's) message. */
-export const maxLengthMessage = (max: number) => `Ensure this field has no more than ${max} characters.`;
+export const maxLengthMessage = fieldMessages.maxLength;
 
 /**
  * Whether `text` has more than `max` characters (code points). Reads at most `2 * max + 2` code

@@ -1,21 +1,4 @@
 import { errors, type FieldErrors } from '../core/errors.js';
-import { NUL_MESSAGE } from '../core/input-guards.js';
-import { maxLengthMessage } from '../core/text-limits.js';
-
-/** Field messages of the original's serializers (Django REST framework's defaults). */
-export const fieldMessages = {
-  required: 'This field is required.',
-  null: 'This field may not be null.',
-  blank: 'This field may not be blank.',
-  nullCharacters: NUL_MESSAGE,
-  maxLength: maxLengthMessage,
-  integer: 'A valid integer is required.',
-  minValue: (min: number) => `Ensure this value is greater than or equal to ${min}.`,
-  maxValue: (max: number) => `Ensure this value is less than or equal to ${max}.`,
-  pkDoesNotExist: (pk: number) => `Invalid pk "${pk}" - object does not exist.`,
-  pkIncorrectType: (type: string) => `Incorrect type. Expected pk value, received ${type}.`,
-  string: 'Not a valid string.',
-};
 
 /** The ratings' own messages, exactly as the original words them. */
 export const ratingMessages = {

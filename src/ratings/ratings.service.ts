@@ -7,8 +7,10 @@ import { visibleVersionSql } from '../catalogue/public.js';
 import type { AddonRecord, RowRef } from '../catalogue/catalogue.records.js';
 import type { CatalogueService } from '../catalogue/catalogue.service.js';
 import { recordCurrentTag, type RequestContext } from '../core/context.js';
-import { errors, type FieldErrors } from '../core/errors.js';
+import { errors } from '../core/errors.js';
+import { FieldErrorCollector } from '../core/field-errors.js';
 import { hasRatingLink } from '../core/has-links.js';
+import { fieldMessages } from '../core/messages.js';
 import { pageRequest, toPage, type Page } from '../core/pagination.js';
 import { TEXT_LIMITS } from '../core/text-limits.js';
 import { selectRows } from '../db/rows.js';
@@ -17,7 +19,7 @@ import type { JobQueue } from '../jobs/queue.port.js';
 import type { ServiceJobs } from '../jobs/service-jobs.js';
 import { RatingAggregates, type AddonRatingColumns } from './ratings.aggregates.js';
 import { FLAG_CONSTANTS_LISTED, RatingFlagReason, flagReasonFromConstant } from './ratings.enums.js';
-import { fieldMessages, ratingErrors, ratingMessages } from './ratings.errors.js';
+import { ratingErrors, ratingMessages } from './ratings.errors.js';
 import { ratingColumns, replyByRatingId, toRatingRecords, viewerFlagsByRatingId } from './ratings.loaders.js';
 import {
   RATING_COLUMNS,
@@ -204,8 +206,8 @@ export class RatingsService {
     const userId = this.requireUser(ctx);
     await takeThrottle(ctx.em, userId, RATING_POSTS);
 
-    const fields = new FieldErrorsCollector();
-    const body = fields.text('body', input.body, {
+    const fields = new RatingFieldErrors();
+    const body = fields.charField('body', input.body, {
       required: false,
       allowNull: true,
       maxLength: TEXT_LIMITS.ratingBody,
@@ -256,8 +258,8 @@ export class RatingsService {
     if (rating.user.id !== userId && !canEditAddons(ctx.viewer)) throw errors.forbidden();
 
     const isReply = rating.replyTo !== null;
-    const fields = new FieldErrorsCollector();
-    const body = fields.text('body', input.body, {
+    const fields = new RatingFieldErrors();
+    const body = fields.charField('body', input.body, {
       required: false,
       allowNull: !isReply,
       maxLength: isReply ? TEXT_LIMITS.replyBody : TEXT_LIMITS.ratingBody,
@@ -338,8 +340,8 @@ export class RatingsService {
       const [existing] = await selectRows<{ id: number }>(tx, 'select id from ratings where reply_to_id = ?', [
         rating.id,
       ]);
-      const fields = new FieldErrorsCollector();
-      const text = fields.text('body', body, {
+      const fields = new RatingFieldErrors();
+      const text = fields.charField('body', body, {
         required: !existing,
         allowNull: false,
         maxLength: TEXT_LIMITS.replyBody,
@@ -380,14 +382,14 @@ export class RatingsService {
     if (rating.user.id === userId) throw errors.forbidden();
     await this.assertAddonPublic(ctx, rating.addon.id);
 
-    const fields = new FieldErrorsCollector();
-    const constant = fields.text('flag', input.flag, { required: true, allowNull: false });
+    const fields = new RatingFieldErrors();
+    const constant = fields.charField('flag', input.flag, { required: true, allowNull: false });
     const given = constant ? flagReasonFromConstant(constant) : null;
     if (constant && !given) {
       fields.add('flag', `Invalid flag [${constant}] - must be one of [${FLAG_CONSTANTS_LISTED.join(',')}]`);
     }
     // A null note reads as no note.
-    const note = fields.text('note', input.note ?? undefined, {
+    const note = fields.charField('note', input.note ?? undefined, {
       required: false,
       allowNull: true,
       maxLength: TEXT_LIMITS.flagNote,
@@ -475,7 +477,7 @@ export class RatingsService {
   /** The version of a new rating: required, existing, and a public version of the add-on (when there is one). */
   private async checkNewVersion(
     ctx: RequestContext,
-    fields: FieldErrorsCollector,
+    fields: RatingFieldErrors,
     versionId: number | null | undefined,
     addon: AddonRecord | null,
   ): Promise<number | null> {
@@ -494,7 +496,7 @@ export class RatingsService {
   }
 
   /** A version given to an existing rating: checked as a version first, then refused. */
-  private async checkVersionChange(ctx: RequestContext, fields: FieldErrorsCollector, versionId: number | null) {
+  private async checkVersionChange(ctx: RequestContext, fields: RatingFieldErrors, versionId: number | null) {
     if (versionId === null) return fields.add('version', fieldMessages.null);
     const [version] = await selectRows(ctx.em, 'select id from versions where id = ?', [versionId]);
     fields.add('version', version ? ratingMessages.versionChange : fieldMessages.pkDoesNotExist(versionId));
@@ -545,22 +547,10 @@ function cleanBody(body: string | null): { body: string | null; hasLink: boolean
   return { body: cleaned, hasLink: hasRatingLink(unquoted) };
 }
 
-/** Field errors gathered the way the original's serializers gather them: all fields first, then one throw. */
-class FieldErrorsCollector {
-  private readonly errors: FieldErrors = {};
-
-  /** Records the error; returns null so that checks can `return fields.add(…)`. */
-  add(field: string, message: string): null {
-    (this.errors[field] ??= []).push(message);
-    return null;
-  }
-
-  throwIfAny(): void {
-    if (Object.keys(this.errors).length) throw ratingErrors.fields(this.errors);
-  }
-
+/** The ratings' field checks; problems gathered as the original's serializers do: all fields first, then one throw. */
+class RatingFieldErrors extends FieldErrorCollector {
   /** A text field: trimmed; never blank; undefined when absent and optional. */
-  text(
+  charField(
     field: string,
     value: string | null | undefined,
     rules: { required: boolean; allowNull: boolean; maxLength?: number },

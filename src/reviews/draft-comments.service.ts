@@ -3,7 +3,9 @@ import type { Version } from '../catalogue/version.entity.js';
 import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
 import { pageRequest, toPage, type Page } from '../core/pagination.js';
-import { TEXT_LIMITS, lengthProblem } from '../core/text-limits.js';
+import { FieldErrorCollector } from '../core/field-errors.js';
+import { fieldMessages } from '../core/messages.js';
+import { TEXT_LIMITS, lengthProblem, type TextLimit } from '../core/text-limits.js';
 import { User } from '../accounts/user.entity.js';
 import { CannedResponse, DraftComment } from './draft-comment.entity.js';
 import type { VersionAccess } from './version-access.js';
@@ -22,16 +24,13 @@ export interface CannedResponseInput {
   category?: string | null;
 }
 
-const FILENAME_MAX = 1000;
-const TITLE_MAX = 255;
-const CATEGORY_MAX = 100;
 const COMMENT_MAX = TEXT_LIMITS.reviewComments;
 
 export const draftMessages = {
   commentAndCanned: "You can't submit a comment if `canned_response` is defined.",
   empty: "You can't submit an empty comment.",
   linenoWithoutFile: "You can't submit a line number without associating it to a filename.",
-  unknownCanned: (id: number) => `Invalid pk "${id}" - object does not exist.`,
+  unknownCanned: fieldMessages.pkDoesNotExist,
 };
 
 /**
@@ -52,18 +51,16 @@ export class DraftCommentsService {
    * (Reviews:Admin) canned responses is checked by the operations' `@Requires`.
    */
   async saveCannedResponse(ctx: RequestContext, id: number | null, input: CannedResponseInput) {
-    const fields: Record<string, string[]> = {};
+    const fields = new FieldErrorCollector();
     const title = input.title.trim();
     const response = input.response.trim();
     const category = (input.category ?? 'Other').trim() || 'Other';
-    const check = (field: string, value: string, max: number) => {
-      const problem = value ? lengthProblem(value, max) : 'This field may not be blank.';
-      if (problem) fields[field] = [problem];
-    };
-    check('title', title, TITLE_MAX);
-    check('response', response, COMMENT_MAX);
-    check('category', category, CATEGORY_MAX);
-    if (Object.keys(fields).length) throw errors.validation(fields);
+    const check = (field: string, value: string, limit: TextLimit) =>
+      fields.check(field, value ? lengthProblem(value, limit) : fieldMessages.blank);
+    check('title', title, 'cannedTitle');
+    check('response', response, 'reviewComments');
+    check('category', category, 'cannedCategory');
+    fields.throwIfAny();
     const canned =
       id === null ? ctx.em.create(CannedResponse, { title, response, category }) : await this.canned(ctx, id);
     Object.assign(canned, { title, response, category });
@@ -143,7 +140,7 @@ export class DraftCommentsService {
   }
 
   private async apply(ctx: RequestContext, draft: DraftComment, input: DraftCommentInput): Promise<void> {
-    const fields: Record<string, string[]> = {};
+    const fields = new FieldErrorCollector();
     const next = {
       comment: input.comment !== undefined ? (input.comment ?? '') : draft.comment,
       filename: input.filename !== undefined ? input.filename || null : draft.filename,
@@ -153,7 +150,7 @@ export class DraftCommentsService {
     let canned: CannedResponse | null = null;
     if (next.canned !== null) {
       canned = await ctx.em.findOne(CannedResponse, next.canned);
-      if (!canned) fields.canned_response = [draftMessages.unknownCanned(next.canned)];
+      if (!canned) fields.add('canned_response', draftMessages.unknownCanned(next.canned));
     }
     const comment = next.comment.trim();
     const commentProblem =
@@ -164,13 +161,10 @@ export class DraftCommentsService {
           : next.lineno !== null && !next.filename
             ? draftMessages.linenoWithoutFile
             : lengthProblem(comment, COMMENT_MAX);
-    if (commentProblem) fields.comment = [commentProblem];
-    const filenameProblem = next.filename ? lengthProblem(next.filename, FILENAME_MAX) : null;
-    if (filenameProblem) fields.filename = [filenameProblem];
-    if (next.lineno !== null && next.lineno < 0) {
-      fields.lineno = ['Ensure this value is greater than or equal to 0.'];
-    }
-    if (Object.keys(fields).length) throw errors.validation(fields);
+    fields.check('comment', commentProblem);
+    fields.check('filename', next.filename ? lengthProblem(next.filename, 'draftFilename') : null);
+    if (next.lineno !== null && next.lineno < 0) fields.add('lineno', fieldMessages.minValue(0));
+    fields.throwIfAny();
     Object.assign(draft, { comment, filename: next.filename, lineno: next.lineno, cannedResponse: canned });
   }
 

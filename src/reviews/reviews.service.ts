@@ -13,6 +13,7 @@ import type { AddonLifecycle } from '../catalogue/lifecycle/lifecycle.service.js
 import { Version } from '../catalogue/version.entity.js';
 import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
+import { fieldMessages } from '../core/messages.js';
 import { pageRequest, toPage, type Page } from '../core/pagination.js';
 import { TEXT_LIMITS, lengthProblem, truncateText } from '../core/text-limits.js';
 import type { JobQueue } from '../jobs/queue.port.js';
@@ -92,8 +93,6 @@ export interface ReviewQueueFilter {
 
 export type ReviewQueueOrder = 'oldest' | 'newest' | 'most_users';
 
-const QUEUE_NAME_MAX = 100;
-
 const QUEUE_FLAG_COLUMNS = [
   ['needsAdminCodeReview', 'needs_admin_code_review'],
   ['needsAdminContentReview', 'needs_admin_content_review'],
@@ -134,7 +133,7 @@ export class ReviewsService {
   ) {
     this.assertReviewer(ctx.viewer, channel);
     const name = filter.name?.trim().toLowerCase() || null;
-    const nameProblem = name === null ? null : lengthProblem(name, QUEUE_NAME_MAX);
+    const nameProblem = name === null ? null : lengthProblem(name, 'queueNameFilter');
     if (nameProblem) throw errors.validation({ name: [nameProblem] });
     const request = pageRequest(page, pageSize);
     const conditions = [
@@ -253,7 +252,7 @@ export class ReviewsService {
 
   private checkComments(comments: string | null, required: boolean): string {
     const text = (comments ?? '').trim();
-    if (required && !text) throw errors.validation({ comments: ['This field may not be blank.'] });
+    if (required && !text) throw errors.validation({ comments: [fieldMessages.blank] });
     const tooLong = lengthProblem(text, COMMENTS_MAX);
     if (tooLong) throw errors.validation({ comments: [tooLong] });
     return text;

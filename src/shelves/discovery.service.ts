@@ -5,11 +5,13 @@ import type { CatalogueService } from '../catalogue/catalogue.service.js';
 import { isPublicAddon } from '../catalogue/public.js';
 import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
+import { FieldErrorCollector } from '../core/field-errors.js';
+import { TEXT_LIMITS } from '../core/text-limits.js';
 import type { Translations } from '../core/i18n/translations.js';
 import type { CuratedKind, CurationLog, Facts } from './curation-log.js';
 import { DiscoveryItem } from './discovery.entity.js';
 import { isClientId, recommendExtensions } from './recommendations.js';
-import { hasText, MESSAGES, Problems } from './shelves.rules.js';
+import { hasText, MESSAGES } from './shelves.rules.js';
 
 export const DiscoveryEdition = { DEFAULT: 'default', CHINA: 'china' } as const;
 export type DiscoveryEdition = (typeof DiscoveryEdition)[keyof typeof DiscoveryEdition];
@@ -133,7 +135,7 @@ export class DiscoveryService {
     input: DiscoveryItemInput,
     creating: boolean,
   ): Promise<AddonRecord> {
-    const p = new Problems();
+    const p = new FieldErrorCollector();
     // Lengths first.
     const heading = p.translated(
       'custom_heading',
@@ -149,7 +151,8 @@ export class DiscoveryService {
       ctx.locale,
       'discoveryDescription',
     );
-    if (input.addon && input.addon.length > 255) p.add('addon', MESSAGES.addon(input.addon.slice(0, 255)));
+    const max = TEXT_LIMITS.curatedAddon;
+    if (input.addon && input.addon.length > max) p.add('addon', MESSAGES.addon(input.addon.slice(0, max)));
     const position = positionOf(p, 'position', input.position, item.position ?? 0);
     const positionChina = positionOf(p, 'position_china', input.positionChina, item.positionChina ?? 0);
     let addon: AddonRecord | null = null;
@@ -177,7 +180,7 @@ export class DiscoveryService {
   }
 }
 
-function positionOf(p: Problems, field: string, input: number | null | undefined, stored: number): number {
+function positionOf(p: FieldErrorCollector, field: string, input: number | null | undefined, stored: number): number {
   if (input === undefined || input === null) return stored;
   if (!Number.isInteger(input) || input < 0 || input > MAX_POSITION) {
     p.add(field, MESSAGES.position);

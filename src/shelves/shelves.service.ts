@@ -5,12 +5,13 @@ import type { CatalogueService } from '../catalogue/catalogue.service.js';
 import { isDisabledAddon, isPublicAddon } from '../catalogue/public.js';
 import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
+import { FieldErrorCollector } from '../core/field-errors.js';
+import { TEXT_LIMITS } from '../core/text-limits.js';
 import type { Translations } from '../core/i18n/translations.js';
 import {
   hasText,
   isHttpUrl,
   MESSAGES,
-  Problems,
   SECONDARY_MODULES,
   SHELF_GRADIENT_START,
   SHELF_GRADIENTS,
@@ -207,7 +208,7 @@ export class ShelvesService {
     input: PrimaryShelfInput,
     creating: boolean,
   ): Promise<AddonRecord> {
-    const p = new Problems();
+    const p = new FieldErrorCollector();
     // Lengths first.
     const description = p.translated(
       'description',
@@ -217,11 +218,12 @@ export class ShelvesService {
       'shelfDescription',
     );
     const featuredImage = p.text('featured_image', input.featuredImage, shelf.featuredImage, 'shelfUrl');
-    if (input.addon !== undefined && input.addon !== null && input.addon.length > 255) {
-      p.add('addon', MESSAGES.addon(input.addon.slice(0, 255)));
+    const { curatedAddon, shelfGradient } = TEXT_LIMITS;
+    if (input.addon !== undefined && input.addon !== null && input.addon.length > curatedAddon) {
+      p.add('addon', MESSAGES.addon(input.addon.slice(0, curatedAddon)));
     }
-    if (input.gradient !== undefined && input.gradient !== null && input.gradient.length > 40) {
-      p.add('gradient', MESSAGES.choice(input.gradient.slice(0, 40)));
+    if (input.gradient !== undefined && input.gradient !== null && input.gradient.length > shelfGradient) {
+      p.add('gradient', MESSAGES.choice(input.gradient.slice(0, shelfGradient)));
     }
     // Then the rest.
     if (
@@ -269,7 +271,7 @@ export class ShelvesService {
   }
 
   private validateSecondary(ctx: RequestContext, shelf: SecondaryShelf, input: SecondaryShelfInput, creating: boolean) {
-    const p = new Problems();
+    const p = new FieldErrorCollector();
     const isNew = creating;
     const headline = p.translated(
       'headline',
@@ -328,7 +330,7 @@ export class ShelvesService {
     }
   }
 
-  private module(ctx: RequestContext, p: Problems, field: string, input: ModuleInput) {
+  private module(ctx: RequestContext, p: FieldErrorCollector, field: string, input: ModuleInput) {
     const icon = p.text(`${field}.icon`, input.icon ?? null, null, 'shelfUrl');
     const description = p.translated(
       `${field}.description`,
@@ -350,7 +352,7 @@ export class ShelvesService {
   /** A call to action: given replaces (null clears), not given keeps `stored`. */
   private cta(
     ctx: RequestContext,
-    p: Problems,
+    p: FieldErrorCollector,
     field: string,
     input: CtaInput | null | undefined,
     stored: { url: string | null; text: Translations | null },
@@ -363,7 +365,7 @@ export class ShelvesService {
     return { url, text };
   }
 
-  private position(p: Problems, input: number | null | undefined, stored: number): number {
+  private position(p: FieldErrorCollector, input: number | null | undefined, stored: number): number {
     if (input === undefined || input === null) return stored;
     if (!Number.isInteger(input) || input < 0 || input > MAX_POSITION) {
       p.add('position', MESSAGES.position);

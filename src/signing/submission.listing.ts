@@ -6,7 +6,8 @@ import { builtinLicenseNumber, License } from '../catalogue/license.entity.js';
 import { MAX_CATEGORIES_PER_APP as MAX_CATEGORIES } from '../catalogue/listing.service.js';
 import { Version } from '../catalogue/version.entity.js';
 import type { RequestContext } from '../core/context.js';
-import { errors, type AppError } from '../core/errors.js';
+import type { AppError } from '../core/errors.js';
+import { FieldErrorCollector } from '../core/field-errors.js';
 import { mergeTranslations, parseTranslationsInput, type Translations } from '../core/i18n/translations.js';
 import { lengthProblem } from '../core/text-limits.js';
 import type { ParsedPackage } from './package/parse.js';
@@ -35,15 +36,14 @@ export async function submissionListing(
   channel: Channel,
 ) {
   if (addon && channel === Channel.LISTED && addon.disabledByUser) throw signingErrors.invisibleAddon();
-  const problems: Record<string, string[]> = {};
-  const fail = (field: string, message: string) => (problems[field] ??= []).push(message);
+  const problems = new FieldErrorCollector();
   const texts: Partial<Record<'name' | 'summary' | 'description', Translations | null>> = {};
   const limits = { name: 'addonName', summary: 'addonSummary', description: 'addonDescription' } as const;
   for (const field of ['name', 'summary', 'description'] as const) {
     const value = metadata[field];
     if (value === undefined || value === null) continue;
     if (typeof value !== 'object' || Array.isArray(value)) {
-      fail(field, 'You must provide an object of {lang-code:value}.');
+      problems.add(field, 'You must provide an object of {lang-code:value}.');
       continue;
     }
     try {
@@ -52,11 +52,11 @@ export async function submissionListing(
       const tooLong = Object.values(merged ?? {})
         .map((text) => lengthProblem(text, limits[field]))
         .find(Boolean);
-      if (tooLong) fail(field, tooLong);
+      if (tooLong) problems.add(field, tooLong);
       else texts[field] = merged;
     } catch (error) {
       const appError = error as AppError;
-      for (const message of appError.fields?.[field] ?? [appError.message]) fail(field, message);
+      problems.addAll(field, appError.fields?.[field] ?? [appError.message]);
     }
   }
   let categoryIds: number[] | undefined;
@@ -65,18 +65,18 @@ export async function submissionListing(
     categoryIds = [];
     for (const slug of metadata.categories) {
       const category = await ctx.em.findOne(Category, { application: App.BROWSER, type, slug });
-      if (!category) fail('categories', `Invalid category name ${slug} for application firefox.`);
+      if (!category) problems.add('categories', `Invalid category name ${slug} for application firefox.`);
       else if (!categoryIds.includes(category.id)) categoryIds.push(category.id);
     }
     if (categoryIds.length > MAX_CATEGORIES) {
-      fail('categories', `Maximum number of categories per application (${MAX_CATEGORIES}) exceeded`);
+      problems.add('categories', `Maximum number of categories per application (${MAX_CATEGORIES}) exceeded`);
     }
   }
   let license: License | null = null;
   if (metadata.license) {
     const builtin = builtinLicenseNumber(metadata.license);
     license = builtin > 0 ? await ctx.em.findOne(License, { builtin }) : null;
-    if (!license) fail('license', `License with slug=${metadata.license} does not exist.`);
+    if (!license) problems.add('license', `License with slug=${metadata.license} does not exist.`);
   }
   if (channel === Channel.LISTED) {
     const required = 'This field is required for add-ons with listed versions.';
@@ -84,14 +84,15 @@ export async function submissionListing(
     const name = 'name' in texts ? texts.name : (addon?.name ?? (pkg.name ? { x: pkg.name } : null));
     const summary =
       'summary' in texts ? texts.summary : (addon?.summary ?? (pkg.description ? { x: pkg.description } : null));
-    if (!problems.name && !hasText(name)) fail('name', required);
-    if (!problems.summary && !hasText(summary)) fail('summary', required);
-    if (!problems.categories && !(categoryIds ?? addon?.categoryIds ?? []).length) fail('categories', required);
-    if (!license && !problems.license && !(addon && (await hasListedLicense(ctx.em, addon)))) {
-      fail('license', 'This field is required for listed versions.');
+    if (!problems.has('name') && !hasText(name)) problems.add('name', required);
+    if (!problems.has('summary') && !hasText(summary)) problems.add('summary', required);
+    if (!problems.has('categories') && !(categoryIds ?? addon?.categoryIds ?? []).length)
+      problems.add('categories', required);
+    if (!license && !problems.has('license') && !(addon && (await hasListedLicense(ctx.em, addon)))) {
+      problems.add('license', 'This field is required for listed versions.');
     }
   }
-  if (Object.keys(problems).length) throw errors.validation(problems);
+  problems.throwIfAny();
   const changes: Partial<Pick<Addon, 'name' | 'summary' | 'description' | 'categoryIds'>> = { ...texts };
   if (categoryIds) changes.categoryIds = categoryIds;
   return { addon: changes, license };

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { User } from '../../accounts/user.entity.js';
 import type { RequestContext } from '../../core/context.js';
 import { errors } from '../../core/errors.js';
+import { fieldMessages } from '../../core/messages.js';
 import { lengthProblem } from '../../core/text-limits.js';
 import { selectRows } from '../../db/rows.js';
 import type { DomainEvents } from '../../events/domain-events.js';
@@ -297,7 +298,7 @@ export class AddonLifecycle {
     const fields = Object.fromEntries(Object.entries(problems).flatMap(([k, m]) => (m ? [[k, [m]]] : [])));
     if (Object.keys(fields).length) throw errors.validation(fields);
     const value = guid.trim();
-    if (!value) throw errors.validation({ guid: ['This field may not be blank.'] });
+    if (!value) throw errors.validation({ guid: [fieldMessages.blank] });
     return ctx.em.transactional(async (tx) => {
       if (await tx.count(DeniedGuid, { guid: value })) return false;
       tx.create(DeniedGuid, { guid: value, comments: comments ?? '' });
