@@ -1,4 +1,5 @@
-import { AddonStatus, AddonType } from '../catalogue/catalogue.enums.js';
+import { AddonType } from '../catalogue/catalogue.enums.js';
+import { notDeletedAddonSql } from '../catalogue/addon-access.js';
 import { publicAddonSql } from '../catalogue/public.js';
 import { byKeys, defineLoader } from '../core/loaders.js';
 import { lookupRows, toDateOrNull, type DbTimestamp } from '../db/rows.js';
@@ -106,7 +107,7 @@ export const accountStatsByUserId = defineLoader<number, AccountStats | null>(
             coalesce(bool_or(a.type not in ${THEME_TYPES}), false) as is_addon_developer,
             coalesce(bool_or(a.type in ${THEME_TYPES}), false) as is_artist,
             exists (select 1 from addon_users d join addons da on da.id = d.addon_id
-                     where d.user_id = u.id and da.status <> ${AddonStatus.DELETED}) as is_developer
+                     where d.user_id = u.id and ${notDeletedAddonSql('da')}) as is_developer
        from users u
        left join addon_users au on au.user_id = u.id and au.listed
        left join addons a on a.id = au.addon_id and ${publicAddonSql('a')}

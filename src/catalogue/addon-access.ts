@@ -14,7 +14,7 @@ import { isPublicAddon, type PublicAddonFacts } from './public.js';
  * The object-level rules of the add-on aggregate, in one place: who finds a deleted add-on, who is
  * an author (and with which role), who sees a non-public one, and the add-on by guid. Built on the
  * viewer-level permissions (`catalogue.permissions.ts`) and on what "public" means (`public.ts`).
- * Versions' own rules build on these (`CatalogueService.canViewVersion`, `reviews/version-access.ts`).
+ * Versions' own rules build on these (`version-access.ts`).
  */
 
 // Deleted add-ons
@@ -22,6 +22,14 @@ import { isPublicAddon, type PublicAddonFacts } from './public.js';
 /** Deleted (by its developer or an admin): kept, but answered as unknown to most callers. */
 export function isDeletedAddon(addon: { readonly status: number }): boolean {
   return addon.status === AddonStatus.DELETED;
+}
+
+/**
+ * Not `isDeletedAddon`, over the `addons` row aliased `alias`: list filters that keep every add-on
+ * but deleted ones (a collection's `all` items, an account's `is_developer`).
+ */
+export function notDeletedAddonSql(alias = 'a'): string {
+  return `${alias}.status <> ${AddonStatus.DELETED}`;
 }
 
 /**

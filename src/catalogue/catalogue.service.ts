@@ -3,13 +3,12 @@ import { errors } from '../core/errors.js';
 import { pageRequest, toPage, type Page, type PageRequest } from '../core/pagination.js';
 import { selectRows } from '../db/rows.js';
 import { Addon } from './addon.entity.js';
-import { AddonStatus, AddonType, Channel, FileStatus, versionInt, type App } from './catalogue.enums.js';
+import { AddonStatus, AddonType, Channel, versionInt, type App } from './catalogue.enums.js';
 import {
   addonById,
   addonByLowerGuid,
   addonBySlug,
   compatByVersionId,
-  filesByVersionId,
   latestUnlistedVersionIdByAddonId,
   versionById,
 } from './catalogue.loaders.js';
@@ -24,6 +23,7 @@ import {
   type VersionRow,
 } from './catalogue.records.js';
 import { approvedFileSql, isPublicAddon, visibleVersionSql } from './public.js';
+import { canSeeVersion, existingVersion } from './version-access.js';
 
 /** Ids that look like guids: `{uuid}` or `something@domain` (the original's rule). */
 const GUID = /^(\{[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\}|[a-z0-9-._]*@[a-z0-9-._]+)$/i;
@@ -167,14 +167,10 @@ export class CatalogueService {
 
   /**
    * Whether the caller may see this version of a visible add-on, as the version endpoint shows it
-   * (see `getVersion`).
+   * (see `getVersion`; the rule is `version-access.ts`'s `canSeeVersion`).
    */
-  async canViewVersion(ctx: RequestContext, addon: AddonRecord, version: VersionRecord): Promise<boolean> {
-    if (version.addon.id !== addon.id) return false;
-    if (version.deleted && !canViewDeleted(ctx.viewer)) return false;
-    if (version.channel === Channel.UNLISTED) return this.canSeeUnlisted(ctx, addon);
-    if (await this.hasApprovedFile(ctx, version)) return true;
-    return isListedReviewer(ctx.viewer) || (await this.isAuthor(ctx, addon));
+  canViewVersion(ctx: RequestContext, addon: AddonRecord, version: VersionRecord): Promise<boolean> {
+    return canSeeVersion(ctx, addon, version);
   }
 
   /** The version by id when the caller may see it and its add-on, else null: what nested fields return. */
@@ -265,17 +261,11 @@ export class CatalogueService {
    */
   async getVersion(ctx: RequestContext, identifier: string, versionId: number): Promise<VersionRecord> {
     const addon = await this.getAddon(ctx, identifier);
-    const version = await ctx.loaders.get(versionById).load(versionId);
-    if (!version || version.addon.id !== addon.id) throw errors.notFound();
-    if (version.deleted && !canViewDeleted(ctx.viewer)) throw errors.notFound();
+    const found = await ctx.loaders.get(versionById).load(versionId);
+    const version = existingVersion(ctx, found?.addon.id === addon.id ? found : null, 'viewDeleted');
     if (!(await this.canViewVersion(ctx, addon, version)))
       throw ctx.viewer.isAuthenticated ? errors.forbidden() : errors.notAuthenticated();
     return version;
-  }
-
-  private async hasApprovedFile(ctx: RequestContext, version: RowRef): Promise<boolean> {
-    const files = await ctx.loaders.get(filesByVersionId).load(version.id);
-    return files.some((f) => f.status === FileStatus.APPROVED);
   }
 
   async compatibility(ctx: RequestContext, version: RowRef) {

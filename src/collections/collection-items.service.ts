@@ -1,4 +1,4 @@
-import { AddonStatus } from '../catalogue/catalogue.enums.js';
+import { notDeletedAddonSql } from '../catalogue/addon-access.js';
 import { publicAddonSql } from '../catalogue/public.js';
 import { addonById } from '../catalogue/catalogue.loaders.js';
 import type { AddonRecord } from '../catalogue/catalogue.records.js';
@@ -25,10 +25,14 @@ export type ItemFilter = 'default' | 'all' | 'all_with_deleted';
 
 const DUPLICATE_ADDON = 'This add-on already belongs to the collection';
 
-/** Which add-ons a collection's item list shows (`default`: public ones), in SQL over `addons a`. */
+/**
+ * Which add-ons a collection's item list shows, in SQL over `addons a`: the client's `filter`, not
+ * the viewer's rights (whoever may read the collection may ask for any), so list filters built on
+ * the catalogue's named predicates (`public.ts`, `addon-access.ts`), not `CollectionAccess` rules.
+ */
 const ITEM_FILTERS: Record<ItemFilter, string> = {
   default: publicAddonSql('a'),
-  all: `a.status <> ${AddonStatus.DELETED}`,
+  all: notDeletedAddonSql('a'),
   all_with_deleted: 'true',
 };
 

@@ -11,6 +11,7 @@ import { isUnlistedReviewer } from '../catalogue/catalogue.permissions.js';
 import type { CatalogueService } from '../catalogue/catalogue.service.js';
 import type { AddonLifecycle } from '../catalogue/lifecycle/lifecycle.service.js';
 import { Version } from '../catalogue/version.entity.js';
+import { existingVersion } from '../catalogue/version-access.js';
 import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
 import { fieldMessages } from '../core/messages.js';
@@ -191,8 +192,11 @@ export class ReviewsService {
    * information requests and comments only write the note. Authors are told by mail.
    */
   async decide(ctx: RequestContext, versionId: number, decision: ReviewDecision, comments: string | null) {
-    const version = await ctx.em.findOne(Version, versionId, { populate: ['addon', 'files'] });
-    if (!version || version.deleted) throw errors.notFound();
+    const version = existingVersion(
+      ctx,
+      await ctx.em.findOne(Version, versionId, { populate: ['addon', 'files'] }),
+      'nobody',
+    );
     this.assertReviewer(ctx.viewer, version.channel);
     existingAddon(ctx, version.addon, 'nobody');
     await this.assertMayDecide(ctx, version, decision);

@@ -1,8 +1,9 @@
 import type { Addon } from '../catalogue/addon.entity.js';
 import { existingAddon, isAuthor } from '../catalogue/addon-access.js';
 import { Channel } from '../catalogue/catalogue.enums.js';
-import { canViewDeleted, isListedReviewer, isUnlistedReviewer } from '../catalogue/catalogue.permissions.js';
+import { isListedReviewer, isUnlistedReviewer } from '../catalogue/catalogue.permissions.js';
 import type { CatalogueService } from '../catalogue/catalogue.service.js';
+import { findsVersion, isReviewerOrAuthor } from '../catalogue/version-access.js';
 import { Version } from '../catalogue/version.entity.js';
 import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
@@ -12,7 +13,8 @@ import { errors } from '../core/errors.js';
  * reviewers of its channel (any reviewer permission for listed, Addons:ReviewUnlisted for
  * unlisted) and its add-on's authors. Anonymous callers get 401, an unknown add-on (or a deleted
  * one without Addons:ViewDeleted) 404. The add-on's own rules (deleted add-ons, authors) are the
- * add-on aggregate's (`catalogue/addon-access.ts`); this module adds the version's.
+ * add-on aggregate's (`catalogue/addon-access.ts`), the version's (deleted versions, channel
+ * reviewers) the version aggregate's (`catalogue/version-access.ts`); this module combines them.
  */
 export class VersionAccess {
   constructor(private readonly catalogue: CatalogueService) {}
@@ -50,12 +52,11 @@ export class VersionAccess {
     const version = Number.isSafeInteger(versionId)
       ? await ctx.em.findOne(Version, { id: versionId, addon: addon.id })
       : null;
-    const missing = !version || (version.deleted && !canViewDeleted(ctx.viewer));
-    if (missing && !options.permissionFirst) throw errors.notFound();
-    const reviewer =
-      version?.channel === Channel.UNLISTED ? isUnlistedReviewer(ctx.viewer) : isListedReviewer(ctx.viewer);
-    if (!reviewer && !(await isAuthor(ctx, addon.id))) throw errors.forbidden();
-    if (missing) throw errors.notFound();
+    const found = findsVersion(ctx.viewer, version, 'viewDeleted');
+    if (!found && !options.permissionFirst) throw errors.notFound();
+    // An unknown version (permissionFirst) counts as listed.
+    if (!(await isReviewerOrAuthor(ctx, addon.id, version?.channel ?? Channel.LISTED))) throw errors.forbidden();
+    if (!found) throw errors.notFound();
     return version;
   }
 }

@@ -1,9 +1,8 @@
 import type { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { existingAddon, isAuthor } from '../catalogue/addon-access.js';
-import { Channel } from '../catalogue/catalogue.enums.js';
 import { isPublicAddon, isVisibleVersion } from '../catalogue/public.js';
-import { canViewDeleted, isListedReviewer, isUnlistedReviewer } from '../catalogue/catalogue.permissions.js';
+import { existingVersion, isChannelReviewer } from '../catalogue/version-access.js';
 import { AddonFile } from '../catalogue/version.entity.js';
 import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
@@ -32,13 +31,12 @@ export class DownloadsService {
     const { version } = file;
     const addon = version.addon;
     existingAddon(ctx, addon, 'viewDeleted');
-    if (version.deleted && !canViewDeleted(ctx.viewer)) throw errors.notFound();
+    existingVersion(ctx, version, 'viewDeleted');
     const info = { id: file.id, filename: file.filename, hash: file.hash };
     if (isPublicFile(file)) return { ...info, public: true };
+    // The author's statement first, reviewers included (as ever: statement counts unchanged).
     const author = await isAuthor(ctx, addon.id);
-    const reviewer =
-      version.channel === Channel.UNLISTED ? isUnlistedReviewer(ctx.viewer) : isListedReviewer(ctx.viewer);
-    if (author || reviewer) return { ...info, public: false };
+    if (author || isChannelReviewer(ctx.viewer, version.channel)) return { ...info, public: false };
     throw errors.notFound();
   }
 

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Addon } from '../../catalogue/addon.entity.js';
 import { AddonType, Channel } from '../../catalogue/catalogue.enums.js';
 import { AddonFile, Version } from '../../catalogue/version.entity.js';
+import { foundVersionsFilter } from '../../catalogue/version-access.js';
 import { isListedReviewer, isUnlistedReviewer } from '../../catalogue/catalogue.permissions.js';
 import type { RequestContext } from '../../core/context.js';
 import { errors } from '../../core/errors.js';
@@ -97,7 +98,7 @@ export class VersionBrowseService {
       {
         addon: addon.id,
         ...(unlisted ? {} : { channel: Channel.LISTED }),
-        ...(ctx.viewer.can(Permission.ADDONS_VIEW_DELETED) ? {} : { deleted: false }),
+        ...foundVersionsFilter(ctx.viewer),
       },
       { orderBy: { created: 'desc', id: 'desc' } },
     );
