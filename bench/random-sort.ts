@@ -11,6 +11,7 @@
  */
 import { App, AddonType, BADGED, PromotedCategory } from '../src/catalogue/catalogue.enums.js';
 import { openDatabase } from '../src/db/database.js';
+import { entities } from '../src/domains.js';
 import { PostgresSearchEngine } from '../src/search/postgres.engine.js';
 import { filterSql } from '../src/search/postgres.query.js';
 import type { AddonSearchFilters } from '../src/search/search.port.js';
@@ -33,7 +34,10 @@ const shapes: Record<string, { filters: AddonSearchFilters; limit: number; calls
   'extensions (engine only)': { filters: { types: [AddonType.EXTENSION] }, limit: 25, calls: 50 },
 };
 
-const db = await openDatabase({ kind: 'postgres', url, poolMax: 4 }, { migrate: process.env.MIGRATE === '1' });
+const db = await openDatabase(
+  { kind: 'postgres', url, poolMax: 4 },
+  { entities, migrate: process.env.MIGRATE === '1' },
+);
 const engine = new PostgresSearchEngine(db);
 const inner = (engine as any).execute;
 let log: { ms: number; text: string }[] = [];

@@ -18,6 +18,7 @@ import { baseUrlOf, clientErrorHandler, sendJson } from './core/http.js';
 import type { Logger } from './core/logger.js';
 import { Keyring } from './core/secrets.js';
 import { openDatabase, type Database, type DatabaseTarget } from './db/database.js';
+import { entities } from './domains.js';
 import { playground } from './graphql/playground.js';
 import { createGraphqlEndpoint } from './graphql/server.js';
 import { refuseDeepJson } from './core/input-guards.js';
@@ -63,7 +64,11 @@ export async function createApp(config: Config, logger: Logger, options: CreateA
   const { keyring, generated } = Keyring.load(config.SECRET_KEY, config.dataDir);
   if (generated)
     logger.warn({ dataDir: config.dataDir }, 'SECRET_KEY is not set: generated one in DATA_DIR/secret-key');
-  const db = await openDatabase(options.database ?? databaseTarget(config), { logger, onQuery: options.onQuery });
+  const db = await openDatabase(options.database ?? databaseTarget(config), {
+    entities,
+    logger,
+    onQuery: options.onQuery,
+  });
   try {
     const services = createServices(config, logger, keyring, db);
     await services.jobs.start();

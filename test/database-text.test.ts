@@ -1,5 +1,6 @@
 import { User } from '../src/accounts/user.entity.js';
 import { openDatabase, type Database } from '../src/db/database.js';
+import { entities } from '../src/domains.js';
 import { createTestDatabase, type TestDatabase } from './helpers/database.js';
 
 let database: TestDatabase;
@@ -7,7 +8,7 @@ let db: Database;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  db = await openDatabase(database.target);
+  db = await openDatabase(database.target, { entities });
 });
 afterAll(async () => {
   await db.close();

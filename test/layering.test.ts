@@ -9,7 +9,9 @@ import { fileURLToPath } from 'node:url';
  *   `rest-compat/`, except `src/app.ts`, the composition root that mounts the REST engine and its
  *   route table;
  * - the catalogue (add-ons, versions, the add-on lifecycle) sits below signing: nothing under
- *   `src/catalogue/` imports `src/signing/`.
+ *   `src/catalogue/` imports `src/signing/`;
+ * - the database port knows no domain: nothing under `src/db/` imports a domain folder (one with a
+ *   `manifest.ts`); the composition (`src/domains.ts`) hands it the domains' entities.
  */
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -85,6 +87,19 @@ describe('layering', () => {
   it('src/ does not import rest-compat/ (only src/app.ts wires it in)', () => {
     const files = all.filter((file) => !REST_WIRING.has(file));
     expect(violations(files, 'rest-compat')).toEqual([]);
+  });
+
+  it('src/db/ does not import any domain (the composition gives it their entities)', () => {
+    const domains = all
+      .filter((file) => /^src\/[^/]+\/manifest\.ts$/.test(file))
+      .map((file) => file.slice(0, -'/manifest.ts'.length));
+    expect(domains).toEqual(expect.arrayContaining(['src/accounts', 'src/catalogue', 'src/reviews', 'src/shelves']));
+    // Every domain folder is listed in the composition, and only there does the list live.
+    const listed = importsOf('src/domains.ts').filter((target) => target.endsWith('/manifest.js'));
+    expect(listed.map((target) => target.slice(0, -'/manifest.js'.length)).sort()).toEqual(domains);
+    const db = all.filter((file) => file.startsWith('src/db/'));
+    expect(db).toContain('src/db/database.ts');
+    expect(domains.flatMap((domain) => violations(db, domain))).toEqual([]);
   });
 
   it('src/catalogue/ does not import src/signing/', () => {

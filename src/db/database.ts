@@ -6,13 +6,14 @@ import {
   MikroORM,
   PostgreSqlDriver,
   type AbstractSqlConnection,
+  type EntityClass,
   type EntityManager,
   type Options,
 } from '@mikro-orm/postgresql';
 import { isMultiStatement } from './statements.js';
 import { enablePreparedReads } from './prepared.js';
 import type { Logger } from '../core/logger.js';
-import { entities } from './entities.js';
+import { databaseEntities } from './entities.js';
 import { acquireDirectoryLock, type DirectoryLock } from './lock.js';
 import { migrationsList } from '../migrations/index.js';
 
@@ -39,6 +40,8 @@ export type DatabaseTarget =
   { kind: 'postgres'; url: string; poolMax?: number } | { kind: 'embedded'; dataDir: string | null };
 
 export interface OpenDatabaseOptions {
+  /** The domains' entities (`entities` of `src/domains.ts`); the port adds its own (`./entities.ts`). */
+  entities: readonly EntityClass<any>[];
   logger?: Logger;
   /** Apply pending migrations (default true). */
   migrate?: boolean;
@@ -73,10 +76,10 @@ function splitScriptsOnlyWhenMultiStatement(orm: MikroORM) {
   };
 }
 
-export async function openDatabase(target: DatabaseTarget, options: OpenDatabaseOptions = {}): Promise<Database> {
+export async function openDatabase(target: DatabaseTarget, options: OpenDatabaseOptions): Promise<Database> {
   const { logger } = options;
   const base: Options = {
-    entities,
+    entities: [...options.entities, ...databaseEntities],
     extensions: [Migrator],
     allowGlobalContext: false,
     forceUtcTimezone: true,

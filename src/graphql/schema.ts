@@ -1,56 +1,18 @@
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { DateTimeScalar } from './scalars.js';
 import { buildSchema, getMetadataStorage, type ContainerType, type NonEmptyArray } from 'type-graphql';
-import { AccountsResolver } from '../accounts/accounts.resolver.js';
-import { UserSummaryResolver } from '../accounts/accounts.summary.js';
-import { AddonAuthorResolver, AddonSummaryResolver } from '../catalogue/catalogue.summary.js';
-import { SiteResolver } from '../site/site.resolver.js';
-import { CatalogueResolver } from '../catalogue/catalogue.resolver.js';
-import { ListingResolver } from '../catalogue/listing.resolver.js';
-import { LifecycleResolver } from '../catalogue/lifecycle/lifecycle.resolver.js';
-import { SearchResolver } from '../search/search.resolver.js';
-import { FileResolver, LicenseResolver, PreviewResolver, VersionResolver } from '../catalogue/version.resolver.js';
 import type { Services } from '../services.js';
-import { SigningResolver } from '../signing/signing.resolver.js';
-import { ReviewsResolver } from '../reviews/reviews.resolver.js';
-import { DraftCommentsResolver } from '../reviews/draft-comments.resolver.js';
-import { VersionBrowseResolver } from '../reviews/browse/browse.resolver.js';
-import { CollectionAddonsResolver, CollectionsResolver } from '../collections/collections.resolver.js';
-import { RatingPageResolver, RatingsResolver } from '../ratings/ratings.resolver.js';
-import { AbuseResolver } from '../abuse/abuse.resolver.js';
-import { CurationLogResolver, ShelvesResolver } from '../shelves/shelves.resolver.js';
-import { DiscoveryResolver } from '../shelves/discovery.resolver.js';
+import { resolvers as domainResolvers } from '../domains.js';
 import { enforceRequirements } from '../auth/requirements.js';
 
-/** Every resolver class. A domain adds its resolver here. */
+/** Every resolver class: the domains' (`src/domains.ts`; a domain lists its own in its manifest). */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const resolvers: NonEmptyArray<Function> = [
-  SiteResolver,
-  AccountsResolver,
-  UserSummaryResolver,
-  CatalogueResolver,
-  AddonSummaryResolver,
-  AddonAuthorResolver,
-  VersionResolver,
-  LicenseResolver,
-  FileResolver,
-  PreviewResolver,
-  SearchResolver,
-  ListingResolver,
-  LifecycleResolver,
-  SigningResolver,
-  ReviewsResolver,
-  DraftCommentsResolver,
-  VersionBrowseResolver,
-  CollectionsResolver,
-  CollectionAddonsResolver,
-  RatingsResolver,
-  RatingPageResolver,
-  AbuseResolver,
-  ShelvesResolver,
-  CurationLogResolver,
-  DiscoveryResolver,
-];
+export const resolvers: NonEmptyArray<Function> = nonEmpty(domainResolvers);
+
+function nonEmpty<T>(list: T[]): NonEmptyArray<T> {
+  if (list.length === 0) throw new Error('No domain contributes a resolver');
+  return list as [T, ...T[]];
+}
 
 /** Resolvers are built with the service singletons; no reflection-based DI. */
 class ServiceContainer implements ContainerType {

@@ -1,6 +1,7 @@
 import { pino } from 'pino';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database.js';
 import { openDatabase, type Database } from '../db/database.js';
+import { entities } from '../domains.js';
 import { SiteSetting } from '../site/site-setting.entity.js';
 import { createJobQueue } from './pg-boss.queue.js';
 import type { Job, JobQueue, QueueDefinitions } from './queue.port.js';
@@ -46,7 +47,7 @@ let queue: JobQueue<TestJobs>;
 
 beforeAll(async () => {
   testDb = await createTestDatabase();
-  db = await openDatabase(testDb.target, { logger });
+  db = await openDatabase(testDb.target, { entities, logger });
   queue = createJobQueue<TestJobs>(db, { queues, logger, pollIntervalSeconds: 0.1, maintenanceIntervalSeconds: 1 });
   await queue.start();
 });

@@ -1,0 +1,12 @@
+import type { DomainManifest } from '../core/domain.js';
+import { Group } from './group.entity.js';
+import { UserNotification } from './notification.entity.js';
+import { User } from './user.entity.js';
+import { AccountsResolver } from './accounts.resolver.js';
+import { UserSummaryResolver } from './accounts.summary.js';
+
+export const accountsManifest: DomainManifest = {
+  name: 'accounts',
+  entities: [User, Group, UserNotification],
+  resolvers: [AccountsResolver, UserSummaryResolver],
+};

@@ -1,0 +1,41 @@
+import type { DomainManifest } from '../core/domain.js';
+import { Addon, AddonUser } from './addon.entity.js';
+import { Category } from './category.entity.js';
+import { DeniedGuid } from './denied-guid.entity.js';
+import { License } from './license.entity.js';
+import { FeaturedAddon, Preview } from './preview.entity.js';
+import { AddonFile, Version, VersionCompat } from './version.entity.js';
+import { AddonActivity } from './lifecycle/activity.entity.js';
+import { CatalogueResolver } from './catalogue.resolver.js';
+import { AddonAuthorResolver, AddonSummaryResolver } from './catalogue.summary.js';
+import { FileResolver, LicenseResolver, PreviewResolver, VersionResolver } from './version.resolver.js';
+import { ListingResolver } from './listing.resolver.js';
+import { LifecycleResolver } from './lifecycle/lifecycle.resolver.js';
+
+export const catalogueManifest: DomainManifest = {
+  name: 'catalogue',
+  entities: [
+    Addon,
+    AddonUser,
+    Category,
+    License,
+    Version,
+    VersionCompat,
+    AddonFile,
+    Preview,
+    FeaturedAddon,
+    DeniedGuid,
+    AddonActivity,
+  ],
+  resolvers: [
+    CatalogueResolver,
+    AddonSummaryResolver,
+    AddonAuthorResolver,
+    VersionResolver,
+    LicenseResolver,
+    FileResolver,
+    PreviewResolver,
+    ListingResolver,
+    LifecycleResolver,
+  ],
+};
