@@ -61,9 +61,13 @@ beforeAll(async () => {
   } as never);
   [v1, v2] = await t.em().find(Version, { addon: addon.id }, { orderBy: { id: 'asc' } });
   await attachPackage(t, v1, { 'manifest.json': MANIFEST('1.0'), 'content/main.js': 'one();\n' });
-  file2 = await attachPackage(t, v2, { 'manifest.json': MANIFEST('2.0'), 'content/main.js': 'one();\ntwo();\n' }, [
-    LINTER_MESSAGE,
-  ]);
+  const stored = await attachPackage(
+    t,
+    v2,
+    { 'manifest.json': MANIFEST('2.0'), 'content/main.js': 'one();\ntwo();\n' },
+    { messages: [LINTER_MESSAGE] },
+  );
+  file2 = stored.fileId;
   await clearThrottles(t);
   const rated = await call(t, 'post', '/api/v5/ratings/rating/', fan, {
     addon: addon.id,

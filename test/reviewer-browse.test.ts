@@ -1,14 +1,12 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { AddonStatus, AddonType, Channel, FileStatus } from '../src/catalogue/catalogue.enums.js';
 import { AddonFile, Version } from '../src/catalogue/version.entity.js';
-import { User } from '../src/accounts/user.entity.js';
 import { PackageContents, PackageFileDiff } from '../src/reviews/browse/contents.entity.js';
 import type { StoredEntry } from '../src/reviews/browse/package-contents.js';
-import { FileUpload } from '../src/signing/upload.entity.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { createAddon } from './helpers/catalogue.js';
 import { call, caller, type Caller } from './helpers/ratings.js';
-import { zipFiles } from './helpers/signing.js';
+import { attachPackage } from './helpers/packages.js';
 
 /**
  * Reviewers browsing and comparing versions (issue 12, item 3; docs/compat-notes.md §4.5): the version
@@ -53,48 +51,9 @@ const V2 = {
     Array.from({ length: 20 }, (_, i) => (i === 9 ? 'line ten changed;' : `line ${i + 1};`)).join('\n') + '\n',
 };
 
-/** Stores a package for the version's file, as the signing pipeline leaves it, and its validation. */
-async function attachPackage(version: Version, files: Record<string, string | Buffer>, minified: string[] = []) {
-  const bytes = await zipFiles(files);
-  const hash = `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
-  const em = t.em();
-  const file = await em.findOneOrFail(AddonFile, { version: version.id });
-  const key = `addons/${version.addon.id}/${file.id}-${randomUUID()}.xpi`;
-  await t.app.services.files.put(key, bytes);
-  file.storageKey = key;
-  file.hash = hash;
-  file.size = bytes.length;
-  const author = await em.findOneOrFail(User, { id: { $gt: 0 } });
-  em.create(FileUpload, {
-    uuid: randomUUID().replace(/-/g, ''),
-    user: author,
-    addon: version.addon.id,
-    version: version.version,
-    channel: version.channel,
-    addonType: AddonType.EXTENSION,
-    automatedSigning: false,
-    filename: 'upload.xpi',
-    storageKey: key,
-    hash,
-    valid: true,
-    processedAt: new Date(),
-    createdVersion: version.id,
-    validation: {
-      success: true,
-      errors: 0,
-      warnings: 0,
-      notices: 0,
-      compatibility_summary: { errors: 0, warnings: 0, notices: 0 },
-      detected_type: 'extension',
-      ending_tier: 5,
-      metadata: { listed: true, is_webextension: true, unknownMinifiedFiles: minified },
-      messages: [],
-      message_tree: {},
-    },
-  } as never);
-  await em.flush();
-  return hash.slice('sha256:'.length);
-}
+/** Stores a package for the version's file and its validation; returns the package's SHA-256. */
+const attach = async (version: Version, files: Record<string, string | Buffer>, minified: string[] = []) =>
+  (await attachPackage(t, version, files, { minified })).sha256;
 
 async function addonWithPackages() {
   const author = await caller(t);
@@ -108,9 +67,9 @@ async function addonWithPackages() {
     ],
   });
   const [v1, v2, unlisted] = await t.em().find(Version, { addon: addon.id }, { orderBy: { id: 'asc' } });
-  const h1 = await attachPackage(v1, V1);
-  const h2 = await attachPackage(v2, V2, ['lib/new.min.js']);
-  await attachPackage(unlisted, V2);
+  const h1 = await attach(v1, V1);
+  const h2 = await attach(v2, V2, ['lib/new.min.js']);
+  await attach(unlisted, V2);
   const base = `/api/v4/reviewers/addon/${addon.id}/versions/`;
   return { addon, author, v1, v2, unlisted, base, h1, h2 };
 }
@@ -556,7 +515,7 @@ describe('file validation', () => {
   it('lets theme reviewers, not add-on reviewers, read a static theme file, and serves GraphQL the same', async () => {
     const theme = await createAddon(t.em(), { type: AddonType.STATICTHEME, status: AddonStatus.NOMINATED });
     const [version] = await t.em().find(Version, { addon: theme.id });
-    await attachPackage(version, { 'manifest.json': MANIFEST_1 });
+    await attach(version, { 'manifest.json': MANIFEST_1 });
     const file = await fileOf(version);
     const themeReviewer = await caller(t, { permission: ['Addons:ThemeReview'] });
     expect((await call(t, 'get', validationPath(theme.id, file.id), themeReviewer)).status).toBe(200);

@@ -6,17 +6,23 @@ import { FileUpload } from '../../src/signing/upload.entity.js';
 import type { TestApp } from './app.js';
 import { zipFiles } from './signing.js';
 
+/** What the upload's validation reports: linter messages, and minified files it could not identify. */
+export interface PackageValidation {
+  messages?: object[];
+  minified?: string[];
+}
+
 /**
  * Stores a package for the version's file, as the signing pipeline leaves it (the file's bytes,
  * hash and size, and the validated upload that made the version), so reviewers can browse it.
- * Returns the file's id.
+ * Returns the file's id and the package's SHA-256 (hex).
  */
 export async function attachPackage(
   t: TestApp,
   version: Version,
   files: Record<string, string | Buffer>,
-  messages: object[] = [],
-): Promise<number> {
+  { messages = [], minified = [] }: PackageValidation = {},
+): Promise<{ fileId: number; sha256: string }> {
   const bytes = await zipFiles(files);
   const hash = `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
   const em = t.em();
@@ -49,11 +55,11 @@ export async function attachPackage(
       compatibility_summary: { errors: 0, warnings: messages.length, notices: 0 },
       detected_type: 'extension',
       ending_tier: 5,
-      metadata: { listed: true, is_webextension: true, unknownMinifiedFiles: [] },
+      metadata: { listed: true, is_webextension: true, unknownMinifiedFiles: minified },
       messages,
       message_tree: {},
     },
   } as never);
   await em.flush();
-  return file.id;
+  return { fileId: file.id, sha256: hash.slice('sha256:'.length) };
 }
