@@ -30,12 +30,11 @@ import type {
   HttpMethod,
   RestRequest,
   RouteDefinition,
-  RouteVersion,
   ShapeContext,
 } from './route.js';
 
 /** A route of either table, as the engine handles it (the version it sees is the path's). */
-type EngineRoute = RouteDefinition<any, RouteVersion>;
+type EngineRoute = RouteDefinition<any, ApiVersion>;
 
 interface CompiledRoute {
   definition: EngineRoute;
@@ -59,9 +58,9 @@ const VERSIONED_PATH = /^\/api\/(v3|v4|v5)(\/.*)$/;
 export function compileRoutes(
   schema: GraphQLSchema,
   routes: readonly AnyRouteDefinition[],
-): Map<RouteVersion, CompiledRoute[]> {
+): Map<ApiVersion, CompiledRoute[]> {
   const problems: string[] = [];
-  const byVersion = new Map<RouteVersion, CompiledRoute[]>([
+  const byVersion = new Map<ApiVersion, CompiledRoute[]>([
     ['v3', []],
     ['v4', []],
     ['v5', []],
@@ -193,7 +192,7 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
       const path = requestUrl.pathname.replace(/\/{2,}/g, '/');
       const versioned = VERSIONED_PATH.exec(path);
       if (!versioned) return sendJson(res, 404, { detail: 'Not found.' });
-      const version = versioned[1] as RouteVersion;
+      const version = versioned[1] as ApiVersion;
       const method = (req.method === 'HEAD' ? 'GET' : req.method) as HttpMethod;
 
       const em = db.fork();
@@ -214,7 +213,7 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
 
       const query = new ReadTrackingParams(requestUrl.search);
       const gated = (name: Gate) => gate(version, name);
-      let restRequest: RestRequest<RouteVersion> = { version, params, query, body: req.body, locale, gate: gated };
+      let restRequest: RestRequest = { version, params, query, body: req.body, locale, gate: gated };
       fieldNames = route.definition.errorFields?.(restRequest);
       const ip = req.ip ?? null;
       const scope = method === 'GET' ? cacheScope(route.definition, restRequest) : false;
@@ -451,7 +450,7 @@ function partKeyPrefix(route: CompiledRoute, requestUrl: URL, locale: string, qu
 const isPlainViewer = (viewer: Viewer) =>
   viewer.isAuthenticated && viewer.permissions.length === 0 && viewer.authorsNoAddon;
 
-function cacheScope(route: EngineRoute, request: RestRequest<RouteVersion>): CacheScope | false {
+function cacheScope(route: EngineRoute, request: RestRequest): CacheScope | false {
   const rule = route.cache;
   return typeof rule === 'function' ? rule(request) : (rule ?? false);
 }
@@ -475,18 +474,13 @@ function matchPath(routes: CompiledRoute[], path: string) {
   return matches;
 }
 
-function createShapeContext(
-  request: RestRequest<RouteVersion>,
-  requestUrl: URL,
-  services: Services,
-): ShapeContext<RouteVersion> {
+function createShapeContext(request: RestRequest, requestUrl: URL, services: Services): ShapeContext {
   const lang = request.query.has('lang') ? (canonicalLocale(request.query.get('lang')) ?? request.locale) : null;
   const wrapRequested = request.query.has('wrap_outgoing_links');
   const host = requestUrl.host;
   const baseUrl = requestUrl.origin;
-  const version = request.version as ApiVersion;
-  const flat = gate(version, 'l10n_flat_input_output');
-  const legacyLinks = gate(version, 'wrap-outgoing-parameter');
+  const flat = request.gate('l10n_flat_input_output');
+  const legacyLinks = request.gate('wrap-outgoing-parameter');
   const wrap = (url: string | null | undefined) => services.links.wrap(url, host);
   const translated = (value: Parameters<typeof translatedOutput>[0], defaultLocale?: string) =>
     translatedOutput(value, lang, flat, defaultLocale);
@@ -500,7 +494,7 @@ function createShapeContext(
     link: (url) => linkOutput(url, legacyLinks, wrapRequested, wrap),
     translatedLink: (value, defaultLocale) =>
       translatedLinkOutput(translated(value, defaultLocale), legacyLinks, wrapRequested, wrap),
-    wrapLink: (url) => services.links.wrap(url, host),
+    wrapLink: wrap,
     timestamp: formatTimestamp,
     absolute: (path) => new URL(path, baseUrl + '/').href,
   };

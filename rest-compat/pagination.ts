@@ -1,6 +1,6 @@
 import { errors } from '../src/core/errors.js';
 import type { Page } from '../src/core/pagination.js';
-import type { RestRequest, RouteVersion, ShapeContext } from './route.js';
+import type { RestRequest, ShapeContext } from './route.js';
 
 /** GraphQL's Int: 32-bit signed. */
 const MAX_INT = 2 ** 31 - 1;
@@ -9,7 +9,7 @@ const MAX_INT = 2 ** 31 - 1;
  * `page` and `page_size` as GraphQL variables. A page that is not a positive integer is the
  * original's 404 "Invalid page."; a bad page_size falls back to the default (the service caps it).
  */
-export function pageVariables(request: RestRequest<RouteVersion>): { page: number; pageSize: number | null } {
+export function pageVariables(request: RestRequest): { page: number; pageSize: number | null } {
   const rawPage = request.query.get('page');
   let page = 1;
   if (rawPage !== null && rawPage !== '') {
@@ -25,7 +25,7 @@ export function pageVariables(request: RestRequest<RouteVersion>): { page: numbe
 }
 
 /** The paginated envelope, keys in the original order, with absolute next/previous URLs. */
-export function paginated<T, R>(page: Page<T>, context: ShapeContext<RouteVersion>, shapeItem: (item: T) => R) {
+export function paginated<T, R>(page: Page<T>, context: ShapeContext, shapeItem: (item: T) => R) {
   return {
     page_size: page.pageSize,
     page_count: page.pageCount,

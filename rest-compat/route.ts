@@ -7,13 +7,11 @@ import type { ApiVersion, Gate } from './gates.js';
 export type { ApiVersion } from './gates.js';
 /** The v5 submission API (web-ext 8+): only v5 has its routes (`routes/submission.ts`). */
 export type SubmissionApiVersion = 'v5';
-/** Every version a path may carry (see gates.ts). */
-export type RouteVersion = ApiVersion;
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type CacheScope = 'anonymous' | 'public';
 
 /** The parts of an HTTP request a route maps to GraphQL variables. */
-export interface RestRequest<V extends RouteVersion = ApiVersion> {
+export interface RestRequest<V extends ApiVersion = ApiVersion> {
   readonly version: V;
   /** Path variables, URL-decoded. */
   readonly params: Readonly<Record<string, string>>;
@@ -31,7 +29,7 @@ export type TranslatedOutput = string | Readonly<Record<string, string | null>>;
 export type LinkOutput = string | { url: string; outgoing: string };
 
 /** What a shaper needs to turn GraphQL data into the JSON of the request's version (see gates.ts). */
-export interface ShapeContext<V extends RouteVersion = ApiVersion> {
+export interface ShapeContext<V extends ApiVersion = ApiVersion> {
   readonly version: V;
   readonly request: RestRequest<V>;
   /** Whether the request's API version has a difference (see gates.ts). */
@@ -64,7 +62,7 @@ export interface ShapeContext<V extends RouteVersion = ApiVersion> {
  * One entry of the route table: a REST path in some API versions, served by one named GraphQL
  * operation. The document is parsed and validated against the schema once, at boot.
  */
-export interface RouteDefinition<TData = any, V extends RouteVersion = ApiVersion> {
+export interface RouteDefinition<TData = any, V extends ApiVersion = ApiVersion> {
   method: HttpMethod;
   /** Relative to `/api/<version>`; `<name>` marks a path variable, e.g. `/accounts/account/<user>/`. */
   path: string;

@@ -19,16 +19,11 @@ import { AddonStatus, App, Channel, FileStatus } from '../src/catalogue/catalogu
 import { Preview } from '../src/catalogue/preview.entity.js';
 import { AddonFile, Version } from '../src/catalogue/version.entity.js';
 import { routes as routeTable } from '../rest-compat/routes/index.js';
-import type {
-  RestRequest as VersionedRequest,
-  RouteDefinition as VersionedRoute,
-  RouteVersion,
-} from '../rest-compat/route.js';
+import type { ApiVersion } from '../rest-compat/gates.js';
+import type { RestRequest, RouteDefinition as VersionedRoute } from '../rest-compat/route.js';
 
-/** Routes of every version (v3/v4, and the v5 submission API's), each only ever called with its own. */
-type ApiVersion = RouteVersion;
-type RouteDefinition = VersionedRoute<any, RouteVersion>;
-type RestRequest = VersionedRequest<RouteVersion>;
+/** Routes of every version, each only ever called with one it declares. */
+type RouteDefinition = VersionedRoute<any, ApiVersion>;
 const routes = routeTable as readonly RouteDefinition[];
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { createAddon } from './helpers/catalogue.js';

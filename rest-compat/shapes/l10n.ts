@@ -1,3 +1,4 @@
+import { DEFAULT_LOCALE } from '../../src/core/i18n/locales.js';
 import { localize, type Translations } from '../../src/core/i18n/translations.js';
 import type { LinkOutput, TranslatedOutput } from '../route.js';
 
@@ -18,7 +19,8 @@ export function translatedOutput(
   if (found === null || typeof found !== 'string') return found;
   const present = value?.[lang];
   if (typeof present === 'string' && present !== '') return { [lang]: found };
-  const fallback = defaultLocale ?? Object.keys(value ?? {}).find((locale) => value?.[locale] === found) ?? lang;
+  // `localize` fell back to the default locale's text.
+  const fallback = defaultLocale ?? DEFAULT_LOCALE;
   return { [fallback]: found, [lang]: null, _default: fallback };
 }
 
