@@ -229,10 +229,10 @@ const probes: Record<Gate, Probe> = {
     const body = await ok(await search(v, `?guid=${encodeURIComponent(ext.guid!)}`));
     return 'picture_url' in body.results[0].authors[0];
   },
-  'contributions-url-null': async (v) => {
+  'contributions-url-empty-string': async (v) => {
     const value = (await detail(v, plainExt)).contributions_url;
     if (value !== null && value !== '') throw new Error(`contributions_url: ${JSON.stringify(value)}`);
-    return value === null;
+    return value === '';
   },
   'search-single-type': async (v) => (await search(v, '?type=extension,dictionary')).status === 400,
   'search-author-usernames-only': async (v) => !(await searchIds(v, `?author=${dev.id}`)).includes(ext.id),

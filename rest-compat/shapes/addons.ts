@@ -304,7 +304,8 @@ export function shapeAddon(addon: AddonData, ctx: ShapeContext, options: AddonSh
     })),
     average_daily_users: addon.averageDailyUsers,
     categories: ctx.gate('categories-application') ? byApp : slugs,
-    contributions_url: contributions === null && !ctx.gate('contributions-url-null') ? '' : contributions,
+    // The original's outgoing URL field sends an empty one as null (its v4 sent the empty string).
+    contributions_url: contributions === null && ctx.gate('contributions-url-empty-string') ? '' : contributions,
     ...(ctx.gate('del-addons-created-field') ? {} : { created: ctx.timestamp(addon.created) }),
     current_version: addon.currentVersion ? shapeVersion(addon.currentVersion, ctx, options) : null,
     default_locale: addon.defaultLocale,
