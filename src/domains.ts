@@ -9,7 +9,9 @@ import { reviewsManifest } from './reviews/manifest.js';
 import { collectionsManifest } from './collections/manifest.js';
 import { ratingsManifest } from './ratings/manifest.js';
 import { abuseManifest } from './abuse/manifest.js';
+import { curationManifest } from './curation/manifest.js';
 import { shelvesManifest } from './shelves/manifest.js';
+import { discoveryManifest } from './discovery/manifest.js';
 
 /**
  * Every domain (composition). A new domain adds `src/<domain>/manifest.ts` and its line here; its
@@ -31,7 +33,9 @@ export const domains: readonly DomainManifest[] = [
   collectionsManifest,
   ratingsManifest,
   abuseManifest,
+  curationManifest,
   shelvesManifest,
+  discoveryManifest,
 ];
 
 /** The domains' entities, given to the database port (`openDatabase`), which adds its own (cache tags). */

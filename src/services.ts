@@ -29,7 +29,7 @@ import type { Mailer } from './mail/mailer.port.js';
 import { SmtpMailer } from './mail/smtp.mailer.js';
 import { ReviewFlagsService } from './reviews/review-flags.service.js';
 import { ReviewsService } from './reviews/reviews.service.js';
-import { VersionAccess } from './reviews/version-access.js';
+import { ReviewMaterialAccess } from './reviews/review-material-access.js';
 import { PackageContentsStore } from './reviews/browse/package-contents.js';
 import { VersionBrowseService } from './reviews/browse/version-browse.service.js';
 import { DEFAULT_ZIP_LIMITS } from './signing/package/zip.js';
@@ -53,9 +53,9 @@ import { LifecyclePolicy } from './catalogue/lifecycle/lifecycle.policy.js';
 import { DomainEvents } from './events/domain-events.js';
 import { ResponseCache } from './core/response-cache.js';
 import { AbuseService } from './abuse/abuse.service.js';
-import { CurationLog } from './shelves/curation-log.js';
+import { CurationLog } from './curation/curation-log.js';
 import { ShelvesService } from './shelves/shelves.service.js';
-import { DiscoveryService } from './shelves/discovery.service.js';
+import { DiscoveryService } from './discovery/discovery.service.js';
 
 /** The service singletons. Each holds the rules of one domain; all take a RequestContext or an EntityManager. */
 export interface Services {
@@ -163,9 +163,9 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
     },
     { dir: join(config.dataDir, 'tmp'), maxBytes: config.MAX_UPLOAD_MB * 1024 * 1024 },
   );
-  const versionAccess = new VersionAccess(catalogue);
+  const reviewMaterialAccess = new ReviewMaterialAccess(catalogue);
   const collectionAccess = new CollectionAccess(collectionsOptions(config));
-  const draftComments = new DraftCommentsService(versionAccess);
+  const draftComments = new DraftCommentsService(reviewMaterialAccess);
   const reviews = new ReviewsService(
     catalogue,
     jobs,
@@ -179,7 +179,7 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
       allowSelfReviews: config.ALLOW_SELF_REVIEWS,
     },
     draftComments,
-    versionAccess,
+    reviewMaterialAccess,
   );
 
   // Subscribers of the lifecycle's events (delivered from the job queue, after commit). Cached
@@ -244,7 +244,7 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
     reviewerSubscriptions,
     draftComments,
     versionBrowse: new VersionBrowseService(
-      versionAccess,
+      reviewMaterialAccess,
       new PackageContentsStore(files, {
         // Any member an upload may hold can be read back (downloads); diffs and contents are bounded below.
         limits: { maxReadSize: DEFAULT_ZIP_LIMITS.maxEntrySize },

@@ -11,7 +11,9 @@ import { fileURLToPath } from 'node:url';
  * - the catalogue (add-ons, versions, the add-on lifecycle) sits below signing: nothing under
  *   `src/catalogue/` imports `src/signing/`;
  * - the database port knows no domain: nothing under `src/db/` imports a domain folder (one with a
- *   `manifest.ts`); the composition (`src/domains.ts`) hands it the domains' entities.
+ *   `manifest.ts`); the composition (`src/domains.ts`) hands it the domains' entities;
+ * - curation (the log, who curates, shared rules) sits below the curated domains: nothing under
+ *   `src/curation/` imports `src/shelves/` or `src/discovery/`, and those two do not import each other.
  */
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -106,5 +108,16 @@ describe('layering', () => {
     const catalogue = all.filter((file) => file.startsWith('src/catalogue/'));
     expect(catalogue).toContain('src/catalogue/lifecycle/lifecycle.service.ts');
     expect(violations(catalogue, 'src/signing')).toEqual([]);
+  });
+
+  it('src/curation/ sits below the curated domains; shelves and discovery do not import each other', () => {
+    const under = (dir: string) => all.filter((file) => file.startsWith(`${dir}/`));
+    expect(under('src/curation')).toContain('src/curation/curation-log.ts');
+    expect([
+      ...violations(under('src/curation'), 'src/shelves'),
+      ...violations(under('src/curation'), 'src/discovery'),
+    ]).toEqual([]);
+    expect(violations(under('src/shelves'), 'src/discovery')).toEqual([]);
+    expect(violations(under('src/discovery'), 'src/shelves')).toEqual([]);
   });
 });

@@ -10,8 +10,8 @@ import { canViewDeleted, isListedReviewer, isUnlistedReviewer } from './catalogu
  * The object-level rules of the version aggregate, in one place: who finds a deleted version, who
  * reviews a channel, and who sees a version as the version endpoint shows it. Built on the add-on
  * aggregate's (`addon-access.ts`: authors, deleted add-ons) and on the viewer-level permissions
- * (`catalogue.permissions.ts`). Review material (`reviews/version-access.ts`) and file downloads
- * (`signing/downloads.service.ts`) build on these.
+ * (`catalogue.permissions.ts`). Review material (`reviews/review-material-access.ts`) and file
+ * downloads (`signing/downloads.service.ts`) build on these.
  */
 
 /** The version facts these rules read. */

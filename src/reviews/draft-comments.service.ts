@@ -8,7 +8,7 @@ import { fieldMessages } from '../core/messages.js';
 import { TEXT_LIMITS, lengthProblem, type TextLimit } from '../core/text-limits.js';
 import { User } from '../accounts/user.entity.js';
 import { CannedResponse, DraftComment } from './draft-comment.entity.js';
-import type { VersionAccess } from './version-access.js';
+import type { ReviewMaterialAccess } from './review-material-access.js';
 
 /** A draft comment's fields; absent ones keep their value on update. */
 export interface DraftCommentInput {
@@ -40,7 +40,7 @@ export const draftMessages = {
  * on the version (ReviewsService.decide) takes the decider's drafts as its comments.
  */
 export class DraftCommentsService {
-  constructor(private readonly access: VersionAccess) {}
+  constructor(private readonly access: ReviewMaterialAccess) {}
 
   async cannedResponses(ctx: RequestContext): Promise<CannedResponse[]> {
     return ctx.em.find(CannedResponse, {}, { orderBy: { category: 'asc', title: 'asc', id: 'asc' } });

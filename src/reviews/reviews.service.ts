@@ -21,7 +21,7 @@ import type { JobQueue } from '../jobs/queue.port.js';
 import type { ServiceJobs } from '../jobs/service-jobs.js';
 import type { Mailer } from '../mail/mailer.port.js';
 import { mails } from '../mail/templates.js';
-import type { VersionAccess } from './version-access.js';
+import type { ReviewMaterialAccess } from './review-material-access.js';
 import type { DraftCommentsService } from './draft-comments.service.js';
 import { DraftComment } from './draft-comment.entity.js';
 import { ReviewAction, reviewActionLabel } from './review.enums.js';
@@ -116,7 +116,7 @@ export class ReviewsService {
     private readonly mailer: Mailer,
     private readonly settings: ReviewSettings,
     private readonly drafts: DraftCommentsService,
-    private readonly access: VersionAccess,
+    private readonly access: ReviewMaterialAccess,
   ) {}
 
   /**

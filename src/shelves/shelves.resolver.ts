@@ -1,15 +1,10 @@
-import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { NESTED_ADDON } from '../catalogue/catalogue.summary.js';
 import { AddonObjectType } from '../catalogue/catalogue.types.js';
 import type { RequestContext } from '../core/context.js';
-import { PageArgs } from '../graphql/pagination.js';
 import type { Services } from '../services.js';
-import type { CurationLogEntry } from './shelf.entity.js';
-import type { CurationSubject } from './curation-log.js';
 import type { PrimaryShelfView } from './shelves.service.js';
 import {
-  CurationLogEntryType,
-  CurationLogPageType,
   ExternalAddonType,
   HeroShelvesType,
   PrimaryShelfInputType,
@@ -24,15 +19,6 @@ const ALL = {
   defaultValue: false,
   description: 'Include disabled shelves (Admin:Curation; others get UNAUTHENTICATED or FORBIDDEN).',
 };
-
-@ArgsType()
-class CurationLogArgs extends PageArgs {
-  @Field(() => String, { nullable: true, description: '`primary_shelf`, `secondary_shelf` or `discovery_item`.' })
-  subjectType?: CurationSubject | null;
-
-  @Field(() => Int, { nullable: true })
-  subjectId?: number | null;
-}
 
 @Resolver(() => PrimaryShelfType)
 export class ShelvesResolver {
@@ -112,12 +98,6 @@ export class ShelvesResolver {
     return this.services.shelves.deleteSecondaryShelf(ctx, id);
   }
 
-  @Requires(anyOf(Permission.ADMIN_CURATION))
-  @Query(() => CurationLogPageType, { description: 'Curation changes, newest first.' })
-  curationLog(@Args() { subjectType, subjectId, page, pageSize }: CurationLogArgs, @Ctx() ctx: RequestContext) {
-    return this.services.curationLog.list(ctx, { subjectType, subjectId }, page, pageSize);
-  }
-
   @FieldResolver(() => AddonObjectType, { nullable: true, description: `Null for external shelves. ${NESTED_ADDON}` })
   addon(@Root() shelf: PrimaryShelfView) {
     return shelf.isExternal ? null : shelf.addon;
@@ -128,23 +108,5 @@ export class ShelvesResolver {
     if (!shelf.isExternal) return null;
     const { id, guid, homepage, name, type, defaultLocale } = shelf.addon;
     return { id, guid, homepage, name, type, defaultLocale };
-  }
-}
-
-@Resolver(() => CurationLogEntryType)
-export class CurationLogResolver {
-  @FieldResolver(() => Int, { nullable: true })
-  userId(@Root() entry: CurationLogEntry) {
-    return entry.user?.id ?? null;
-  }
-
-  @FieldResolver(() => Int, { nullable: true })
-  addonId(@Root() entry: CurationLogEntry) {
-    return entry.addon?.id ?? null;
-  }
-
-  @FieldResolver(() => String, { nullable: true })
-  details(@Root() entry: CurationLogEntry) {
-    return entry.details === null ? null : JSON.stringify(entry.details);
   }
 }

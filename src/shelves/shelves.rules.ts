@@ -1,4 +1,3 @@
-import type { Translations } from '../core/i18n/translations.js';
 import { fieldMessages } from '../core/messages.js';
 
 /** The gradient's start colour of every primary shelf (the original's `GRADIENT_START_COLOR`). */
@@ -27,7 +26,6 @@ export const MESSAGES = {
   gradient: 'Gradient color is required for enabled shelves',
   externalHomepage: 'External primary shelves need a homepage defined in addon details.',
   addon: fieldMessages.pkOrSlugDoesNotExist,
-  position: 'Ensure this value is between 0 and 32767.',
 } as const;
 
 /** An absolute http(s) URL with a host. */
@@ -39,9 +37,4 @@ export function isHttpUrl(value: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** Whether a translated text has a non-empty translation. */
-export function hasText(value: Translations | null | undefined): boolean {
-  return Object.values(value ?? {}).some((text) => text !== '');
 }

@@ -8,15 +8,9 @@ import { errors } from '../core/errors.js';
 import { FieldErrorCollector } from '../core/field-errors.js';
 import { TEXT_LIMITS } from '../core/text-limits.js';
 import type { Translations } from '../core/i18n/translations.js';
-import {
-  hasText,
-  isHttpUrl,
-  MESSAGES,
-  SECONDARY_MODULES,
-  SHELF_GRADIENT_START,
-  SHELF_GRADIENTS,
-} from './shelves.rules.js';
-import type { CuratedKind, CurationLog, Facts } from './curation-log.js';
+import { isHttpUrl, MESSAGES, SECONDARY_MODULES, SHELF_GRADIENT_START, SHELF_GRADIENTS } from './shelves.rules.js';
+import type { CuratedKind, CurationLog, Facts } from '../curation/curation-log.js';
+import { hasText, positionOf } from '../curation/curation.rules.js';
 import { PrimaryShelf, SecondaryShelf, SecondaryShelfModule } from './shelf.entity.js';
 
 export interface CtaInput {
@@ -91,8 +85,6 @@ export interface SecondaryShelfView {
   cta: CtaView | null;
   modules: ModuleView[];
 }
-
-const MAX_POSITION = 32_767;
 
 /**
  * Hero shelves (primary and secondary): what the public sees (enabled shelves; primary ones only
@@ -241,7 +233,7 @@ export class ShelvesService {
         p.add('gradient', MESSAGES.choice(gradient));
       }
     }
-    const position = this.position(p, input.position, shelf.position);
+    const position = positionOf(p, 'position', input.position, shelf.position);
     let addon: AddonRecord | null = null;
     if (input.addon === undefined && creating) p.add('addon', MESSAGES.required);
     else if (input.addon === null) p.add('addon', MESSAGES.notNull);
@@ -302,7 +294,7 @@ export class ShelvesService {
     if (input.modules === null) p.add('modules', MESSAGES.notNull);
     else if (modules === null && isNew) p.add('modules', MESSAGES.required);
     else if (modules !== null && modules.length !== SECONDARY_MODULES) p.add('modules', MESSAGES.modules);
-    const position = this.position(p, input.position, shelf.position);
+    const position = positionOf(p, 'position', input.position, shelf.position);
     const enabled = input.enabled ?? shelf.enabled;
     if (enabled && !p.has('cta') && Boolean(cta.url) !== hasText(cta.text)) p.add('cta', MESSAGES.cta);
     p.throwIfAny();
@@ -363,15 +355,6 @@ export class ShelvesService {
     const text = p.translated(`${field}.text`, input.text ?? null, null, ctx.locale, 'ctaText');
     if (url !== null && !p.has(`${field}.url`) && !isHttpUrl(url)) p.add(`${field}.url`, MESSAGES.url);
     return { url, text };
-  }
-
-  private position(p: FieldErrorCollector, input: number | null | undefined, stored: number): number {
-    if (input === undefined || input === null) return stored;
-    if (!Number.isInteger(input) || input < 0 || input > MAX_POSITION) {
-      p.add('position', MESSAGES.position);
-      return stored;
-    }
-    return input;
   }
 }
 

@@ -1,7 +1,6 @@
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
 import { AddonType } from '../catalogue/catalogue.enums.js';
 import type { Translations } from '../core/i18n/translations.js';
-import { PageOf } from '../graphql/pagination.js';
 import { TranslatedInputScalar, TranslationsScalar } from '../graphql/scalars.js';
 import type { CtaInput, ModuleInput, PrimaryShelfInput, SecondaryShelfInput } from './shelves.service.js';
 import { SHELF_GRADIENTS } from './shelves.rules.js';
@@ -119,39 +118,6 @@ export class HeroShelvesType {
   @Field(() => SecondaryShelfType, { nullable: true, description: 'One enabled secondary shelf, chosen at random.' })
   secondary!: SecondaryShelfType | null;
 }
-
-@ObjectType('CurationLogEntry', { description: 'One curation change.' })
-export class CurationLogEntryType {
-  @Field(() => Int)
-  id!: number;
-
-  @Field({ description: '`created`, `updated`, `enabled`, `disabled` or `deleted`.' })
-  action!: string;
-
-  @Field({ description: '`primary_shelf`, `secondary_shelf` or `discovery_item`.' })
-  subjectType!: string;
-
-  @Field(() => Int)
-  subjectId!: number;
-
-  @Field(() => Int, { nullable: true, description: 'The curator (null once the account is deleted).' })
-  userId!: number | null;
-
-  @Field(() => Int, { nullable: true, description: 'The add-on concerned, if any.' })
-  addonId!: number | null;
-
-  @Field(() => String, {
-    nullable: true,
-    description: 'JSON: `{"field": [before, after]}` of an edit, `{"shelf"|"item": …}` on creation and deletion.',
-  })
-  details!: string | null;
-
-  @Field()
-  created!: Date;
-}
-
-@ObjectType('CurationLogPage')
-export class CurationLogPageType extends PageOf(CurationLogEntryType) {}
 
 @InputType('ShelfCtaInput', { description: 'URL and text together, or neither.' })
 export class ShelfCtaInputType implements CtaInput {

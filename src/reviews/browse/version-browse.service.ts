@@ -9,7 +9,7 @@ import type { RequestContext } from '../../core/context.js';
 import { errors } from '../../core/errors.js';
 import { FileUpload } from '../../signing/upload.entity.js';
 import type { ValidationResults } from '../../signing/validation/results.js';
-import type { VersionAccess } from '../version-access.js';
+import type { ReviewMaterialAccess } from '../review-material-access.js';
 import { browseUrls } from './browse.urls.js';
 import type { PackageEntry } from './contents.entity.js';
 import type { FileDiff, FileStatus } from './file-diff.js';
@@ -80,12 +80,12 @@ const ADDON_REVIEWER_PERMISSIONS = [
 
 /**
  * Reviewers browsing and comparing the files of versions (docs/compat-notes.md §4.5): who may is
- * `VersionAccess`'s rule (reviewers of the version's channel, the add-on's authors); the contents
- * come from `PackageContentsStore`.
+ * `ReviewMaterialAccess`'s rule (reviewers of the version's channel, the add-on's authors); the
+ * contents come from `PackageContentsStore`.
  */
 export class VersionBrowseService {
   constructor(
-    private readonly access: VersionAccess,
+    private readonly access: ReviewMaterialAccess,
     private readonly store: PackageContentsStore,
     private readonly settings: BrowseSettings,
   ) {}

@@ -1,7 +1,7 @@
 import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
 import { pageRequest, toPage, type Page } from '../core/pagination.js';
-import { CurationLogEntry } from './shelf.entity.js';
+import { CurationLogEntry } from './curation-log.entity.js';
 import { Permission } from '../auth/permissions.js';
 
 export type CurationAction = 'created' | 'updated' | 'enabled' | 'disabled' | 'deleted';
@@ -21,7 +21,9 @@ export interface CuratedKind<E extends { id: number }> {
 /**
  * The curation log, and the one way curated objects are written: each change and its log entry
  * in one transaction (a change is never committed without its entry). Who may curate is
- * `assertCurator`'s rule, for every curated kind.
+ * `Admin:Curation`, for every curated kind: operations that always curate declare it
+ * (`@Requires(anyOf(Permission.ADMIN_CURATION))`); `assertCurator` checks it where only some
+ * calls need it (the shelves' `all`).
  */
 export class CurationLog {
   /** `Admin:Curation`: 401 anonymous, 403 others. */

@@ -8,10 +8,11 @@ import { errors } from '../core/errors.js';
 import { FieldErrorCollector } from '../core/field-errors.js';
 import { TEXT_LIMITS } from '../core/text-limits.js';
 import type { Translations } from '../core/i18n/translations.js';
-import type { CuratedKind, CurationLog, Facts } from './curation-log.js';
+import { fieldMessages } from '../core/messages.js';
+import type { CuratedKind, CurationLog, Facts } from '../curation/curation-log.js';
+import { hasText, positionOf } from '../curation/curation.rules.js';
 import { DiscoveryItem } from './discovery.entity.js';
 import { isClientId, recommendExtensions } from './recommendations.js';
-import { hasText, MESSAGES } from './shelves.rules.js';
 
 export const DiscoveryEdition = { DEFAULT: 'default', CHINA: 'china' } as const;
 export type DiscoveryEdition = (typeof DiscoveryEdition)[keyof typeof DiscoveryEdition];
@@ -42,7 +43,6 @@ export interface DiscoveryItemView {
 }
 
 const DUPLICATE = 'Discovery item with this Addon already exists.';
-const MAX_POSITION = 32_767;
 
 /**
  * The discovery pane and its editorial content: items in editorial order (per edition), only
@@ -152,15 +152,17 @@ export class DiscoveryService {
       'discoveryDescription',
     );
     const max = TEXT_LIMITS.curatedAddon;
-    if (input.addon && input.addon.length > max) p.add('addon', MESSAGES.addon(input.addon.slice(0, max)));
+    if (input.addon && input.addon.length > max)
+      p.add('addon', fieldMessages.pkOrSlugDoesNotExist(input.addon.slice(0, max)));
     const position = positionOf(p, 'position', input.position, item.position ?? 0);
     const positionChina = positionOf(p, 'position_china', input.positionChina, item.positionChina ?? 0);
     let addon: AddonRecord | null = null;
-    if (input.addon === undefined && creating) p.add('addon', MESSAGES.required);
-    else if (input.addon === null) p.add('addon', MESSAGES.notNull);
+    if (input.addon === undefined && creating) p.add('addon', fieldMessages.required);
+    else if (input.addon === null) p.add('addon', fieldMessages.null);
     else if (input.addon !== undefined && !p.has('addon')) {
       const found = await this.catalogue.find(ctx, input.addon);
-      if (!found || found.status === AddonStatus.DELETED) p.add('addon', MESSAGES.addon(input.addon));
+      if (!found || found.status === AddonStatus.DELETED)
+        p.add('addon', fieldMessages.pkOrSlugDoesNotExist(input.addon));
       else if (found.id !== item.addon?.id && (await ctx.em.count(DiscoveryItem, { addon: found.id }))) {
         p.add('addon', DUPLICATE);
       } else addon = found;
@@ -178,15 +180,6 @@ export class DiscoveryService {
     });
     return addon;
   }
-}
-
-function positionOf(p: FieldErrorCollector, field: string, input: number | null | undefined, stored: number): number {
-  if (input === undefined || input === null) return stored;
-  if (!Number.isInteger(input) || input < 0 || input > MAX_POSITION) {
-    p.add(field, MESSAGES.position);
-    return stored;
-  }
-  return input;
 }
 
 function itemView(item: DiscoveryItem, addon: AddonRecord): DiscoveryItemView {

@@ -16,7 +16,7 @@ import { errors } from '../core/errors.js';
  * add-on aggregate's (`catalogue/addon-access.ts`), the version's (deleted versions, channel
  * reviewers) the version aggregate's (`catalogue/version-access.ts`); this module combines them.
  */
-export class VersionAccess {
+export class ReviewMaterialAccess {
   constructor(private readonly catalogue: CatalogueService) {}
 
   /** The add-on, for a signed-in caller; 404 when unknown or deleted (unless Addons:ViewDeleted). */
