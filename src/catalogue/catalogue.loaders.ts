@@ -161,7 +161,10 @@ function primeNeighbours(ctx: RequestContext, row: { id: number } & NeighbourRow
     version.id,
     row.page_files.map((file) => toFileRecord(file, db)),
   );
-  ctx.loaders.get(compatByVersionId).prime(version.id, row.page_compat.map(toCompatRecord));
+  ctx.loaders.get(compatByVersionId).prime(
+    version.id,
+    row.page_compat.map((compat) => toCompatRecord(compat, db)),
+  );
 }
 
 /**

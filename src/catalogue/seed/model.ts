@@ -1,102 +1,18 @@
+import type { WriteRowOf } from '../../db/columns.js';
 import type { Translations } from '../../core/i18n/translations.js';
+import type { ADDON_TABLE, PREVIEW_TABLE } from '../addon.columns.js';
+import type { COMPAT_TABLE, FILE_TABLE, VERSION_TABLE } from '../version.columns.js';
 
 /**
- * Rows as the seeder writes them: one interface per table, columns in snake_case as in the
- * database, timestamps as epoch milliseconds.
+ * Rows as the seeder writes them: one type per table, columns in snake_case as in the database,
+ * timestamps as epoch milliseconds. The catalogue's tables are their column maps' (every column
+ * the map lists, `WriteRowOf`); the seeder always writes an add-on's name and summary.
  */
-export interface AddonRow {
-  id: number;
-  guid: string | null;
-  slug: string;
-  type: number;
-  status: number;
-  disabled_by_user: boolean;
-  default_locale: string;
-  name: Translations;
-  summary: Translations;
-  description: Translations | null;
-  developer_comments: Translations | null;
-  homepage: Translations | null;
-  support_url: Translations | null;
-  support_email: Translations | null;
-  privacy_policy: Translations | null;
-  contributions_url: string | null;
-  requires_payment: boolean;
-  is_experimental: boolean;
-  public_stats: boolean;
-  icon_type: string | null;
-  icon_hash: string | null;
-  average_daily_users: number;
-  weekly_downloads: number;
-  hotness: number;
-  average_rating: number;
-  bayesian_rating: number;
-  total_ratings: number;
-  text_ratings_count: number;
-  current_version_id: number | null;
-  promoted_category: number | null;
-  promoted_apps: number[];
-  tags: string[];
-  category_ids: number[];
-  compat_apps: number[];
-  compat_min: number[];
-  compat_max: number[];
-  platforms: number[];
-  colors: { h: number; s: number; l: number; ratio: number }[] | null;
-  last_updated: number | null;
-  created: number;
-  modified: number;
-}
-
-export interface VersionRow {
-  id: number;
-  addon_id: number;
-  version: string;
-  channel: number;
-  license_id: number | null;
-  release_notes: Translations | null;
-  deleted: boolean;
-  created: number;
-  reviewed: number | null;
-}
-
-export interface CompatRow {
-  id: number;
-  version_id: number;
-  application: number;
-  min: string;
-  max: string;
-  min_int: number;
-  max_int: number;
-}
-
-export interface FileRow {
-  id: number;
-  version_id: number;
-  platform: number;
-  status: number;
-  filename: string;
-  hash: string;
-  size: number;
-  is_webextension: boolean;
-  is_restart_required: boolean;
-  is_vendor_signed: boolean;
-  strict_compatibility: boolean;
-  permissions: string[];
-  optional_permissions: string[];
-  created: number;
-}
-
-export interface PreviewRow {
-  id: number;
-  addon_id: number;
-  position: number;
-  caption: Translations | null;
-  image_size: number[];
-  thumbnail_size: number[];
-  image_format: string;
-  modified: number;
-}
+export type AddonRow = WriteRowOf<typeof ADDON_TABLE> & { name: Translations; summary: Translations };
+export type VersionRow = WriteRowOf<typeof VERSION_TABLE>;
+export type CompatRow = WriteRowOf<typeof COMPAT_TABLE>;
+export type FileRow = WriteRowOf<typeof FILE_TABLE>;
+export type PreviewRow = WriteRowOf<typeof PREVIEW_TABLE>;
 
 export interface AuthorRow {
   id: number;

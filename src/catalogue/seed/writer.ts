@@ -1,4 +1,7 @@
+import { writeColumns, type ColumnMap, type SqlType, type Table, type WriteRowOf } from '../../db/columns.js';
 import { boolArray, intArray, numericArray, textArray } from '../../db/sql.js';
+import { ADDON_TABLE, PREVIEW_TABLE } from '../addon.columns.js';
+import { COMPAT_TABLE, FILE_TABLE, VERSION_TABLE } from '../version.columns.js';
 import type { Query } from './database.js';
 import type {
   AddonBatch,
@@ -21,29 +24,15 @@ import type {
  * sides exist. Nothing is disabled: constraints, triggers and indexes all stay on.
  */
 
-/** Column kinds: scalars are unnested from a typed array; `[]` kinds go as text and are cast per row. */
-type Kind =
-  | 'int'
-  | 'smallint'
-  | 'bigint'
-  | 'real'
-  | 'boolean'
-  | 'text'
-  | 'jsonb'
-  | 'timestamptz'
-  | 'smallint[]'
-  | 'int[]'
-  | 'bigint[]'
-  | 'text[]';
-
-type Column<R> = readonly [name: keyof R & string, kind: Kind];
+/** Column kinds (`SqlType`): scalars are unnested from a typed array; `[]` kinds go as text and are cast per row. */
+type Column<R> = readonly [name: keyof R & string, kind: SqlType];
 
 export interface TableSpec<R> {
   table: string;
   columns: readonly Column<R>[];
 }
 
-const ARRAY_KINDS = new Set<Kind>(['smallint[]', 'int[]', 'bigint[]', 'text[]']);
+const ARRAY_KINDS = new Set<SqlType>(['smallint[]', 'int[]', 'bigint[]', 'text[]']);
 
 /**
  * `insert into t (cols) select … from rows from (unnest(?::int[]), …) as u(cols)` and its
@@ -73,7 +62,7 @@ export function insertStatement<R>(spec: TableSpec<R>, rows: readonly R[]): { sq
   return { sql, params: spec.columns.map(([name, kind]) => literal(kind, rows, name)) };
 }
 
-function literal<R>(kind: Kind, rows: readonly R[], name: keyof R & string): string {
+function literal<R>(kind: SqlType, rows: readonly R[], name: keyof R & string): string {
   const values = rows.map((row) => row[name] as unknown);
   switch (kind) {
     case 'int':
@@ -96,61 +85,21 @@ function literal<R>(kind: Kind, rows: readonly R[], name: keyof R & string): str
   }
 }
 
-// prettier-ignore
-export const ADDONS: TableSpec<AddonRow> = {
-  table: 'addons',
-  columns: [
-    ['id', 'int'], ['guid', 'text'], ['slug', 'text'], ['type', 'smallint'], ['status', 'smallint'],
-    ['disabled_by_user', 'boolean'], ['default_locale', 'text'], ['name', 'jsonb'], ['summary', 'jsonb'],
-    ['description', 'jsonb'], ['developer_comments', 'jsonb'], ['homepage', 'jsonb'], ['support_url', 'jsonb'],
-    ['support_email', 'jsonb'], ['privacy_policy', 'jsonb'], ['contributions_url', 'text'],
-    ['requires_payment', 'boolean'], ['is_experimental', 'boolean'], ['public_stats', 'boolean'],
-    ['icon_type', 'text'], ['icon_hash', 'text'], ['average_daily_users', 'int'], ['weekly_downloads', 'int'],
-    ['hotness', 'real'], ['average_rating', 'real'], ['bayesian_rating', 'real'], ['total_ratings', 'int'],
-    ['text_ratings_count', 'int'], ['current_version_id', 'int'], ['promoted_category', 'smallint'],
-    ['promoted_apps', 'smallint[]'], ['tags', 'text[]'], ['category_ids', 'int[]'], ['compat_apps', 'smallint[]'],
-    ['compat_min', 'bigint[]'], ['compat_max', 'bigint[]'], ['platforms', 'smallint[]'], ['colors', 'jsonb'],
-    ['last_updated', 'timestamptz'], ['created', 'timestamptz'], ['modified', 'timestamptz'],
-  ],
-};
+/** The catalogue's tables write every column of their column maps (`addon.columns.ts`, `version.columns.ts`). */
+const mapped = <T extends Table<ColumnMap>>(table: T): TableSpec<WriteRowOf<T>> => ({
+  table: table.table,
+  columns: writeColumns(table),
+});
 
-// prettier-ignore
-export const VERSIONS: TableSpec<VersionRow> = {
-  table: 'versions',
-  columns: [
-    ['id', 'int'], ['addon_id', 'int'], ['version', 'text'], ['channel', 'smallint'], ['license_id', 'int'],
-    ['release_notes', 'jsonb'], ['deleted', 'boolean'], ['created', 'timestamptz'], ['reviewed', 'timestamptz'],
-  ],
-};
+export const ADDONS: TableSpec<AddonRow> = mapped(ADDON_TABLE);
 
-// prettier-ignore
-export const COMPAT: TableSpec<CompatRow> = {
-  table: 'version_compat',
-  columns: [
-    ['id', 'int'], ['version_id', 'int'], ['application', 'smallint'], ['min', 'text'], ['max', 'text'],
-    ['min_int', 'bigint'], ['max_int', 'bigint'],
-  ],
-};
+export const VERSIONS: TableSpec<VersionRow> = mapped(VERSION_TABLE);
 
-// prettier-ignore
-export const FILES: TableSpec<FileRow> = {
-  table: 'files',
-  columns: [
-    ['id', 'int'], ['version_id', 'int'], ['platform', 'smallint'], ['status', 'smallint'], ['filename', 'text'],
-    ['hash', 'text'], ['size', 'bigint'], ['is_webextension', 'boolean'], ['is_restart_required', 'boolean'],
-    ['is_vendor_signed', 'boolean'], ['strict_compatibility', 'boolean'], ['permissions', 'text[]'],
-    ['optional_permissions', 'text[]'], ['created', 'timestamptz'],
-  ],
-};
+export const COMPAT: TableSpec<CompatRow> = mapped(COMPAT_TABLE);
 
-// prettier-ignore
-export const PREVIEWS: TableSpec<PreviewRow> = {
-  table: 'previews',
-  columns: [
-    ['id', 'int'], ['addon_id', 'int'], ['position', 'int'], ['caption', 'jsonb'], ['image_size', 'int[]'],
-    ['thumbnail_size', 'int[]'], ['image_format', 'text'], ['modified', 'timestamptz'],
-  ],
-};
+export const FILES: TableSpec<FileRow> = mapped(FILE_TABLE);
+
+export const PREVIEWS: TableSpec<PreviewRow> = mapped(PREVIEW_TABLE);
 
 // prettier-ignore
 export const AUTHORS: TableSpec<AuthorRow> = {
