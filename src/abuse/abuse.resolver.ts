@@ -14,6 +14,7 @@ import {
   UserAbuseReportInput,
 } from './abuse.types.js';
 import { Requires, PUBLIC, anyOf } from '../auth/requirements.js';
+import { OwnTransactions } from '../graphql/transactions.js';
 import { ABUSE_MODERATOR_PERMISSIONS } from './abuse.service.js';
 
 @ArgsType()
@@ -29,6 +30,10 @@ export class AbuseResolver {
 
   @Accepts('jwt', 'session')
   @Requires(PUBLIC)
+  @OwnTransactions(
+    'commits before failing',
+    'the daily throttles count every request that reaches them, whatever its outcome',
+  )
   @Mutation(() => AbuseReportType, {
     description:
       'Reports an add-on (anyone; signed-in reporters are recorded). At most 20 reports a day per user and per ' +
@@ -40,6 +45,10 @@ export class AbuseResolver {
 
   @Accepts('jwt', 'session')
   @Requires(PUBLIC)
+  @OwnTransactions(
+    'commits before failing',
+    'the daily throttles count every request that reaches them, whatever its outcome',
+  )
   @Mutation(() => AbuseReportType, { description: 'Reports a user (anyone), within the same daily limits.' })
   reportUser(@Arg('input') input: UserAbuseReportInput, @Ctx() ctx: RequestContext) {
     return this.services.abuse.reportUser(ctx, { ...input });

@@ -3,7 +3,7 @@ import { notDeletedAddonSql } from '../catalogue/addon-access.js';
 import { publicAddonSql } from '../catalogue/public.js';
 import { byKeys, defineLoader } from '../core/loaders.js';
 import { lookupRows, toDateOrNull, type DbTimestamp } from '../db/rows.js';
-import { intArray } from '../db/sql.js';
+import { executeSql, intArray } from '../db/sql.js';
 import type { UserPrivateFields } from './accounts.records.js';
 
 /** The sorted union of the group rules of the user whose id is `userId` (an SQL expression), or null. */
@@ -20,9 +20,10 @@ export const permissionsByUserIdQuery = `
 
 /** Permissions of many users in one query. */
 export const permissionsByUserId = defineLoader<number, string[]>('permissionsByUserId', async (ctx, ids) => {
-  const rows: { user_id: number; rules: string[] | null }[] = await ctx.em
-    .getConnection()
-    .execute(permissionsByUserIdQuery, [intArray(ids)]);
+  // In the operation's transaction when there is one (PGlite's one connection is the transaction's).
+  const rows = await executeSql<{ user_id: number; rules: string[] | null }[]>(ctx.em, permissionsByUserIdQuery, [
+    intArray(ids),
+  ]);
   return byKeys(
     ids,
     rows.map((r) => [r.user_id, r.rules ?? []] as [number, string[]]),

@@ -5,6 +5,7 @@ import type { FileUpload as UploadedFile } from 'graphql-upload/processRequest.m
 import { Arg, Args, Ctx, Float, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../core/context.js';
 import { PageArgs } from '../graphql/pagination.js';
+import { OwnTransactions } from '../graphql/transactions.js';
 import type { Services } from '../services.js';
 import { privateFieldsByUserId } from './accounts.loaders.js';
 import type { UserPrivateFields, UserRecord } from './accounts.records.js';
@@ -52,7 +53,7 @@ export class AccountsResolver {
     return this.services.accounts.account(ctx, identifier);
   }
 
-  @Requires(objectRule('signed in; the account itself or Users:Edit'))
+  @Requires(SIGN_IN, objectRule('the account itself or Users:Edit'))
   @Query(() => [NotificationSettingType], {
     description: "An account's notification preferences; developer ones for developers only.",
   })
@@ -61,7 +62,11 @@ export class AccountsResolver {
   }
 
   @Accepts('jwt', 'session')
-  @Requires(objectRule('signed in; the account itself or Users:Edit'))
+  @Requires(SIGN_IN, objectRule('the account itself or Users:Edit'))
+  @OwnTransactions(
+    'slow external work',
+    'reads the picture (graphql-upload), renders it with sharp and stores it before the account is written',
+  )
   @Mutation(() => UserType, {
     description:
       'Edit an account, optionally with a new picture (PNG or JPEG, at most 4 MB, not animated; stored as a PNG within 200×200).',
@@ -75,7 +80,7 @@ export class AccountsResolver {
     return this.services.accounts.update(ctx, identifier, input, picture && receiveUpload(picture));
   }
 
-  @Requires(objectRule('signed in; the account itself or Users:Edit'))
+  @Requires(SIGN_IN, objectRule('the account itself or Users:Edit'))
   @Mutation(() => Boolean, {
     description:
       'Delete an account: its data is removed; add-ons it alone authors are deleted, ' +
@@ -112,13 +117,13 @@ export class AccountsResolver {
     return this.services.accounts.logout(ctx);
   }
 
-  @Requires(objectRule('signed in; the account itself or Users:Edit'))
+  @Requires(SIGN_IN, objectRule('the account itself or Users:Edit'))
   @Mutation(() => UserType, { description: "Remove an account's picture." })
   deleteUserPicture(@Arg('user') identifier: string, @Ctx() ctx: RequestContext) {
     return this.services.accounts.deletePicture(ctx, identifier);
   }
 
-  @Requires(objectRule('signed in; the account itself or Users:Edit'))
+  @Requires(SIGN_IN, objectRule('the account itself or Users:Edit'))
   @Mutation(() => [NotificationSettingType], {
     description: 'Set notification preferences; mandatory ones refuse the request. Returns the full list.',
   })

@@ -123,30 +123,30 @@ export class AccountsService {
     if (input.group != null && !(input.group in SUPER_CREATE_GROUPS)) {
       problems.add('group', fieldMessages.choice(input.group));
     }
-    // Validated all at once: a bad group rolls the (otherwise valid) account back.
-    const created = await ctx.em
-      .transactional(async (em) => {
-        const user = await this.createUser(em, { email, username });
-        problems.throwIfAny();
-        user.idpId = input.idpId?.trim() || null;
-        const groups: Group[] = [];
-        if (input.group) {
-          const group = em.create(Group, {
-            name: `Test Group ${input.group} ${user.id}`,
-            rules: SUPER_CREATE_GROUPS[input.group],
-            created: new Date(),
-          });
-          user.groups.add(group);
-          groups.push(group);
-        }
-        await em.flush();
-        return { id: user.id, groups: groups.map((g) => g.id) };
-      })
-      .catch((error: unknown) => {
-        const fields = error instanceof AppError && error.fields ? { ...error.fields, ...problems.fields } : null;
-        if (!fields) throw error;
-        throw new AppError(ErrorCode.UNPROCESSABLE, 'Invalid parameters.', { fields });
-      });
+    // Validated all at once: a bad group rolls the (otherwise valid) account back (the operation's
+    // transaction, see src/graphql/transactions.ts).
+    let created: { id: number; groups: number[] };
+    try {
+      const user = await this.createUser(ctx.em, { email, username });
+      problems.throwIfAny();
+      user.idpId = input.idpId?.trim() || null;
+      const groups: Group[] = [];
+      if (input.group) {
+        const group = ctx.em.create(Group, {
+          name: `Test Group ${input.group} ${user.id}`,
+          rules: SUPER_CREATE_GROUPS[input.group],
+          created: new Date(),
+        });
+        user.groups.add(group);
+        groups.push(group);
+      }
+      await ctx.em.flush();
+      created = { id: user.id, groups: groups.map((g) => g.id) };
+    } catch (error) {
+      const fields = error instanceof AppError && error.fields ? { ...error.fields, ...problems.fields } : null;
+      if (!fields) throw error;
+      throw new AppError(ErrorCode.UNPROCESSABLE, 'Invalid parameters.', { fields });
+    }
     const user = await ctx.em.findOneOrFail(User, { id: created.id });
     const groups = await ctx.em.find(Group, { id: { $in: created.groups } });
     const { token } = await this.sessions.create(ctx.em, user);
@@ -193,9 +193,11 @@ export class AccountsService {
     return user && (await this.canView(ctx, user)) ? user : null;
   }
 
-  /** An account to change: 401 anonymous, 404 unknown, 403 unless self or `Users:Edit`. */
+  /**
+   * An account to change: 404 unknown, 403 unless self or `Users:Edit` (anonymous callers: 401,
+   * before, from the operations' `@Requires(SIGN_IN)`).
+   */
   async editable(ctx: RequestContext, identifier: string): Promise<User> {
-    if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
     const user = await this.findUser(ctx, identifier);
     if (!user) throw errors.notFound();
     if (!this.canSeePrivateFields(ctx, user)) throw errors.forbidden();
@@ -302,59 +304,55 @@ export class AccountsService {
             'themes linked to this account, or transfer them to other users.',
         );
       }
-      await ctx.em.transactional(async (em) => {
-        const row = await em.findOneOrFail(User, { id: user.id });
-        Object.assign(row, {
-          deleted: true,
-          username: `anonymous-${randomBytes(16).toString('hex')}`,
-          email: `deleted-${user.id}-${randomBytes(4).toString('hex')}@deleted.invalid`,
-          displayName: null,
-          biography: null,
-          homepage: null,
-          location: null,
-          occupation: null,
-          pictureType: null,
-          pictureHash: null,
-          lastLoginIp: null,
-        });
-        await em.nativeUpdate(Session, { user: user.id, revokedAt: null }, { revokedAt: new Date() });
-        await this.apiKeys.revoke(em, row);
+      const row = await ctx.em.findOneOrFail(User, { id: user.id });
+      Object.assign(row, {
+        deleted: true,
+        username: `anonymous-${randomBytes(16).toString('hex')}`,
+        email: `deleted-${user.id}-${randomBytes(4).toString('hex')}@deleted.invalid`,
+        displayName: null,
+        biography: null,
+        homepage: null,
+        location: null,
+        occupation: null,
+        pictureType: null,
+        pictureHash: null,
+        lastLoginIp: null,
       });
+      await ctx.em.nativeUpdate(Session, { user: user.id, revokedAt: null }, { revokedAt: new Date() });
+      await this.apiKeys.revoke(ctx.em, row);
     } else {
-      await ctx.em.transactional(async (em) => {
-        const authored = await em.find(AddonUser, { user: user.id }, { fields: ['addon'] });
-        const addonIds = authored.map((a) => a.addon.id);
-        if (addonIds.length) {
-          const shared = await em.find(
-            AddonUser,
-            { addon: { $in: addonIds }, user: { $ne: user.id } },
-            { fields: ['addon'] },
+      const authored = await ctx.em.find(AddonUser, { user: user.id }, { fields: ['addon'] });
+      const addonIds = authored.map((a) => a.addon.id);
+      if (addonIds.length) {
+        const shared = await ctx.em.find(
+          AddonUser,
+          { addon: { $in: addonIds }, user: { $ne: user.id } },
+          { fields: ['addon'] },
+        );
+        const keep = new Set(shared.map((a) => a.addon.id));
+        const sole = addonIds.filter((id) => !keep.has(id));
+        const live = sole.length
+          ? await ctx.em.find(Addon, { id: { $in: sole }, status: { $ne: AddonStatus.DELETED } }, { fields: ['id'] })
+          : [];
+        if (live.length) {
+          await this.options.deleteAddons?.(
+            ctx.em,
+            live.map((a) => a.id),
+            ctx.viewer.userId!,
           );
-          const keep = new Set(shared.map((a) => a.addon.id));
-          const sole = addonIds.filter((id) => !keep.has(id));
-          const live = sole.length
-            ? await em.find(Addon, { id: { $in: sole }, status: { $ne: AddonStatus.DELETED } }, { fields: ['id'] })
-            : [];
-          if (live.length) {
-            await this.options.deleteAddons?.(
-              em,
-              live.map((a) => a.id),
-              ctx.viewer.userId!,
-            );
-          }
         }
-        const rated = await executeSql<{ addon_id: number }[]>(
-          em,
-          'select distinct addon_id from ratings where user_id = ?',
-          [user.id],
-        );
-        // Authorships, notification preferences, sessions, keys, ratings, collections: cascaded.
-        await em.nativeDelete(User, { id: user.id });
-        await this.options.recountRatings?.(
-          em,
-          rated.map((r) => r.addon_id),
-        );
-      });
+      }
+      const rated = await executeSql<{ addon_id: number }[]>(
+        ctx.em,
+        'select distinct addon_id from ratings where user_id = ?',
+        [user.id],
+      );
+      // Authorships, notification preferences, sessions, keys, ratings, collections: cascaded.
+      await ctx.em.nativeDelete(User, { id: user.id });
+      await this.options.recountRatings?.(
+        ctx.em,
+        rated.map((r) => r.addon_id),
+      );
     }
     if (picture) await this.storage.delete(picture);
     return true;

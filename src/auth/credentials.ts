@@ -50,17 +50,26 @@ export function operationSchemes(
         ? schema.getMutationType()
         : schema.getSubscriptionType();
   if (!root) return ALL_SCHEMES;
+  let accepted = new Set<AuthScheme>(ALL_SCHEMES);
+  for (const name of rootFieldNames(document, operation)) {
+    const schemes = fieldSchemes(root, name);
+    if (schemes) accepted = new Set(schemes.filter((s) => accepted.has(s)));
+  }
+  return ALL_SCHEMES.filter((s) => accepted.has(s));
+}
+
+/** The names of the root fields an operation selects, through fragments too (in document order). */
+export function rootFieldNames(document: DocumentNode, operation: OperationDefinitionNode): string[] {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
   }
-  let accepted = new Set<AuthScheme>(ALL_SCHEMES);
+  const names: string[] = [];
   const visited = new Set<string>();
   const visit = (selectionSet: SelectionSetNode) => {
     for (const selection of selectionSet.selections) {
       if (selection.kind === Kind.FIELD) {
-        const schemes = fieldSchemes(root, selection.name.value);
-        if (schemes) accepted = new Set(schemes.filter((s) => accepted.has(s)));
+        names.push(selection.name.value);
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
         visit(selection.selectionSet);
       } else if (!visited.has(selection.name.value)) {
@@ -71,7 +80,7 @@ export function operationSchemes(
     }
   };
   visit(operation.selectionSet);
-  return ALL_SCHEMES.filter((s) => accepted.has(s));
+  return names;
 }
 
 const SCHEME_NAMES: Record<AuthScheme, string> = { jwt: 'API keys (JWT)', session: 'session tokens' };

@@ -9,8 +9,9 @@ export class CategoriesService {
   private cache: Promise<Category[]> | null = null;
 
   all(em: EntityManager): Promise<Category[]> {
+    // Read in `em`'s transaction when it has one: on PGlite that transaction holds the one connection.
     this.cache ??= em
-      .fork()
+      .fork({ keepTransactionContext: true })
       .find(Category, {}, { orderBy: { application: 'asc', type: 'asc', weight: 'asc', slug: 'asc' } })
       .catch((error) => {
         this.cache = null;

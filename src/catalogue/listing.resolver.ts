@@ -7,14 +7,15 @@ import { TranslatedInputScalar } from '../graphql/scalars.js';
 import type { Services } from '../services.js';
 import { AddonObjectType, PreviewType } from './catalogue.types.js';
 import { AuthorRole, UpdateAddonListingInput } from './listing.types.js';
-import { Requires, objectRule } from '../auth/requirements.js';
+import { Requires, SIGN_IN, objectRule } from '../auth/requirements.js';
+import { OwnTransactions } from '../graphql/transactions.js';
 
 /** Developer-side listing changes (authors of the add-on only). */
 @Resolver()
 export class ListingResolver {
   constructor(private readonly services: Services) {}
 
-  @Requires(objectRule('signed in; an author of the add-on'))
+  @Requires(SIGN_IN, objectRule('an author of the add-on'))
   @Mutation(() => AddonObjectType, {
     description:
       'Edit listing metadata. Validation problems come back as BAD_USER_INPUT-style field errors (extensions.fields).',
@@ -27,7 +28,7 @@ export class ListingResolver {
     return this.services.listing.updateListing(ctx, addon, input);
   }
 
-  @Requires(objectRule('signed in; an owner of the add-on'))
+  @Requires(SIGN_IN, objectRule('an owner of the add-on'))
   @Mutation(() => AddonObjectType, { description: '`user` is an id, email or username.' })
   addAddonAuthor(
     @Arg('addon') addon: string,
@@ -39,7 +40,7 @@ export class ListingResolver {
     return this.services.listing.addAuthor(ctx, addon, user, role, listed);
   }
 
-  @Requires(objectRule('signed in; an owner of the add-on'))
+  @Requires(SIGN_IN, objectRule('an owner of the add-on'))
   @Mutation(() => AddonObjectType)
   updateAddonAuthor(
     @Arg('addon') addon: string,
@@ -52,7 +53,7 @@ export class ListingResolver {
     return this.services.listing.updateAuthor(ctx, addon, userId, { role, listed, position });
   }
 
-  @Requires(objectRule('signed in; an owner of the add-on'))
+  @Requires(SIGN_IN, objectRule('an owner of the add-on'))
   @Mutation(() => AddonObjectType, {
     description: 'An add-on keeps at least one owner and one listed author.',
   })
@@ -60,7 +61,8 @@ export class ListingResolver {
     return this.services.listing.removeAuthor(ctx, addon, userId);
   }
 
-  @Requires(objectRule('signed in; an author of the add-on'))
+  @Requires(SIGN_IN, objectRule('an author of the add-on'))
+  @OwnTransactions('slow external work', 'reads the image (graphql-upload), renders it with sharp and stores the files')
   @Mutation(() => PreviewType, {
     description:
       'PNG or JPEG, at most 4 MB, not animated; stored within 2400×1800 with a JPEG thumbnail within 640×480. Send `apollo-require-preflight: true`.',
@@ -74,7 +76,7 @@ export class ListingResolver {
     return this.services.listing.addPreview(ctx, addon, await receiveUpload(image), caption);
   }
 
-  @Requires(objectRule('signed in; an author of the add-on'))
+  @Requires(SIGN_IN, objectRule('an author of the add-on'))
   @Mutation(() => AddonObjectType)
   deleteAddonPreview(
     @Arg('addon') addon: string,
@@ -84,7 +86,8 @@ export class ListingResolver {
     return this.services.listing.deletePreview(ctx, addon, previewId);
   }
 
-  @Requires(objectRule('signed in; an author of the add-on'))
+  @Requires(SIGN_IN, objectRule('an author of the add-on'))
+  @OwnTransactions('slow external work', 'reads the image (graphql-upload), renders it with sharp and stores the files')
   @Mutation(() => AddonObjectType, {
     description:
       'PNG or JPEG, at most 4 MB, not animated; stored as square PNGs of 32, 64 and 128 pixels. Send `apollo-require-preflight: true`.',

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { User } from '../accounts/user.entity.js';
 import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
@@ -76,15 +77,14 @@ export class ListingService {
     private readonly catalogue: CatalogueService,
     private readonly categories: CategoriesService,
     private readonly storage: Storage,
-    /** Queues a search index update of the add-on (the `index-addon` job). */
-    private readonly reindex: (addonId: number) => Promise<unknown>,
+    /** Queues a search index update of the add-on (the `index-addon` job), in `em`'s transaction. */
+    private readonly reindex: (em: EntityManager, addonId: number) => Promise<unknown>,
     /** The process's image renders (one queue for icons, previews and account pictures). */
     private readonly images: ImageRenderer = new ImageRenderer(),
   ) {}
 
-  /** Authors may edit; anyone else gets 401/403. Owners-only actions pass `owner`. */
+  /** Authors may edit; others get 403 (anonymous callers: 401, the operations' `@Requires`). Owners-only actions pass `owner`. */
   private async editable(ctx: RequestContext, identifier: string, owner = false): Promise<Addon> {
-    if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
     const addon = existingAddon(ctx, await this.catalogue.lookup(ctx, identifier), 'nobody');
     const role = await authorRole(ctx, addon.id);
     const admin = ctx.viewer.can(Permission.ADDONS_EDIT);
@@ -175,7 +175,7 @@ export class ListingService {
       throw errors.validation(problems.fields);
     }
     await ctx.em.flush();
-    await this.reindex(addon.id);
+    await this.reindex(ctx.em, addon.id);
     return addon;
   }
 
@@ -218,7 +218,7 @@ export class ListingService {
     if (authors.some((a) => a.user.id === user.id)) throw errors.field('user', 'An author can only be present once.');
     ctx.em.create(AddonUser, { addon, user, role, listed, position: authors.length });
     await this.flushAuthors(ctx, addon);
-    await this.reindex(addon.id);
+    await this.reindex(ctx.em, addon.id);
     return addon;
   }
 
@@ -241,7 +241,7 @@ export class ListingService {
     }
     this.assertAuthorInvariants(authors);
     await this.flushAuthors(ctx, addon);
-    await this.reindex(addon.id);
+    await this.reindex(ctx.em, addon.id);
     return addon;
   }
 
@@ -255,7 +255,7 @@ export class ListingService {
     rest.forEach((a, i) => (a.position = i));
     ctx.em.remove(author);
     await this.flushAuthors(ctx, addon);
-    await this.reindex(addon.id);
+    await this.reindex(ctx.em, addon.id);
     return addon;
   }
 

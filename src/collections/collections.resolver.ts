@@ -16,7 +16,7 @@ import {
   CollectionType,
 } from './collections.types.js';
 import { collectionUrl } from './collections.urls.js';
-import { Requires, objectRule } from '../auth/requirements.js';
+import { Requires, SIGN_IN, objectRule } from '../auth/requirements.js';
 
 const USER = { description: "The author's id (all digits) or username." };
 const ADDON = { description: 'Add-on id or slug.' };
@@ -75,7 +75,7 @@ class CollectionAddonListArgs extends CollectionArgs {
 export class CollectionsResolver {
   constructor(private readonly services: Services) {}
 
-  @Requires(objectRule('signed in; the owner'))
+  @Requires(SIGN_IN, objectRule('the owner'))
   @Query(() => CollectionPageType, {
     description: "A user's collections, most recently updated first.",
   })
@@ -89,7 +89,7 @@ export class CollectionsResolver {
     return this.services.collections.get(ctx, user, slug);
   }
 
-  @Requires(objectRule('signed in; `user` is the caller'))
+  @Requires(SIGN_IN, objectRule('`user` is the caller'))
   @Mutation(() => CollectionType, { description: 'A new collection of the caller (`user` is the caller).' })
   createCollection(
     @Arg('user', USER) user: string,
@@ -99,7 +99,7 @@ export class CollectionsResolver {
     return this.services.collections.create(ctx, user, input);
   }
 
-  @Requires(objectRule('signed in; a manager of the collection'))
+  @Requires(SIGN_IN, objectRule('a manager of the collection'))
   @Mutation(() => CollectionType)
   updateCollection(
     @Args() { user, slug }: CollectionArgs,
@@ -109,7 +109,7 @@ export class CollectionsResolver {
     return this.services.collections.update(ctx, user, slug, input);
   }
 
-  @Requires(objectRule('signed in; a manager of the collection'))
+  @Requires(SIGN_IN, objectRule('a manager of the collection'))
   @Mutation(() => Boolean, { description: 'Deletes the collection and its add-on list.' })
   deleteCollection(@Args() { user, slug }: CollectionArgs, @Ctx() ctx: RequestContext) {
     return this.services.collections.delete(ctx, user, slug);

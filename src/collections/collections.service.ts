@@ -61,7 +61,6 @@ export class CollectionsService {
     page?: number | null,
     pageSize?: number | null,
   ): Promise<Page<CollectionRecord>> {
-    if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
     const author = await this.access.requireUser(ctx, user);
     const editor = ctx.legacy?.collectionEditorsActOnAny && ctx.viewer.can(Permission.COLLECTIONS_EDIT);
     if (!ctx.viewer.is(author.id) && !editor) throw errors.forbidden();
@@ -92,7 +91,6 @@ export class CollectionsService {
 
   /** A new collection of the caller's (`user` must be the caller). */
   async create(ctx: RequestContext, user: string, input: CollectionInput): Promise<Collection> {
-    if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
     const author = await this.access.requireUser(ctx, user);
     if (!ctx.viewer.is(author.id)) throw errors.forbidden();
     const fields = this.validate(ctx, NEW_COLLECTION, input, true);
@@ -141,7 +139,6 @@ export class CollectionsService {
     action: 'edit' | 'delete',
   ): Promise<CollectionRecord> {
     const { viewer } = ctx;
-    if (!viewer.isAuthenticated) throw errors.notAuthenticated();
     const author = await this.access.requireUser(ctx, user);
     const owner = viewer.is(author.id);
     const legacy = ctx.legacy?.collectionEditorsActOnAny ?? false;

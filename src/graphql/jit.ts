@@ -13,7 +13,9 @@ import {
   type OperationDefinitionNode,
   type SelectionNode,
 } from 'graphql';
+import type { RequestContext } from '../core/context.js';
 import { WeighedLru } from './bounded-caches.js';
+import { inOperationTransaction, runsInTransaction } from './transactions.js';
 
 /**
  * GraphQL execution by graphql-jit: an operation is compiled once into a function that coerces the
@@ -47,11 +49,17 @@ export function compileOperation(
   const defaults = (operation?.variableDefinitions ?? [])
     .filter((d) => d.defaultValue)
     .map((d) => [d.variable.name.value, valueFromASTUntyped(d.defaultValue!)] as const);
+  const execute = (context: unknown, values: Record<string, unknown>) => {
+    const result = compiled.query(undefined, context, values);
+    return isPromise(result) ? result.then(withExtensions) : withExtensions(result);
+  };
+  // A mutation runs in one transaction, for both APIs (see transactions.ts).
+  const transaction = runsInTransaction(schema, document, operation);
   const run: CompiledOperation = (context, variables) => {
     let values = variables;
     for (const [name, value] of defaults) if (values[name] === undefined) values = { ...values, [name]: value };
-    const result = compiled.query(undefined, context, values);
-    return isPromise(result) ? result.then(withExtensions) : withExtensions(result);
+    if (!transaction) return execute(context, values);
+    return inOperationTransaction(context as RequestContext, (ctx) => execute(ctx, values));
   };
   SOURCES.set(run, estimatedSourceChars(document, operation));
   return run;

@@ -18,6 +18,7 @@ import {
   RatingType,
 } from './ratings.types.js';
 import { Requires, PUBLIC, objectRule } from '../auth/requirements.js';
+import { OwnTransactions } from '../graphql/transactions.js';
 
 @Resolver(() => RatingType)
 export class RatingsResolver {
@@ -42,6 +43,10 @@ export class RatingsResolver {
   }
 
   @Requires(objectRule('signed in; not an author of the add-on'))
+  @OwnTransactions(
+    'commits before failing',
+    'the throttle counts every allowed request, whatever its outcome; the service writes the rating in a transaction of its own',
+  )
   @Mutation(() => RatingType, {
     description: 'Rate a public version of a public add-on: one rating per version, not of your own add-on.',
   })
@@ -66,6 +71,10 @@ export class RatingsResolver {
   }
 
   @Requires(objectRule('signed in; a developer of the add-on, or Addons:Edit'))
+  @OwnTransactions(
+    'commits before failing',
+    'the throttle counts every allowed request, whatever its outcome; the service writes the reply in a transaction of its own',
+  )
   @Mutation(() => RatingReplyResultType, {
     description: "Reply to a rating as the add-on's developer; replying again changes the reply.",
   })

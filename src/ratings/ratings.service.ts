@@ -282,11 +282,9 @@ export class RatingsService {
       params.push(score);
     }
     if (isReply) sets.push('deleted = false');
-    await ctx.em.transactional(async (tx) => {
-      const current = isReply ? null : await this.aggregates.lockAddon(tx, rating.addon.id);
-      await tx.execute(`update ratings set ${sets.join(', ')} where id = ?`, [...params, rating.id]);
-      if (current) await this.refreshAddon(tx, rating.addon.id, current);
-    });
+    const current = isReply ? null : await this.aggregates.lockAddon(ctx.em, rating.addon.id);
+    await ctx.em.execute(`update ratings set ${sets.join(', ')} where id = ?`, [...params, rating.id]);
+    if (current) await this.refreshAddon(ctx.em, rating.addon.id, current);
     return this.asRead(ctx, await this.findVisible(ctx, id));
   }
 
@@ -300,15 +298,13 @@ export class RatingsService {
     const rating = await this.findVisible(ctx, id);
     if (!(await this.canDelete(ctx, rating, userId))) throw errors.forbidden();
     const topLevel = rating.replyTo === null;
-    await ctx.em.transactional(async (tx) => {
-      const current = topLevel ? await this.aggregates.lockAddon(tx, rating.addon.id) : null;
-      await tx.execute('update ratings set deleted = true, modified = now() where id = ?', [rating.id]);
-      if (rating.user.id !== userId) await tx.execute('delete from rating_flags where rating_id = ?', [rating.id]);
-      if (current) {
-        await this.aggregates.refreshUser(tx, rating.addon.id, rating.user.id);
-        await this.refreshAddon(tx, rating.addon.id, current);
-      }
-    });
+    const current = topLevel ? await this.aggregates.lockAddon(ctx.em, rating.addon.id) : null;
+    await ctx.em.execute('update ratings set deleted = true, modified = now() where id = ?', [rating.id]);
+    if (rating.user.id !== userId) await ctx.em.execute('delete from rating_flags where rating_id = ?', [rating.id]);
+    if (current) {
+      await this.aggregates.refreshUser(ctx.em, rating.addon.id, rating.user.id);
+      await this.refreshAddon(ctx.em, rating.addon.id, current);
+    }
     return true;
   }
 
@@ -402,14 +398,12 @@ export class RatingsService {
     // Field errors are thrown above: a flag was given. A note makes it `other`.
     const reason = note ? RatingFlagReason.OTHER : given!;
 
-    await ctx.em.transactional(async (tx) => {
-      await tx.execute(
-        `insert into rating_flags (rating_id, user_id, flag, note) values (?, ?, ?, ?)
-         on conflict (rating_id, user_id) do update set flag = excluded.flag, note = excluded.note, modified = now()`,
-        [rating.id, userId, reason, note || ''],
-      );
-      await tx.execute('update ratings set editor_review = true where id = ?', [rating.id]);
-    });
+    await ctx.em.execute(
+      `insert into rating_flags (rating_id, user_id, flag, note) values (?, ?, ?, ?)
+       on conflict (rating_id, user_id) do update set flag = excluded.flag, note = excluded.note, modified = now()`,
+      [rating.id, userId, reason, note || ''],
+    );
+    await ctx.em.execute('update ratings set editor_review = true where id = ?', [rating.id]);
     return { rating: { id: rating.id }, flag: reason, note: note || null };
   }
 

@@ -21,7 +21,7 @@ import {
   ReviewQueuePageType,
   ReviewerSubscriptionType,
 } from './reviews.types.js';
-import { Requires, anyOf, objectRule } from '../auth/requirements.js';
+import { Requires, SIGN_IN, anyOf, objectRule } from '../auth/requirements.js';
 import { Permission } from '../auth/permissions.js';
 
 @ArgsType()
@@ -133,7 +133,7 @@ export class ReviewsResolver {
     });
   }
 
-  @Requires(objectRule('signed in; any reviewer for the listed channel, unlisted reviewers for the unlisted one'))
+  @Requires(SIGN_IN, objectRule('any reviewer for the listed channel, unlisted reviewers for the unlisted one'))
   @Mutation(() => Boolean, {
     description:
       "Subscribes (or unsubscribes) the caller to mail about the add-on's new versions on a channel: listed for any reviewer, unlisted for unlisted reviewers. Returns `subscribed`.",
@@ -147,7 +147,7 @@ export class ReviewsResolver {
     return this.services.reviewerSubscriptions.set(ctx, addon, channel, subscribed);
   }
 
-  @Requires(objectRule('signed in'))
+  @Requires(SIGN_IN)
   @Query(() => [ReviewerSubscriptionType], { description: "The caller's reviewer subscriptions, newest first." })
   reviewerSubscriptions(@Ctx() ctx: RequestContext) {
     return this.services.reviewerSubscriptions.mine(ctx);

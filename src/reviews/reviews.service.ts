@@ -207,32 +207,30 @@ export class ReviewsService {
     if ((decision === 'approve' || decision === 'reject') && !this.awaitingReview(version)) {
       throw errors.badRequest('This version is not awaiting review.');
     }
-    return ctx.em.transactional(async (tx) => {
-      const text = [own, await this.drafts.take(tx, version.id, reviewer.id)].filter(Boolean).join('\n\n');
-      const note = tx.create(ReviewNote, {
-        addon: version.addon,
-        version,
-        user: reviewer,
-        action: DECISION_ACTIONS[decision],
-        comments: text,
-      });
-      await tx.flush();
-      // The version's review state and the add-on's status change in the lifecycle, which also
-      // publishes `review.decided`: the authors' mail (`mailDecision`) subscribes to it.
-      await this.lifecycle.reviewDecided(tx, {
-        version,
-        noteId: note.id,
-        decision,
-        actorId: reviewer.id,
-        comments: text,
-      });
-      if (decision === 'approve') {
-        await this.flags.afterHumanApproval(tx, version.addon.id);
-        await tx.flush();
-        await this.jobs.send('sign-version', { versionId: version.id }, { transaction: tx });
-      }
-      return note;
+    const text = [own, await this.drafts.take(ctx.em, version.id, reviewer.id)].filter(Boolean).join('\n\n');
+    const note = ctx.em.create(ReviewNote, {
+      addon: version.addon,
+      version,
+      user: reviewer,
+      action: DECISION_ACTIONS[decision],
+      comments: text,
     });
+    await ctx.em.flush();
+    // The version's review state and the add-on's status change in the lifecycle, which also
+    // publishes `review.decided`: the authors' mail (`mailDecision`) subscribes to it.
+    await this.lifecycle.reviewDecided(ctx.em, {
+      version,
+      noteId: note.id,
+      decision,
+      actorId: reviewer.id,
+      comments: text,
+    });
+    if (decision === 'approve') {
+      await this.flags.afterHumanApproval(ctx.em, version.addon.id);
+      await ctx.em.flush();
+      await this.jobs.send('sign-version', { versionId: version.id }, { transaction: ctx.em });
+    }
+    return note;
   }
 
   /**

@@ -7,7 +7,7 @@ import type { CatalogueService } from '../catalogue/catalogue.service.js';
 import { Version } from '../catalogue/version.entity.js';
 import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
-import { intArray } from '../db/sql.js';
+import { executeSql, intArray } from '../db/sql.js';
 import type { Mailer } from '../mail/mailer.port.js';
 import { mails } from '../mail/templates.js';
 import { addonName } from './reviews.service.js';
@@ -33,18 +33,16 @@ export class ReviewerSubscriptionsService {
 
   /** Subscribes (or unsubscribes) the caller; the add-on is named by id, slug or guid. */
   async set(ctx: RequestContext, identifier: string, channel: Channel, subscribed: boolean): Promise<boolean> {
-    if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
     if (!mayFollow(ctx.viewer, channel)) throw errors.forbidden();
     const addon = await this.catalogue.lookup(ctx, identifier);
     if (!addon) throw errors.notFound();
     const user = ctx.viewer.userId!;
     if (subscribed) {
-      await ctx.em
-        .getConnection()
-        .execute(
-          `insert into reviewer_subscriptions (user_id, addon_id, channel) values (?, ?, ?) on conflict do nothing`,
-          [user, addon.id, channel],
-        );
+      await executeSql(
+        ctx.em,
+        `insert into reviewer_subscriptions (user_id, addon_id, channel) values (?, ?, ?) on conflict do nothing`,
+        [user, addon.id, channel],
+      );
     } else {
       await ctx.em.nativeDelete(ReviewerSubscription, { user, addon: addon.id, channel });
     }
@@ -53,7 +51,6 @@ export class ReviewerSubscriptionsService {
 
   /** The caller's subscriptions, newest first. */
   async mine(ctx: RequestContext): Promise<{ addonId: number; channel: Channel; created: Date }[]> {
-    if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
     const found = await ctx.em.find(ReviewerSubscription, { user: ctx.viewer.userId! }, { orderBy: { id: 'desc' } });
     return found.map((s) => ({ addonId: s.addon.id, channel: s.channel, created: s.created }));
   }

@@ -9,6 +9,7 @@ import type { RequestContext } from '../core/context.js';
 import type { Services } from '../services.js';
 import { FileDownloadType, SubmissionMetadataInput, UploadSubmissionType, UploadType } from './signing.types.js';
 import { Requires, SIGN_IN, objectRule } from '../auth/requirements.js';
+import { OwnTransactions } from '../graphql/transactions.js';
 
 /** Uploading versions and following them to a signed file (the signing API's GraphQL side). */
 @Resolver(() => UploadType)
@@ -17,6 +18,10 @@ export class SigningResolver {
 
   @Accepts('jwt', 'session')
   @Requires(objectRule('signed in; a new version of an existing add-on from one of its authors'))
+  @OwnTransactions(
+    'slow external work',
+    'streams the package (graphql-upload), stores it and parses it; UploadsService writes its rows in a transaction of its own afterwards, and removes the stored file when that fails',
+  )
   @Mutation(() => UploadSubmissionType, {
     description:
       'Upload a package as a new version: of the add-on `guid` (created if unknown, like PUT), or of a new add-on ' +

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../core/context.js';
 import { AppError, ErrorCode } from '../core/errors.js';
 import { t } from '../core/i18n/messages.js';
+import { executeSql } from '../db/sql.js';
 import { SiteSetting } from './site-setting.entity.js';
 
 export interface SiteStatus {
@@ -20,9 +21,12 @@ export const MUTATIONS_ALLOWED_WHEN_READ_ONLY: ReadonlySet<string> = new Set(['u
  */
 export class SiteService {
   async status(em: EntityManager): Promise<SiteStatus> {
-    const rows: { value: Partial<SiteStatus> }[] = await em
-      .getConnection()
-      .execute('select value from site_settings where key = ?', [KEY]);
+    // In `em`'s transaction when it has one (updateSiteStatus runs in its operation's).
+    const rows = await executeSql<{ value: Partial<SiteStatus> }[]>(
+      em,
+      'select value from site_settings where key = ?',
+      [KEY],
+    );
     const value = rows[0]?.value ?? {};
     return { readOnly: value.readOnly === true, notice: typeof value.notice === 'string' ? value.notice : null };
   }

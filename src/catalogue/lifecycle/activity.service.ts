@@ -62,7 +62,6 @@ export class ActivityService {
     page?: number | null,
     pageSize?: number | null,
   ): Promise<Page<ActivityRecord>> {
-    if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
     const addon = existingAddon(ctx, await this.catalogue.find(ctx, identifier), 'reviewsAdmin');
     if (!ctx.viewer.can(ADMIN) && !(await isAuthor(ctx, addon.id))) throw errors.forbidden();
     return this.page(ctx, 'l.addon_id = ?', addon.id, actions, page, pageSize);
@@ -75,7 +74,6 @@ export class ActivityService {
     page?: number | null,
     pageSize?: number | null,
   ): Promise<Page<ActivityRecord>> {
-    if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
     if (!ctx.viewer.can(ADMIN) && !ctx.viewer.is(userId)) throw errors.forbidden();
     return this.page(ctx, 'l.user_id = ?', userId, actions, page, pageSize);
   }

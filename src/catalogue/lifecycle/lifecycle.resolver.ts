@@ -15,7 +15,7 @@ import {
   AddonPromotionInput,
   AddonStateType,
 } from './lifecycle.types.js';
-import { Requires, anyOf, objectRule } from '../../auth/requirements.js';
+import { Requires, SIGN_IN, anyOf, objectRule } from '../../auth/requirements.js';
 import { Permission } from '../../auth/permissions.js';
 
 const ADDON = { description: 'Id, slug or guid.' };
@@ -131,7 +131,7 @@ export class LifecycleResolver {
     return stateType(await this.services.lifecycle.setPromotion(ctx, addon, promotion));
   }
 
-  @Requires(objectRule('signed in; Reviews:Admin, or an author of the add-on'))
+  @Requires(SIGN_IN, objectRule('Reviews:Admin, or an author of the add-on'))
   @Query(() => AddonActivityPage, {
     description: "An add-on's audit log, newest first.",
   })
@@ -140,7 +140,7 @@ export class LifecycleResolver {
     return this.services.activity.forAddon(ctx, addon, actions, args.page, args.pageSize);
   }
 
-  @Requires(objectRule('signed in; Reviews:Admin, or the user themself'))
+  @Requires(SIGN_IN, objectRule('Reviews:Admin, or the user themself'))
   @Query(() => AddonActivityPage, {
     description: 'What a user did to add-ons, newest first.',
   })

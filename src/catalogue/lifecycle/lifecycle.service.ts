@@ -299,22 +299,20 @@ export class AddonLifecycle {
     if (Object.keys(fields).length) throw errors.validation(fields);
     const value = guid.trim();
     if (!value) throw errors.validation({ guid: [fieldMessages.blank] });
-    return ctx.em.transactional(async (tx) => {
-      if (await tx.count(DeniedGuid, { guid: value })) return false;
-      tx.create(DeniedGuid, { guid: value, comments: comments ?? '' });
-      await tx.flush();
-      const owner = await addonIdByGuid(tx, value);
-      if (owner !== null) {
-        await this.change(tx, owner, {
-          action: ActivityAction.RESUBMISSION_DENIED,
-          actorId: ctx.viewer.userId,
-          comments: comments ?? '',
-          details: { guid: value },
-          derive: false,
-        });
-      }
-      return true;
-    });
+    if (await ctx.em.count(DeniedGuid, { guid: value })) return false;
+    ctx.em.create(DeniedGuid, { guid: value, comments: comments ?? '' });
+    await ctx.em.flush();
+    const owner = await addonIdByGuid(ctx.em, value);
+    if (owner !== null) {
+      await this.change(ctx.em, owner, {
+        action: ActivityAction.RESUBMISSION_DENIED,
+        actorId: ctx.viewer.userId,
+        comments: comments ?? '',
+        details: { guid: value },
+        derive: false,
+      });
+    }
+    return true;
   }
 
   /**
@@ -362,8 +360,9 @@ export class AddonLifecycle {
     };
   }
 
+  /** In the operation's transaction (the executor's: see src/graphql/transactions.ts). */
   private run(ctx: RequestContext, addonId: number, change: Change): Promise<void> {
-    return ctx.em.transactional((tx) => this.change(tx, addonId, change));
+    return this.change(ctx.em, addonId, change);
   }
 
   /**

@@ -1,0 +1,84 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { DocumentNode, ExecutionResult, GraphQLSchema, OperationDefinitionNode } from 'graphql';
+import { Extensions } from 'type-graphql';
+import { rootFieldNames } from '../auth/credentials.js';
+import { createRequestContext, type RequestContext } from '../core/context.js';
+
+/**
+ * Every mutation runs in one transaction opened by the executor (`compileOperation` in jit.ts, the
+ * one path both APIs execute through): the request context's `em` is the transaction's for the
+ * whole operation, its result fields included, committed once at the end and rolled back when the
+ * operation answers with any error. Services write and flush without choosing boundaries. Queries
+ * run outside transactions.
+ */
+
+/** Why a mutation chooses its own transactions instead of the executor's one. */
+export type OwnTransactionsReason =
+  /** It records something that must stay even when it then fails (a throttle's count, say). */
+  | 'commits before failing'
+  /** It does slow work outside the database (streamed uploads, file storage) that no transaction should wait for. */
+  | 'slow external work';
+
+const EXTENSION = 'ownTransactions';
+
+/**
+ * Declared beside `@Requires` on a mutation that runs outside the executor's transaction: its
+ * service opens its own, around its writes only. `detail` says what, for the reader.
+ */
+export const OwnTransactions = (reason: OwnTransactionsReason, detail: string) =>
+  Extensions({ [EXTENSION]: `${reason}: ${detail}` });
+
+/** What a root field declares with `@OwnTransactions`, if anything ("reason: detail"). */
+export function fieldOwnTransactions(field: { extensions?: Record<string, unknown> | null }): string | undefined {
+  return field.extensions?.[EXTENSION] as string | undefined;
+}
+
+/**
+ * Whether the executor runs the operation in one transaction: a mutation, unless one of its root
+ * fields declares `@OwnTransactions` (then the whole operation runs without, and every field's
+ * service flushes on its own).
+ */
+export function runsInTransaction(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode | undefined,
+): boolean {
+  const mutation = schema.getMutationType();
+  if (!operation || operation.operation !== 'mutation' || !mutation) return false;
+  const fields = mutation.getFields();
+  return rootFieldNames(document, operation).every((name) => !fields[name] || !fieldOwnTransactions(fields[name]));
+}
+
+/** Carries an answer with errors out of `em.transactional`, which rolls back on a throw. */
+class RolledBack extends Error {
+  constructor(readonly result: ExecutionResult) {
+    super('The operation answered with errors');
+  }
+}
+
+/**
+ * Runs `execute` with a context whose `em` (and loaders) belong to one new transaction: committed
+ * when the answer has no errors, rolled back otherwise (graphql-jit answers resolver errors, it
+ * does not throw them). Jobs sent with `{ transaction: ctx.em }` are queued only if it commits.
+ */
+export async function inOperationTransaction(
+  ctx: RequestContext,
+  execute: (ctx: RequestContext) => Promise<ExecutionResult> | ExecutionResult,
+): Promise<ExecutionResult> {
+  try {
+    return await ctx.em.transactional(async (tx) => {
+      const result = await execute(withEntityManager(ctx, tx as EntityManager));
+      if (result.errors?.length) throw new RolledBack(result);
+      return result;
+    });
+  } catch (error) {
+    if (error instanceof RolledBack) return error.result;
+    throw error;
+  }
+}
+
+/** The same request with another entity manager (and loaders of its own, reading through it). */
+function withEntityManager(ctx: RequestContext, em: EntityManager): RequestContext {
+  const { loaders: _loaders, ...rest } = ctx;
+  return createRequestContext({ ...rest, em });
+}
