@@ -1,6 +1,7 @@
 import { API_GATES, API_VERSIONS, GATES, type ApiVersion, type Gate } from '../rest-compat/gates.js';
 import { defineRoutes } from '../rest-compat/route.js';
-import { shapeUser, type UserData } from '../rest-compat/routes/accounts.js';
+import type { RestUserFieldsFragment } from '../rest-compat/generated/operations.js';
+import { shapeUser } from '../rest-compat/routes/accounts.js';
 import type { Addon } from '../src/catalogue/addon.entity.js';
 import { AddonStatus, AddonType, App, PromotedCategory } from '../src/catalogue/catalogue.enums.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
@@ -22,7 +23,7 @@ type Probe = (v: ApiVersion) => Promise<boolean>;
  * 404, and its nested users are hidden too), so the account shaper is probed on such a user
  * through a route mounted for this test: the real engine, its version and gates.
  */
-const minimalUser: UserData = {
+const minimalUser: RestUserFieldsFragment = {
   id: 1,
   username: 'nobody-special',
   name: 'Firefox user 1',

@@ -2,6 +2,11 @@ import { ALL_VERSIONS } from '../gates.js';
 import { userName } from '../shapes/addons.js';
 import { wireAppNameOf } from '../shapes/enums.js';
 import { addonReportFromBody, userReportFromBody } from '../params/abuse.js';
+import type {
+  RestAbuseUserFieldsFragment,
+  RestReportAddonMutation,
+  RestReportUserMutation,
+} from '../generated/operations.js';
 import { defineRoutes, gql, type ShapeContext } from '../route.js';
 
 /**
@@ -21,44 +26,13 @@ const userFields = gql`
   }
 `;
 
-interface UserData {
-  id: number;
-  name: string;
-  url: string;
-  username: string;
-  displayName: string | null;
-}
-
-interface AddonReportData {
-  reporter: UserData | null;
-  addon: { guid: string | null; id: number | null; slug: string | null };
-  message: string;
-  reason: string | null;
-  reportEntryPoint: string | null;
-  addonInstallMethod: string | null;
-  addonInstallOrigin: string | null;
-  addonInstallSource: string | null;
-  addonInstallSourceUrl: string | null;
-  addonName: string | null;
-  addonSignature: string | null;
-  addonSummary: string | null;
-  addonVersion: string | null;
-  app: string | null;
-  appversion: string | null;
-  lang: string | null;
-  clientId: string | null;
-  installDate: string | null;
-  operatingSystem: string | null;
-  operatingSystemVersion: string | null;
-}
-
 /** The original's minimal user (v3 names a user without a display name by their username). */
-function shapeUser(user: UserData | null, ctx: ShapeContext) {
+function shapeUser(user: RestAbuseUserFieldsFragment | null, ctx: ShapeContext) {
   if (!user) return null;
   return { id: user.id, name: userName(user, ctx), url: user.url, username: user.username };
 }
 
-function shapeAddonReport(r: AddonReportData, ctx: ShapeContext) {
+function shapeAddonReport(r: RestReportAddonMutation['reportAddon'], ctx: ShapeContext) {
   const common = { reporter: shapeUser(r.reporter, ctx), addon: r.addon, message: r.message };
   if (ctx.gate('abuse-legacy-report-output')) return common;
   return {
@@ -123,7 +97,7 @@ export const abuseRoutes = defineRoutes([
     `,
     variables: (req) => ({ input: addonReportFromBody(req.body, req.version) }),
     status: 201,
-    shape: (data: { reportAddon: AddonReportData }, ctx) => shapeAddonReport(data.reportAddon, ctx),
+    shape: (data: RestReportAddonMutation, ctx) => shapeAddonReport(data.reportAddon, ctx),
   },
   {
     method: 'POST',
@@ -145,7 +119,7 @@ export const abuseRoutes = defineRoutes([
     `,
     variables: (req) => ({ input: userReportFromBody(req.body, req.version) }),
     status: 201,
-    shape: (data: { reportUser: { reporter: UserData | null; user: UserData; message: string } }, ctx) => ({
+    shape: (data: RestReportUserMutation, ctx) => ({
       reporter: shapeUser(data.reportUser.reporter, ctx),
       user: shapeUser(data.reportUser.user, ctx),
       message: data.reportUser.message,

@@ -2,6 +2,12 @@ import { ALL_VERSIONS } from '../gates.js';
 import { userName } from '../shapes/addons.js';
 import Upload from 'graphql-upload/Upload.mjs';
 import { accountInputFromBody, notificationChangesFromBody, superCreateInputFromBody } from '../params/accounts.js';
+import type {
+  RestNotificationsQuery,
+  RestSuperCreateMutation,
+  RestUpdateNotificationsMutation,
+  RestUserFieldsFragment,
+} from '../generated/operations.js';
 import { defineRoutes, gql, type RestRequest, type ShapeContext } from '../route.js';
 import { shapeSiteStatus, siteStatusFields } from './site.js';
 
@@ -43,43 +49,6 @@ export const userFields = gql`
   ${siteStatusFields}
 `;
 
-export interface UserData {
-  id: number;
-  username: string;
-  name: string;
-  url: string;
-  displayName: string | null;
-  created: string;
-  biography: string | null;
-  homepage: string | null;
-  location: string | null;
-  occupation: string | null;
-  averageAddonRating: number;
-  numAddonsListed: number;
-  isAddonDeveloper: boolean;
-  isArtist: boolean;
-  pictureType: string | null;
-  pictureUrl: string | null;
-  hasAnonymousUsername: boolean;
-  hasAnonymousDisplayName: boolean;
-  private: {
-    email: string;
-    deleted: boolean;
-    lastLogin: string | null;
-    lastLoginIp: string | null;
-    readDevAgreement: boolean;
-    permissions: string[];
-    isVerified: boolean;
-    idpEditEmailUrl: string | null;
-    siteStatus: SiteStatusData;
-  } | null;
-}
-
-interface SiteStatusData {
-  readOnly: boolean;
-  notice: string | null;
-}
-
 /**
  * The account object, as the gates say: `name` (`user-name-username-fallback`),
  * `has_anonymous_display_name` (`anonymous-display-name-needs-username`); the private fields (self
@@ -89,7 +58,7 @@ interface SiteStatusData {
  * profile: every field with the personal ones empty (`minimal-profile-has-all-fields-shim`), else
  * only id, name, url and username.
  */
-export function shapeUser(user: UserData, ctx: ShapeContext) {
+export function shapeUser(user: RestUserFieldsFragment, ctx: ShapeContext) {
   const base = { id: user.id, name: userName(user, ctx), url: user.url, username: user.username };
   const minimal = !user.private && !user.isAddonDeveloper && !user.isArtist;
   if (minimal && !ctx.gate('minimal-profile-has-all-fields-shim')) return base;
@@ -142,24 +111,8 @@ const picture = (req: RestRequest) => {
 
 const accountShape =
   <K extends string>(key: K) =>
-  (data: Record<K, UserData>, ctx: ShapeContext) =>
+  (data: Record<K, RestUserFieldsFragment>, ctx: ShapeContext) =>
     shapeUser(data[key], ctx);
-
-interface TestAccountData {
-  userId: number;
-  username: string;
-  email: string;
-  displayName: string | null;
-  idpId: string | null;
-  groups: { id: number; name: string; rules: string[] }[];
-  sessionCookie: { name: string; value: string; encoded: string };
-}
-
-interface NotificationData {
-  name: string;
-  enabled: boolean;
-  mandatory: boolean;
-}
 
 export const accountRoutes = defineRoutes([
   {
@@ -241,7 +194,7 @@ export const accountRoutes = defineRoutes([
       }
     `,
     variables: (req) => ({ user: req.params.user }),
-    shape: (data: { notifications: NotificationData[] }) => data.notifications,
+    shape: (data: RestNotificationsQuery) => data.notifications,
   },
   {
     method: 'POST',
@@ -257,7 +210,7 @@ export const accountRoutes = defineRoutes([
       }
     `,
     variables: (req) => ({ user: req.params.user, changes: notificationChangesFromBody(req.body) }),
-    shape: (data: { updateNotifications: NotificationData[] }) => data.updateNotifications,
+    shape: (data: RestUpdateNotificationsMutation) => data.updateNotifications,
   },
   {
     method: 'DELETE',
@@ -310,7 +263,7 @@ export const accountRoutes = defineRoutes([
     `,
     variables: (req) => ({ input: superCreateInputFromBody(req.body) }),
     status: 201,
-    shape: (data: { superCreateAccount: TestAccountData }) => {
+    shape: (data: RestSuperCreateMutation) => {
       const a = data.superCreateAccount;
       return {
         user_id: a.userId,

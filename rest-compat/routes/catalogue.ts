@@ -3,17 +3,16 @@ import { parseDetailAppParams, parseIntParam, parseVersionFilter, refuseFilterOn
 import { groupedRatingsParam } from '../params/ratings.js';
 import { App } from '../../src/catalogue/catalogue.enums.js';
 import type { Translations } from '../../src/core/i18n/translations.js';
-import type { Page } from '../../src/core/pagination.js';
+import type {
+  RestAddonDetailQuery,
+  RestAddonEulaPolicyQuery,
+  RestAddonVersionQuery,
+  RestAddonVersionsQuery,
+  RestCategoriesQuery,
+} from '../generated/operations.js';
 import { paginated, pageVariables } from '../pagination.js';
 import { defineRoutes, gql } from '../route.js';
-import {
-  addonFields,
-  shapeAddon,
-  shapeVersion,
-  versionFields,
-  type AddonData,
-  type VersionData,
-} from '../shapes/addons.js';
+import { addonFields, shapeAddon, shapeVersion, versionFields } from '../shapes/addons.js';
 import { enumName, restEnums } from '../shapes/enums.js';
 
 /** Version endpoints show the licence text. */
@@ -26,16 +25,6 @@ const fullVersionFields = gql`
   }
   ${versionFields}
 `;
-
-interface CategoryData {
-  id: number;
-  name: Translations;
-  slug: string;
-  application: string;
-  misc: boolean;
-  type: string;
-  weight: number;
-}
 
 /** One text of a translated field: the requested locale's, else en-US's, else any. */
 function oneLocale(value: Translations, lang: string | null): string {
@@ -77,7 +66,7 @@ export const catalogueRoutes = defineRoutes([
       const withGrouped = !gate(req.version, 'del-addon-detail-grouped-ratings') && groupedRatingsParam(req.query);
       return { id: req.params.addon, app: app === null ? null : enumName(App, app), appVersion, withGrouped };
     },
-    shape: (data: { addon: AddonData; grouped?: { groupedRatings: { score: number; count: number }[] | null } }, ctx) =>
+    shape: (data: RestAddonDetailQuery, ctx) =>
       shapeAddon(data.addon, ctx, { groupedRatings: data.grouped?.groupedRatings ?? undefined }),
   },
   {
@@ -98,14 +87,14 @@ export const catalogueRoutes = defineRoutes([
         }
       }
     `,
-    shape: (data: { categories: CategoryData[] }, ctx) =>
+    shape: (data: RestCategoriesQuery, ctx) =>
       data.categories.map((c) => ({
         id: c.id,
         name: oneLocale(c.name, ctx.request.query.get('lang')),
         slug: c.slug,
-        application: restEnums.app(c.application as never, ctx.version),
+        application: restEnums.app(c.application, ctx.version),
         misc: c.misc,
-        type: restEnums.type(c.type as never, ctx.version),
+        type: restEnums.type(c.type, ctx.version),
         weight: c.weight,
         description: null,
       })),
@@ -125,10 +114,7 @@ export const catalogueRoutes = defineRoutes([
       }
     `,
     variables: (req) => ({ id: req.params.addon }),
-    shape: (
-      data: { addon: { defaultLocale: string; eula: Translations | null; privacyPolicy: Translations | null } },
-      ctx,
-    ) => ({
+    shape: (data: RestAddonEulaPolicyQuery, ctx) => ({
       eula: ctx.translated(data.addon.eula, data.addon.defaultLocale),
       privacy_policy: ctx.translated(data.addon.privacyPolicy, data.addon.defaultLocale),
     }),
@@ -157,8 +143,7 @@ export const catalogueRoutes = defineRoutes([
       ${fullVersionFields}
     `,
     variables: (req) => ({ addon: req.params.addon, filter: parseVersionFilter(req.query), ...pageVariables(req) }),
-    shape: (data: { addonVersions: Page<VersionData> }, ctx) =>
-      paginated(data.addonVersions, ctx, (v) => shapeVersion(v, ctx)),
+    shape: (data: RestAddonVersionsQuery, ctx) => paginated(data.addonVersions, ctx, (v) => shapeVersion(v, ctx)),
   },
   {
     method: 'GET',
@@ -180,6 +165,6 @@ export const catalogueRoutes = defineRoutes([
       refuseFilterOnDetail(req.query);
       return { addon: req.params.addon, id: parseIntParam(req.params.version) };
     },
-    shape: (data: { addonVersion: VersionData }, ctx) => shapeVersion(data.addonVersion, ctx),
+    shape: (data: RestAddonVersionQuery, ctx) => shapeVersion(data.addonVersion, ctx),
   },
 ]);

@@ -1,11 +1,20 @@
 import { ALL_VERSIONS } from '../gates.js';
 import { userName } from '../shapes/addons.js';
 import { collectionInputFromBody, itemInputFromBody } from '../params/collections.js';
-import type { Page } from '../../src/core/pagination.js';
-import type { Translations } from '../../src/core/i18n/translations.js';
+import type {
+  RestAddCollectionAddonMutation,
+  RestCollectionAddonFieldsFragment,
+  RestCollectionAddonQuery,
+  RestCollectionAddonsQuery,
+  RestCollectionQuery,
+  RestCollectionsQuery,
+  RestCreateCollectionMutation,
+  RestUpdateCollectionAddonMutation,
+  RestUpdateCollectionMutation,
+} from '../generated/operations.js';
 import { paginated, pageVariables } from '../pagination.js';
 import { defineRoutes, gql, type RestRequest, type ShapeContext } from '../route.js';
-import { addonFields, shapeAddon, versionFields, type AddonData } from '../shapes/addons.js';
+import { addonFields, shapeAddon, versionFields } from '../shapes/addons.js';
 
 const collectionFields = gql`
   fragment RestCollectionFields on Collection {
@@ -47,27 +56,8 @@ const itemFields = gql`
   ${versionFields}
 `;
 
-interface CollectionData {
-  id: number;
-  uuid: string;
-  url: string;
-  addonCount: number;
-  author: { id: number; name: string; username: string; displayName: string | null };
-  description: Translations | null;
-  modified: string;
-  name: Translations | null;
-  slug: string;
-  public: boolean;
-  defaultLocale: string;
-  addons?: ItemData[];
-}
-
-interface ItemData {
-  addon: AddonData;
-  notes: Translations | null;
-}
-
-function shapeCollection(collection: CollectionData, ctx: ShapeContext) {
+/** A collection; the detail adds its add-ons when asked (`with_addons`). */
+function shapeCollection(collection: RestCollectionQuery['collection'], ctx: ShapeContext) {
   const { author } = collection;
   return {
     id: collection.id,
@@ -91,9 +81,10 @@ function shapeCollection(collection: CollectionData, ctx: ShapeContext) {
 }
 
 /** v3 items carry `downloads`: installs through collections are not counted, so always 0 (as the original by then). */
-function shapeItem(item: ItemData, ctx: ShapeContext) {
+function shapeItem(item: RestCollectionAddonFieldsFragment, ctx: ShapeContext) {
   return {
-    addon: shapeAddon(item.addon, ctx),
+    // Null when the add-on row is gone (the schema's CollectionAddon.addon is nullable).
+    addon: item.addon && shapeAddon(item.addon, ctx),
     notes: ctx.translated(item.notes),
     ...(ctx.gate('collections-downloads-shim') ? { downloads: 0 } : {}),
   };
@@ -128,8 +119,7 @@ export const collectionRoutes = defineRoutes([
       ${collectionFields}
     `,
     variables: (req) => ({ user: req.params.user, ...pageVariables(req) }),
-    shape: (data: { collections: Page<CollectionData> }, ctx) =>
-      paginated(data.collections, ctx, (c) => shapeCollection(c, ctx)),
+    shape: (data: RestCollectionsQuery, ctx) => paginated(data.collections, ctx, (c) => shapeCollection(c, ctx)),
   },
   {
     method: 'POST',
@@ -145,7 +135,7 @@ export const collectionRoutes = defineRoutes([
     `,
     variables: (req) => ({ user: req.params.user, input: collectionInputFromBody(req.body, req.version) }),
     status: 201,
-    shape: (data: { createCollection: CollectionData }, ctx) => shapeCollection(data.createCollection, ctx),
+    shape: (data: RestCreateCollectionMutation, ctx) => shapeCollection(data.createCollection, ctx),
   },
   {
     method: 'GET',
@@ -168,7 +158,7 @@ export const collectionRoutes = defineRoutes([
       withAddons: req.query.has('with_addons'),
       filter: req.query.get('filter'),
     }),
-    shape: (data: { collection: CollectionData }, ctx) => shapeCollection(data.collection, ctx),
+    shape: (data: RestCollectionQuery, ctx) => shapeCollection(data.collection, ctx),
   },
   {
     method: 'PATCH',
@@ -183,7 +173,7 @@ export const collectionRoutes = defineRoutes([
       ${collectionFields}
     `,
     variables: (req) => ({ ...collectionVariables(req), input: collectionInputFromBody(req.body, req.version) }),
-    shape: (data: { updateCollection: CollectionData }, ctx) => shapeCollection(data.updateCollection, ctx),
+    shape: (data: RestUpdateCollectionMutation, ctx) => shapeCollection(data.updateCollection, ctx),
   },
   {
     method: 'DELETE',
@@ -229,8 +219,7 @@ export const collectionRoutes = defineRoutes([
       sort: req.query.get('sort'),
       ...pageVariables(req),
     }),
-    shape: (data: { collectionAddons: Page<ItemData> }, ctx) =>
-      paginated(data.collectionAddons, ctx, (i) => shapeItem(i, ctx)),
+    shape: (data: RestCollectionAddonsQuery, ctx) => paginated(data.collectionAddons, ctx, (i) => shapeItem(i, ctx)),
   },
   {
     method: 'POST',
@@ -246,7 +235,7 @@ export const collectionRoutes = defineRoutes([
     `,
     variables: (req) => ({ ...collectionVariables(req), ...itemInputFromBody(req.body, true, req.version) }),
     status: 201,
-    shape: (data: { addCollectionAddon: ItemData }, ctx) => shapeItem(data.addCollectionAddon, ctx),
+    shape: (data: RestAddCollectionAddonMutation, ctx) => shapeItem(data.addCollectionAddon, ctx),
   },
   {
     method: 'GET',
@@ -261,7 +250,7 @@ export const collectionRoutes = defineRoutes([
       ${itemFields}
     `,
     variables: itemVariables,
-    shape: (data: { collectionAddon: ItemData }, ctx) => shapeItem(data.collectionAddon, ctx),
+    shape: (data: RestCollectionAddonQuery, ctx) => shapeItem(data.collectionAddon, ctx),
   },
   {
     method: 'PATCH',
@@ -276,7 +265,7 @@ export const collectionRoutes = defineRoutes([
       ${itemFields}
     `,
     variables: (req) => ({ ...itemVariables(req), ...itemInputFromBody(req.body, false, req.version) }),
-    shape: (data: { updateCollectionAddon: ItemData }, ctx) => shapeItem(data.updateCollectionAddon, ctx),
+    shape: (data: RestUpdateCollectionAddonMutation, ctx) => shapeItem(data.updateCollectionAddon, ctx),
   },
   {
     method: 'DELETE',

@@ -1,7 +1,11 @@
 import { ALL_VERSIONS, SINCE_V4 } from '../gates.js';
-import type { Translations } from '../../src/core/i18n/translations.js';
+import type {
+  RestDiscoveryEditorialQuery,
+  RestDiscoveryItemFieldsFragment,
+  RestDiscoveryQuery,
+} from '../generated/operations.js';
 import { defineRoutes, gql, type RestRequest, type ShapeContext } from '../route.js';
-import { addonFields, shapeAddonSubset, versionFields, type AddonData } from '../shapes/addons.js';
+import { addonFields, shapeAddonSubset, versionFields } from '../shapes/addons.js';
 import { flatText, sourceText } from '../shapes/editorial-text.js';
 
 const itemFields = gql`
@@ -21,14 +25,6 @@ const itemFields = gql`
   ${versionFields}
 `;
 
-interface ItemData {
-  customHeading: Translations | null;
-  customDescription: Translations | null;
-  description: Translations | null;
-  isRecommendation: boolean;
-  addon: AddonData;
-}
-
 const escapeHtml = (text: string) =>
   text
     .replace(/&/g, '&amp;')
@@ -38,7 +34,7 @@ const escapeHtml = (text: string) =>
     .replace(/'/g, '&#39;');
 
 /** The description in the request language; the add-on summary falls back to its default locale. */
-function descriptionText(item: ItemData, ctx: ShapeContext): string | null {
+function descriptionText(item: RestDiscoveryItemFieldsFragment, ctx: ShapeContext): string | null {
   return flatText(ctx, item.description, item.customDescription ? undefined : item.addon.defaultLocale);
 }
 
@@ -47,7 +43,7 @@ function descriptionText(item: ItemData, ctx: ShapeContext): string | null {
  * naming its authors and `{start_sub_heading}`/`{end_sub_heading}` as a span; without one,
  * `<name> <span>by <a href="<url>"><authors></a></span>`.
  */
-function heading(item: ItemData, ctx: ShapeContext): string {
+function heading(item: RestDiscoveryItemFieldsFragment, ctx: ShapeContext): string {
   const { addon } = item;
   const name = escapeHtml(flatText(ctx, addon.name, addon.defaultLocale) ?? '');
   const authors = escapeHtml(addon.authors.map(({ user }) => user.name).join(', '));
@@ -60,7 +56,7 @@ function heading(item: ItemData, ctx: ShapeContext): string {
     .replaceAll('{addon_name}', `<a href="${url}">${name} by ${authors}</a>`);
 }
 
-function shapeItem(item: ItemData, ctx: ShapeContext) {
+function shapeItem(item: RestDiscoveryItemFieldsFragment, ctx: ShapeContext) {
   const text = descriptionText(item, ctx);
   if (ctx.gate('disco-heading-and-description-shim')) {
     return {
@@ -109,7 +105,7 @@ export const discoveryRoutes = defineRoutes([
       ${itemFields}
     `,
     variables: discoveryVariables,
-    shape: (data: { discoveryItems: ItemData[] }, ctx) => ({
+    shape: (data: RestDiscoveryQuery, ctx) => ({
       count: data.discoveryItems.length,
       results: data.discoveryItems.map((item) => shapeItem(item, ctx)),
     }),
@@ -129,9 +125,7 @@ export const discoveryRoutes = defineRoutes([
       }
     `,
     variables: (req) => ({ recommended: req.query.get('recommended') === 'true' }),
-    shape: (data: {
-      discoveryEditorial: { customDescription: Translations | null; addon: { guid: string | null } }[];
-    }) => ({
+    shape: (data: RestDiscoveryEditorialQuery) => ({
       results: data.discoveryEditorial.map((item) => ({
         addon: { guid: item.addon.guid },
         custom_description: sourceText(item.customDescription),

@@ -1,5 +1,4 @@
 import { SINCE_V4, type ApiVersion } from '../gates.js';
-import type { Page } from '../../src/core/pagination.js';
 import {
   parseDetailParams,
   parseFlagBody,
@@ -10,21 +9,17 @@ import {
 } from '../params/ratings.js';
 import { paginated, pageVariables } from '../pagination.js';
 import { defineRoutes, gql, type RestRequest, type RouteDefinition } from '../route.js';
-import {
-  ratingCoreFields,
-  ratingFields,
-  shapeRating,
-  shapeReply,
-  type RatingCoreData,
-  type RatingData,
-} from '../shapes/ratings.js';
+import { ratingCoreFields, ratingFields, shapeRating, shapeReply } from '../shapes/ratings.js';
+import type {
+  RestCreateRatingMutation,
+  RestRatingQuery,
+  RestRatingsQuery,
+  RestReplyToRatingMutation,
+  RestUpdateRatingMutation,
+} from '../generated/operations.js';
 
 /** The original's answer to a flag (the contract's "object with msg"). */
 const FLAGGED = { msg: 'Thanks; this review has been flagged for reviewer approval.' };
-
-type ListData = {
-  ratings: Page<RatingData> & { groupedRatings?: { score: number; count: number }[] | null; canReply?: boolean | null };
-};
 
 const id = (req: RestRequest) => parseRatingId(req.params.id);
 /** The score's wire name in field errors: `rating` under the rating shim (the domain's is `score`). */
@@ -98,7 +93,7 @@ function ratingRoutes(versions: readonly ApiVersion[], base: string): RouteDefin
           withCanReply: params.showPermissionsFor !== null,
         };
       },
-      shape: (data: ListData, ctx) => {
+      shape: (data: RestRatingsQuery, ctx) => {
         const { groupedRatings, canReply } = data.ratings;
         return {
           ...paginated(data.ratings, ctx, (r) => shapeRating(r, ctx)),
@@ -125,7 +120,7 @@ function ratingRoutes(versions: readonly ApiVersion[], base: string): RouteDefin
         const { showFlagsFor } = parseDetailParams(req.query, req.version);
         return { id: id(req), showFlagsFor, withFlags: showFlagsFor !== null };
       },
-      shape: (data: { rating: RatingData }, ctx) => shapeRating(data.rating, ctx),
+      shape: (data: RestRatingQuery, ctx) => shapeRating(data.rating, ctx),
     },
     {
       method: 'POST',
@@ -142,7 +137,7 @@ function ratingRoutes(versions: readonly ApiVersion[], base: string): RouteDefin
       variables: (req) => ({ input: parseRatingBody(req.body, req.version) }),
       errorFields: scoreErrorField,
       status: 201,
-      shape: (data: { createRating: RatingData }, ctx) => shapeRating(data.createRating, ctx),
+      shape: (data: RestCreateRatingMutation, ctx) => shapeRating(data.createRating, ctx),
     },
     {
       method: 'PATCH',
@@ -159,7 +154,7 @@ function ratingRoutes(versions: readonly ApiVersion[], base: string): RouteDefin
       variables: (req) => ({ id: id(req), input: parseRatingBody(req.body, req.version) }),
       errorFields: scoreErrorField,
       // A reply is changed through the reply serializer: it answers as a reply.
-      shape: (data: { updateRating: RatingData }, ctx) =>
+      shape: (data: RestUpdateRatingMutation, ctx) =>
         data.updateRating.isDeveloperReply ? shapeReply(data.updateRating, ctx) : shapeRating(data.updateRating, ctx),
     },
     {
@@ -191,8 +186,8 @@ function ratingRoutes(versions: readonly ApiVersion[], base: string): RouteDefin
         ${ratingCoreFields}
       `,
       variables: (req) => ({ id: id(req), ...parseReplyBody(req.body) }),
-      status: (data: ReplyData) => (data.replyToRating.created ? 201 : 200),
-      shape: (data: ReplyData, ctx) => shapeReply(data.replyToRating.reply, ctx),
+      status: (data: RestReplyToRatingMutation) => (data.replyToRating.created ? 201 : 200),
+      shape: (data: RestReplyToRatingMutation, ctx) => shapeReply(data.replyToRating.reply, ctx),
     },
     {
       method: 'POST',
@@ -211,8 +206,6 @@ function ratingRoutes(versions: readonly ApiVersion[], base: string): RouteDefin
     },
   ];
 }
-
-type ReplyData = { replyToRating: { created: boolean; reply: RatingCoreData } };
 
 export const ratingsRoutes = defineRoutes([
   ...ratingRoutes(SINCE_V4, '/ratings/rating/'),

@@ -3,7 +3,14 @@ import { errors } from '../../src/core/errors.js';
 import { FileReply } from '../http.js';
 import { defineRoutes, gql, type RestRequest, type ShapeContext } from '../route.js';
 import { restEnums } from '../shapes/enums.js';
-import type { Translations } from '../../src/core/i18n/translations.js';
+import type {
+  RestBrowseVersionQuery,
+  RestCompareVersionsQuery,
+  RestFileValidationQuery,
+  RestPackageEntryFieldsFragment,
+  RestPackageFileDownloadQuery,
+  RestReviewerVersionsQuery,
+} from '../generated/operations.js';
 import { addonId } from './reviewers.js';
 
 /**
@@ -71,63 +78,11 @@ const contentsSelection = `
   validationJsonUrl
 `;
 
-interface EntryData {
-  path: string;
-  filename: string;
-  depth: number;
-  category: string | null;
-  mimetype: string | null;
-  sha256: string | null;
-  size: number | null;
-  status: string | null;
-}
-
-interface ContentsData {
-  addon: { id: number; slug: string; name: Translations | null; defaultLocale: string; iconUrl: string };
-  version: { id: number; version: string; channel: 'LISTED' | 'UNLISTED'; reviewed: string | null };
-  file: { id: number };
-  entries: EntryData[];
-  selected: {
-    entry: EntryData;
-    content: string | null;
-    exists: boolean;
-    usesUnknownMinifiedCode: boolean;
-    downloadUrl: string | null;
-  };
-  hasBeenValidated: boolean;
-  validationUrl: string | null;
-  validationJsonUrl: string | null;
-}
-
-interface DiffData {
-  path: string;
-  oldPath: string;
-  size: number;
-  linesAdded: number;
-  linesDeleted: number;
-  isBinary: boolean;
-  mode: string;
-  hunks: {
-    header: string;
-    oldStart: number;
-    newStart: number;
-    oldLines: number;
-    newLines: number;
-    changes: { content: string; type: string; oldLineNumber: number; newLineNumber: number }[];
-  }[];
-  parent: string;
-  hash: string;
-  oldEndingNewLine: boolean;
-  newEndingNewLine: boolean;
-}
-
-interface ComparisonData extends ContentsData {
-  baseFile: { id: number };
-  diff: DiffData | null;
-}
+/** The fields a browse and a comparison share (`contentsSelection`): all a browse selects. */
+type ContentsData = RestBrowseVersionQuery['browseVersion'];
 
 /** `file_entries`: an object keyed by path, in tree order (what the original's clients read). */
-function shapeEntries(entries: EntryData[], compare: boolean) {
+function shapeEntries(entries: RestPackageEntryFieldsFragment[], compare: boolean) {
   const result: Record<string, unknown> = {};
   for (const e of entries) {
     result[e.path] = {
@@ -190,7 +145,7 @@ function shapeContents(data: ContentsData, ctx: ShapeContext, file: Record<strin
   };
 }
 
-function shapeDiff(d: DiffData) {
+function shapeDiff(d: NonNullable<RestCompareVersionsQuery['compareVersions']['diff']>) {
   return {
     path: d.path,
     old_path: d.oldPath,
@@ -237,7 +192,7 @@ export const reviewerBrowseRoutes = defineRoutes([
       }
     `,
     variables: (req) => ({ addon: addonId(req) }),
-    shape: (data: { reviewerVersions: { id: number; channel: 'LISTED' | 'UNLISTED'; version: string }[] }) =>
+    shape: (data: RestReviewerVersionsQuery) =>
       data.reviewerVersions.map((v) => ({ id: v.id, channel: restEnums.channel(v.channel), version: v.version })),
   },
   {
@@ -253,7 +208,7 @@ export const reviewerBrowseRoutes = defineRoutes([
       ${entryFields}
     `,
     variables: (req) => ({ addon: addonId(req), versionId: pathId(req.params.version_id), file: fileParam(req) }),
-    shape: ({ browseVersion: data }: { browseVersion: ContentsData }, ctx) => {
+    shape: ({ browseVersion: data }: RestBrowseVersionQuery, ctx) => {
       const file = shapeFile(data, { content: data.selected.content ?? '' });
       return fileOnly(ctx.request) ? { id: data.version.id, file } : shapeContents(data, ctx, file, false);
     },
@@ -305,7 +260,7 @@ export const reviewerBrowseRoutes = defineRoutes([
       versionId: pathId(req.params.version_id),
       file: fileParam(req),
     }),
-    shape: ({ compareVersions: data }: { compareVersions: ComparisonData }, ctx) => {
+    shape: ({ compareVersions: data }: RestCompareVersionsQuery, ctx) => {
       const baseFile = { id: data.baseFile.id };
       const file = shapeFile(data, { diff: data.diff && shapeDiff(data.diff), base_file: baseFile });
       if (fileOnly(ctx.request)) return { id: data.version.id, file };
@@ -331,7 +286,7 @@ export const reviewerBrowseRoutes = defineRoutes([
       if (!file) throw errors.notFound('File not found');
       return { addon: addonId(req), versionId: pathId(req.params.version_id), file };
     },
-    shape: ({ packageFileDownload: f }: { packageFileDownload: { fileId: number; path: string; filename: string } }) =>
+    shape: ({ packageFileDownload: f }: RestPackageFileDownloadQuery) =>
       new FileReply(
         f.fileId,
         'application/octet-stream',
@@ -354,6 +309,6 @@ export const reviewerBrowseRoutes = defineRoutes([
       }
     `,
     variables: (req) => ({ addon: addonId(req), fileId: pathId(req.params.file_id) }),
-    shape: ({ fileValidation }: { fileValidation: Record<string, unknown> }) => ({ validation: fileValidation }),
+    shape: ({ fileValidation }: RestFileValidationQuery) => ({ validation: fileValidation }),
   },
 ]);

@@ -1,6 +1,14 @@
 import { SINCE_V4 } from '../gates.js';
 import { errors } from '../../src/core/errors.js';
-import type { Page } from '../../src/core/pagination.js';
+import type {
+  RestCannedResponsesQuery,
+  RestCreateDraftCommentMutation,
+  RestDraftCommentFieldsFragment,
+  RestDraftCommentQuery,
+  RestDraftCommentsQuery,
+  RestReviewerFlagsMutation,
+  RestUpdateDraftCommentMutation,
+} from '../generated/operations.js';
 import { paginated, pageVariables } from '../pagination.js';
 import { draftCommentFromBody, reviewerFlagsFromBody } from '../params/reviewers.js';
 import { defineRoutes, gql, type RestRequest } from '../route.js';
@@ -87,17 +95,7 @@ const draftFields = gql`
   ${cannedFields}
 `;
 
-interface DraftData {
-  id: number;
-  comment: string;
-  filename: string | null;
-  lineno: number | null;
-  versionId: number;
-  user: { id: number; name: string; username: string; url: string };
-  cannedResponse: unknown;
-}
-
-const shapeDraft = (d: DraftData) => ({
+const shapeDraft = (d: RestDraftCommentFieldsFragment) => ({
   id: d.id,
   comment: d.comment,
   filename: d.filename,
@@ -134,7 +132,7 @@ const draftComment = [`${drafts}<comment_id>/`, `${drafts}<comment_id>`].flatMap
       ${draftFields}
     `,
     variables: (req: RestRequest) => ({ ...draftVariables(req), input: draftCommentFromBody(req.body) }),
-    shape: (data: { updateDraftComment: DraftData }) => shapeDraft(data.updateDraftComment),
+    shape: (data: RestUpdateDraftCommentMutation) => shapeDraft(data.updateDraftComment),
   },
   ...(path.endsWith('/')
     ? [
@@ -151,7 +149,7 @@ const draftComment = [`${drafts}<comment_id>/`, `${drafts}<comment_id>`].flatMap
             ${draftFields}
           `,
           variables: draftVariables,
-          shape: (data: { draftComment: DraftData }) => shapeDraft(data.draftComment),
+          shape: (data: RestDraftCommentQuery) => shapeDraft(data.draftComment),
         },
         {
           method: 'DELETE' as const,
@@ -170,17 +168,6 @@ const draftComment = [`${drafts}<comment_id>/`, `${drafts}<comment_id>`].flatMap
     : []),
 ]);
 
-interface ReviewerFlagsData {
-  updateAddonReviewerFlags: {
-    autoApprovalDisabled: boolean;
-    autoApprovalDisabledUntilNextApproval: boolean;
-    autoApprovalDelayedUntil: string | null;
-    needsAdminCodeReview: boolean;
-    needsAdminContentReview: boolean;
-    needsAdminThemeReview: boolean;
-  };
-}
-
 export const reviewerRoutes = defineRoutes([
   {
     method: 'GET',
@@ -194,7 +181,7 @@ export const reviewerRoutes = defineRoutes([
       }
       ${cannedFields}
     `,
-    shape: (data: { cannedResponses: unknown[] }) => data.cannedResponses,
+    shape: (data: RestCannedResponsesQuery) => data.cannedResponses,
   },
   {
     method: 'GET',
@@ -215,7 +202,7 @@ export const reviewerRoutes = defineRoutes([
       ${draftFields}
     `,
     variables: (req) => ({ ...draftVariables(req), ...pageVariables(req) }),
-    shape: (data: { draftComments: Page<DraftData> }, ctx) => paginated(data.draftComments, ctx, shapeDraft),
+    shape: (data: RestDraftCommentsQuery, ctx) => paginated(data.draftComments, ctx, shapeDraft),
   },
   {
     method: 'POST',
@@ -231,7 +218,7 @@ export const reviewerRoutes = defineRoutes([
     `,
     variables: (req) => ({ ...draftVariables(req), input: draftCommentFromBody(req.body) }),
     status: 201,
-    shape: (data: { createDraftComment: DraftData }) => shapeDraft(data.createDraftComment),
+    shape: (data: RestCreateDraftCommentMutation) => shapeDraft(data.createDraftComment),
   },
   ...draftComment,
   subscription('subscribe', 'RestReviewerSubscribe', 'LISTED', true),
@@ -258,7 +245,7 @@ export const reviewerRoutes = defineRoutes([
       }
     `,
     variables: (req) => ({ addon: addonId(req), flags: reviewerFlagsFromBody(req.body) }),
-    shape: ({ updateAddonReviewerFlags: f }: ReviewerFlagsData, ctx) => ({
+    shape: ({ updateAddonReviewerFlags: f }: RestReviewerFlagsMutation, ctx) => ({
       auto_approval_disabled: f.autoApprovalDisabled,
       auto_approval_disabled_until_next_approval: f.autoApprovalDisabledUntilNextApproval,
       auto_approval_delayed_until: ctx.timestamp(f.autoApprovalDelayedUntil),

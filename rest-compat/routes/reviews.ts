@@ -1,7 +1,13 @@
 import { ALL_VERSIONS } from '../gates.js';
 import { z } from 'zod';
 import { errors } from '../../src/core/errors.js';
-import type { Page } from '../../src/core/pagination.js';
+import type {
+  RestAddReviewNoteMutation,
+  RestReceiveReviewMailMutation,
+  RestReviewNoteFieldsFragment,
+  RestReviewNoteQuery,
+  RestReviewNotesQuery,
+} from '../generated/operations.js';
 import { parseIntParam } from '../params/catalogue.js';
 import { paginated, pageVariables } from '../pagination.js';
 import { defineRoutes, gql, type RestRequest, type ShapeContext } from '../route.js';
@@ -23,18 +29,7 @@ const noteFields = gql`
   }
 `;
 
-interface NoteData {
-  id: number;
-  action: string;
-  actionLabel: string;
-  comments: string;
-  userName: string;
-  user: { id: number; username: string } | null;
-  date: string;
-  highlight: boolean;
-}
-
-function shapeNote(note: NoteData, ctx: ShapeContext) {
+function shapeNote(note: RestReviewNoteFieldsFragment, ctx: ShapeContext) {
   const user = ctx.gate('activity-user-shim')
     ? {
         id: note.user?.id ?? null,
@@ -104,8 +99,6 @@ function mailProblem(issue: z.core.$ZodIssue): string {
   return `${field} must be ${expected ?? issue.expected}.`;
 }
 
-type MailReceipt = { receiveReviewMail: { validationKey: string; validation: boolean } };
-
 export const reviewRoutes = defineRoutes([
   {
     method: 'GET',
@@ -127,7 +120,7 @@ export const reviewRoutes = defineRoutes([
       ${noteFields}
     `,
     variables: (req) => ({ ...noteVariables(req), ...pageVariables(req) }),
-    shape: (data: { reviewNotes: Page<NoteData> }, ctx) => paginated(data.reviewNotes, ctx, (n) => shapeNote(n, ctx)),
+    shape: (data: RestReviewNotesQuery, ctx) => paginated(data.reviewNotes, ctx, (n) => shapeNote(n, ctx)),
   },
   {
     method: 'GET',
@@ -143,7 +136,7 @@ export const reviewRoutes = defineRoutes([
       ${noteFields}
     `,
     variables: (req) => ({ ...noteVariables(req), id: parseIntParam(req.params.note) }),
-    shape: (data: { reviewNote: NoteData }, ctx) => shapeNote(data.reviewNote, ctx),
+    shape: (data: RestReviewNoteQuery, ctx) => shapeNote(data.reviewNote, ctx),
   },
   {
     method: 'POST',
@@ -163,7 +156,7 @@ export const reviewRoutes = defineRoutes([
       return { ...noteVariables(req), comments: typeof comments === 'string' ? comments : '' };
     },
     status: 201,
-    shape: (data: { addReviewNote: NoteData }, ctx) => shapeNote(data.addReviewNote, ctx),
+    shape: (data: RestAddReviewNoteMutation, ctx) => shapeNote(data.addReviewNote, ctx),
   },
   ...['/activity/mail/', '/activity/mail'].map((path) => ({
     method: 'POST' as const,
@@ -180,7 +173,7 @@ export const reviewRoutes = defineRoutes([
     `,
     variables: mailVariables,
     // Validation probes get 200; messages 201, whether they became a note or were discarded.
-    status: (data: MailReceipt) => (data.receiveReviewMail.validation ? 200 : 201),
-    shape: (data: MailReceipt) => data.receiveReviewMail.validationKey,
+    status: (data: RestReceiveReviewMailMutation) => (data.receiveReviewMail.validation ? 200 : 201),
+    shape: (data: RestReceiveReviewMailMutation) => data.receiveReviewMail.validationKey,
   })),
 ]);

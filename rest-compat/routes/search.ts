@@ -1,7 +1,6 @@
 import { ALL_VERSIONS } from '../gates.js';
 import { AddonType, App, Platform, PromotedCategory } from '../../src/catalogue/catalogue.enums.js';
 import { errors } from '../../src/core/errors.js';
-import type { Page } from '../../src/core/pagination.js';
 import { parseSearchParams, type ParsedSearch } from '../params/search.js';
 import { searchCacheTags } from '../../src/search/search.cache-tags.js';
 import { FEATURED_LIMIT } from '../../src/search/search.service.js';
@@ -9,6 +8,14 @@ import type { AddonSearchInput } from '../../src/search/search.types.js';
 import { paginated, pageVariables } from '../pagination.js';
 import { defineRoutes, gql, type RestRequest, type ShapeContext } from '../route.js';
 import { addonFields, shapeAddon, shapePromoted, versionFields, type AddonData } from '../shapes/addons.js';
+import type {
+  RestAddonAutocompleteQuery,
+  RestAddonFeaturedQuery,
+  RestAddonSearchPageQuery,
+  RestAddonSearchPartsQuery,
+  RestAddonSearchQuery,
+  RestSearchHitFieldsFragment,
+} from '../generated/operations.js';
 import type { PartsDefinition } from '../parts.js';
 import { addonTypesParam, appParam, enumName, restEnums } from '../shapes/enums.js';
 
@@ -27,12 +34,8 @@ const searchHitFields = gql`
   ${versionFields}
 `;
 
-interface HitData {
-  score: number | null;
-  addon: AddonData;
-}
-
-const shapeHit = (hit: HitData, ctx: ShapeContext) => shapeAddon(hit.addon, ctx, { search: true, score: hit.score });
+const shapeHit = (hit: RestSearchHitFieldsFragment, ctx: ShapeContext) =>
+  shapeAddon(hit.addon, ctx, { search: true, score: hit.score });
 
 /** A search page's operation, its items selecting `items` (with the fragments they use). */
 const searchPageDocument = (name: string, items: string, fragments = '') => gql`
@@ -50,14 +53,12 @@ const searchPageDocument = (name: string, items: string, fragments = '') => gql`
   ${fragments}
 `;
 
-type SearchPage = { searchAddons: Page<{ score: number | null; addon: { id: number } }> };
-
 /**
  * Search pages assembled from parts (rest-compat/parts.ts): the engine's page of ids and scores,
  * and each add-on rendered once per shape as a search hit without its score (`_score`, which
  * depends on the query, ends the v4 object: it is appended to the part's text).
  */
-const searchParts: PartsDefinition<SearchPage, AddonData> = {
+const searchParts: PartsDefinition<RestAddonSearchPageQuery, AddonData> = {
   skeleton: searchPageDocument(
     'RestAddonSearchPage',
     gql`
@@ -80,7 +81,7 @@ const searchParts: PartsDefinition<SearchPage, AddonData> = {
     ${versionFields}
   `,
   ids: (data) => data.searchAddons.items.map((hit) => hit.addon.id),
-  list: (data: { addons: (AddonData | null)[] }) => data.addons,
+  list: (data: RestAddonSearchPartsQuery) => data.addons,
   shape: (addon, ctx) => {
     const { _score: _, ...part } = shapeAddon(addon, ctx, { search: true });
     return part;
@@ -104,7 +105,7 @@ const searchParts: PartsDefinition<SearchPage, AddonData> = {
 };
 
 /** Autocomplete results: id, icon_url, name, url; promoted and type unless `autocomplete-legacy-suggestion`. */
-function shapeSuggestion(hit: HitData, ctx: ShapeContext) {
+function shapeSuggestion(hit: RestAddonAutocompleteQuery['autocompleteAddons'][number], ctx: ShapeContext) {
   const { addon } = hit;
   const name = ctx.translated(addon.name, addon.defaultLocale);
   if (ctx.gate('autocomplete-legacy-suggestion')) return { id: addon.id, icon_url: addon.icon64, name, url: addon.url };
@@ -113,7 +114,7 @@ function shapeSuggestion(hit: HitData, ctx: ShapeContext) {
     icon_url: addon.icon64,
     name,
     promoted: shapePromoted(addon.promoted, ctx),
-    type: restEnums.type(addon.type as never, ctx.version),
+    type: restEnums.type(addon.type, ctx.version),
     url: addon.url,
   };
 }
@@ -164,8 +165,7 @@ export const searchRoutes = defineRoutes([
       ...searchVariables(parseSearchParams(req.query, req.version, 'search')),
       ...pageVariables(req),
     }),
-    shape: (data: { searchAddons: Page<HitData> }, ctx) =>
-      paginated(data.searchAddons, ctx, (hit) => shapeHit(hit, ctx)),
+    shape: (data: RestAddonSearchQuery, ctx) => paginated(data.searchAddons, ctx, (hit) => shapeHit(hit, ctx)),
     parts: searchParts,
   },
   {
@@ -195,7 +195,7 @@ export const searchRoutes = defineRoutes([
       }
     `,
     variables: (req) => searchVariables(parseSearchParams(req.query, req.version, 'autocomplete')),
-    shape: (data: { autocompleteAddons: HitData[] }, ctx) => ({
+    shape: (data: RestAddonAutocompleteQuery, ctx) => ({
       results: data.autocompleteAddons.map((hit) => shapeSuggestion(hit, ctx)),
     }),
   },
@@ -235,7 +235,7 @@ export const searchRoutes = defineRoutes([
         limit,
       };
     },
-    shape: (data: { featuredAddons: AddonData[] }, ctx) => ({
+    shape: (data: RestAddonFeaturedQuery, ctx) => ({
       results: data.featuredAddons.map((addon) => shapeAddon(addon, ctx, { search: true })),
     }),
   },

@@ -1,9 +1,16 @@
 import { SINCE_V4 } from '../gates.js';
 import { DEFAULT_LOCALE } from '../../src/core/i18n/locales.js';
 import type { Translations } from '../../src/core/i18n/translations.js';
+import type {
+  RestHeroQuery,
+  RestPrimaryShelfFieldsFragment,
+  RestPrimaryShelvesQuery,
+  RestSecondaryShelfFieldsFragment,
+  RestSecondaryShelvesQuery,
+} from '../generated/operations.js';
 import { drfBoolean } from '../params/fields.js';
 import { defineRoutes, gql, type ShapeContext } from '../route.js';
-import { addonFields, shapeAddonSubset, versionFields, type AddonData } from '../shapes/addons.js';
+import { addonFields, shapeAddonSubset, versionFields } from '../shapes/addons.js';
 import { restEnums } from '../shapes/enums.js';
 import { flatText, sourceText } from '../shapes/editorial-text.js';
 
@@ -54,41 +61,13 @@ const secondaryFields = gql`
   }
 `;
 
-interface CtaData {
-  url: string;
-  text: Translations | null;
-}
-
-interface PrimaryData {
-  gradient: { start: string; end: string | null };
-  featuredImage: string | null;
-  description: Translations | null;
-  ownDescription: Translations | null;
-  addon: AddonData | null;
-  externalAddon: {
-    id: number;
-    guid: string | null;
-    homepage: Translations | null;
-    name: Translations | null;
-    type: string;
-    defaultLocale: string;
-  } | null;
-}
-
-interface SecondaryData {
-  headline: Translations;
-  description: Translations;
-  cta: CtaData | null;
-  modules: { icon: string; description: Translations; cta: CtaData | null }[];
-}
-
 const flat = flatText;
 
-function shapeCta(cta: CtaData | null, ctx: ShapeContext) {
+function shapeCta(cta: RestSecondaryShelfFieldsFragment['cta'], ctx: ShapeContext) {
   return cta ? { url: ctx.link(cta.url), text: flat(ctx, cta.text) ?? '' } : null;
 }
 
-function shapePrimary(shelf: PrimaryData | null, ctx: ShapeContext) {
+function shapePrimary(shelf: RestPrimaryShelfFieldsFragment | null, ctx: ShapeContext) {
   if (!shelf) return null;
   const raw = ctx.request.query.has('raw');
   const own = shelf.ownDescription;
@@ -107,7 +86,7 @@ function shapePrimary(shelf: PrimaryData | null, ctx: ShapeContext) {
             guid: external.guid,
             homepage: externalHomepage(external.homepage, external.defaultLocale, ctx),
             name: ctx.translated(external.name, external.defaultLocale),
-            type: restEnums.type(external.type as never, ctx.version),
+            type: restEnums.type(external.type, ctx.version),
           },
         }
       : { addon: shelf.addon ? shapeAddonSubset(shelf.addon, ctx, { promoted: true }) : null }),
@@ -120,7 +99,7 @@ function externalHomepage(homepage: Translations | null, defaultLocale: string, 
   return Object.fromEntries(Object.entries(value).map(([locale, url]) => [locale, ctx.link(url) ?? url]));
 }
 
-function shapeSecondary(shelf: SecondaryData | null, ctx: ShapeContext) {
+function shapeSecondary(shelf: RestSecondaryShelfFieldsFragment | null, ctx: ShapeContext) {
   if (!shelf) return null;
   return {
     headline: flat(ctx, shelf.headline) ?? '',
@@ -159,7 +138,7 @@ export const shelfRoutes = defineRoutes([
       ${primaryFields}
       ${secondaryFields}
     `,
-    shape: (data: { heroShelves: { primary: PrimaryData | null; secondary: SecondaryData | null } }, ctx) => ({
+    shape: (data: RestHeroQuery, ctx) => ({
       primary: shapePrimary(data.heroShelves.primary, ctx),
       secondary: shapeSecondary(data.heroShelves.secondary, ctx),
     }),
@@ -177,7 +156,7 @@ export const shelfRoutes = defineRoutes([
       ${primaryFields}
     `,
     variables: (req) => allVariable(req.query),
-    shape: (data: { primaryShelves: PrimaryData[] }, ctx) => ({
+    shape: (data: RestPrimaryShelvesQuery, ctx) => ({
       results: data.primaryShelves.map((shelf) => shapePrimary(shelf, ctx)),
     }),
   },
@@ -194,7 +173,7 @@ export const shelfRoutes = defineRoutes([
       ${secondaryFields}
     `,
     variables: (req) => allVariable(req.query),
-    shape: (data: { secondaryShelves: SecondaryData[] }, ctx) => ({
+    shape: (data: RestSecondaryShelvesQuery, ctx) => ({
       results: data.secondaryShelves.map((shelf) => shapeSecondary(shelf, ctx)),
     }),
   },

@@ -2,6 +2,12 @@ import { ALL_VERSIONS } from '../gates.js';
 import Upload from 'graphql-upload/Upload.mjs';
 import { parseIntParam } from '../params/catalogue.js';
 import { FileReply, RedirectReply } from '../http.js';
+import type {
+  RestFileDownloadQuery,
+  RestSubmitVersionMutation,
+  RestUploadFieldsFragment,
+  RestUploadStatusQuery,
+} from '../generated/operations.js';
 import { defineRoutes, gql, type RestRequest, type ShapeContext } from '../route.js';
 
 /**
@@ -29,24 +35,10 @@ const uploadFields = gql`
   }
 `;
 
-interface UploadData {
-  uuid: string;
-  guid: string;
-  version: string;
-  automatedSigning: boolean;
-  processed: boolean;
-  valid: boolean;
-  validationResults: object | null;
-  reviewed: boolean;
-  active: boolean;
-  passedReview: boolean;
-  files: { id: number; filename: string; hash: string; signed: boolean }[];
-}
-
 const path = (value: string) => encodeURIComponent(value);
 
 /** The status object, keys in the original serializer's order. */
-export function shapeUpload(u: UploadData, ctx: ShapeContext) {
+export function shapeUpload(u: RestUploadFieldsFragment, ctx: ShapeContext) {
   const api = `${ctx.baseUrl}/api/${ctx.version}`;
   return {
     guid: u.guid,
@@ -90,7 +82,6 @@ const submitDocument = gql`
   }
   ${uploadFields}
 `;
-type Submitted = { submitAddonVersion: { addonCreated: boolean; upload: UploadData } };
 
 const statusDocument = gql`
   query RestUploadStatus($guid: String!, $version: String!, $uuid: String) {
@@ -111,9 +102,8 @@ const downloadDocument = gql`
     }
   }
 `;
-type Download = { fileDownload: { id: number; filename: string; hash: string; public: boolean } };
 
-function shapeDownload({ fileDownload: file }: Download, ctx: ShapeContext) {
+function shapeDownload({ fileDownload: file }: RestFileDownloadQuery, ctx: ShapeContext) {
   if (file.public) {
     return new RedirectReply(`${ctx.baseUrl}/downloads/file/${file.id}/${path(file.filename)}`, {
       'X-Target-Digest': file.hash,
@@ -140,8 +130,8 @@ export const signingRoutes = defineRoutes([
       version: req.params.version,
       channel: textField(req, 'channel'),
     }),
-    status: (data: Submitted) => (data.submitAddonVersion.addonCreated ? 201 : 202),
-    shape: (data: Submitted, ctx) => shapeUpload(data.submitAddonVersion.upload, ctx),
+    status: (data: RestSubmitVersionMutation) => (data.submitAddonVersion.addonCreated ? 201 : 202),
+    shape: (data: RestSubmitVersionMutation, ctx) => shapeUpload(data.submitAddonVersion.upload, ctx),
   },
   {
     ...signing,
@@ -152,7 +142,7 @@ export const signingRoutes = defineRoutes([
     // New add-ons are always unlisted: a `channel` field is ignored.
     variables: (req) => ({ upload: fileField(req), guid: null, version: textField(req, 'version'), channel: null }),
     status: 201,
-    shape: (data: Submitted, ctx) => shapeUpload(data.submitAddonVersion.upload, ctx),
+    shape: (data: RestSubmitVersionMutation, ctx) => shapeUpload(data.submitAddonVersion.upload, ctx),
   },
   {
     ...signing,
@@ -160,7 +150,7 @@ export const signingRoutes = defineRoutes([
     path: '/addons/<guid>/versions/<version>/',
     document: statusDocument,
     variables: (req) => ({ guid: req.params.guid, version: req.params.version, uuid: null }),
-    shape: (data: { addonUpload: UploadData }, ctx) => shapeUpload(data.addonUpload, ctx),
+    shape: (data: RestUploadStatusQuery, ctx) => shapeUpload(data.addonUpload, ctx),
   },
   {
     ...signing,
@@ -168,7 +158,7 @@ export const signingRoutes = defineRoutes([
     path: '/addons/<guid>/versions/<version>/uploads/<uuid>/',
     document: statusDocument,
     variables: (req) => ({ guid: req.params.guid, version: req.params.version, uuid: req.params.uuid }),
-    shape: (data: { addonUpload: UploadData }, ctx) => shapeUpload(data.addonUpload, ctx),
+    shape: (data: RestUploadStatusQuery, ctx) => shapeUpload(data.addonUpload, ctx),
   },
   ...['/file/<file>/<name>', '/file/<file>/'].map((filePath) => ({
     method: 'GET' as const,

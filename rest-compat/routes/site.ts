@@ -1,4 +1,5 @@
 import { SINCE_V4 } from '../gates.js';
+import type { RestSiteStatusQuery, SiteStatusFieldsFragment } from '../generated/operations.js';
 import { defineRoutes, gql } from '../route.js';
 
 export const siteStatusFields = gql`
@@ -8,12 +9,10 @@ export const siteStatusFields = gql`
   }
 `;
 
-interface SiteStatusData {
-  readOnly: boolean;
-  notice: string | null;
-}
-
-export const shapeSiteStatus = (status: SiteStatusData) => ({ read_only: status.readOnly, notice: status.notice });
+export const shapeSiteStatus = (status: SiteStatusFieldsFragment) => ({
+  read_only: status.readOnly,
+  notice: status.notice,
+});
 
 export const siteRoutes = defineRoutes([
   {
@@ -28,6 +27,6 @@ export const siteRoutes = defineRoutes([
       }
       ${siteStatusFields}
     `,
-    shape: (data: { siteStatus: SiteStatusData }) => shapeSiteStatus(data.siteStatus),
+    shape: (data: RestSiteStatusQuery) => shapeSiteStatus(data.siteStatus),
   },
 ]);

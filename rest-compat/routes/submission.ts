@@ -1,8 +1,14 @@
 import Upload from 'graphql-upload/Upload.mjs';
 import { errors } from '../../src/core/errors.js';
 import { fieldMessages } from '../../src/core/messages.js';
-import type { Translations } from '../../src/core/i18n/translations.js';
-import type { Page } from '../../src/core/pagination.js';
+import type {
+  SubmissionSubmitMutation,
+  SubmissionUploadDetailQuery,
+  SubmissionUploadFieldsFragment,
+  SubmissionUploadMutation,
+  SubmissionVersionQuery,
+  SubmissionVersionsQuery,
+} from '../generated/operations.js';
 import { parseIntParam, parseVersionFilter, refuseFilterOnDetail } from '../params/catalogue.js';
 import { paginated, pageVariables } from '../pagination.js';
 import {
@@ -37,18 +43,8 @@ const uploadFields = gql`
   }
 `;
 
-interface UploadData {
-  uuid: string;
-  channel: 'LISTED' | 'UNLISTED';
-  processed: boolean;
-  submitted: boolean;
-  valid: boolean;
-  validationResults: object | null;
-  version: string;
-}
-
 /** v5's upload object (keys in the original serializer's order). */
-function shapeUpload(u: UploadData, ctx: Context) {
+function shapeUpload(u: SubmissionUploadFieldsFragment, ctx: Context) {
   return {
     uuid: u.uuid,
     channel: restEnums.channel(u.channel),
@@ -74,33 +70,11 @@ function shapeVersion(version: VersionData, ctx: Context) {
   return { ...shaped, file: { ...shaped.file, url } };
 }
 
-interface SubmittedAddon {
-  id: number;
-  guid: string | null;
-  slug: string;
-  status: string;
-  name: Translations | null;
-  summary: Translations | null;
-  description: Translations | null;
-  editUrl: string;
-  url: string;
-  categories: { slug: string; application: string }[];
-  currentVersion: VersionData | null;
-  latestUnlistedVersion: VersionData | null;
-}
-
-interface Submitted {
-  submitAddonVersion: {
-    addonCreated: boolean;
-    upload: UploadData & { addon: SubmittedAddon | null; createdVersion: VersionData | null };
-  };
-}
-
 /**
  * The add-on after a submission, with the new `version`. `current_version` falls back to the
  * submitted listed version while none is public (web-ext 7 reads it after creating a listed add-on).
  */
-function shapeSubmitted(data: Submitted, ctx: Context) {
+function shapeSubmitted(data: SubmissionSubmitMutation, ctx: Context) {
   const { addon, createdVersion } = data.submitAddonVersion.upload;
   if (!addon || !createdVersion) throw new Error('a submitted upload has its add-on and version');
   const version = shapeVersion(createdVersion, ctx);
@@ -115,7 +89,7 @@ function shapeSubmitted(data: Submitted, ctx: Context) {
     latest_unlisted_version: addon.latestUnlistedVersion ? shapeVersion(addon.latestUnlistedVersion, ctx) : null,
     name: addon.name,
     slug: addon.slug,
-    status: restEnums.status(addon.status as never, 'v4'),
+    status: restEnums.status(addon.status, 'v4'),
     summary: addon.summary,
     url: addon.url,
     version,
@@ -226,8 +200,7 @@ export const submissionRoutes = defineSubmissionRoutes([
       };
     },
     status: 201,
-    shape: (data: { submitAddonVersion: { upload: UploadData } }, ctx) =>
-      shapeUpload(data.submitAddonVersion.upload, ctx),
+    shape: (data: SubmissionUploadMutation, ctx) => shapeUpload(data.submitAddonVersion.upload, ctx),
   },
   {
     ...v5,
@@ -242,7 +215,7 @@ export const submissionRoutes = defineSubmissionRoutes([
       ${uploadFields}
     `,
     variables: (req) => ({ uuid: req.params.uuid }),
-    shape: (data: { addonUpload: UploadData }, ctx) => shapeUpload(data.addonUpload, ctx),
+    shape: (data: SubmissionUploadDetailQuery, ctx) => shapeUpload(data.addonUpload, ctx),
   },
   {
     ...v5,
@@ -259,7 +232,7 @@ export const submissionRoutes = defineSubmissionRoutes([
     path: '/addons/addon/<guid>/',
     document: submitDocument,
     variables: (req) => submissionVariables(req, req.params.guid),
-    status: (data: Submitted) => (data.submitAddonVersion.addonCreated ? 201 : 200),
+    status: (data: SubmissionSubmitMutation) => (data.submitAddonVersion.addonCreated ? 201 : 200),
     shape: shapeSubmitted,
   },
   {
@@ -281,8 +254,7 @@ export const submissionRoutes = defineSubmissionRoutes([
       ${versionFields}
     `,
     variables: (req) => ({ addon: req.params.addon, filter: parseVersionFilter(req.query), ...pageVariables(req) }),
-    shape: (data: { addonVersions: Page<VersionData> }, ctx) =>
-      paginated(data.addonVersions, ctx, (v) => shapeVersion(v, ctx)),
+    shape: (data: SubmissionVersionsQuery, ctx) => paginated(data.addonVersions, ctx, (v) => shapeVersion(v, ctx)),
   },
   {
     ...v5,
@@ -303,6 +275,6 @@ export const submissionRoutes = defineSubmissionRoutes([
       refuseFilterOnDetail(req.query);
       return { addon: req.params.addon, id: parseIntParam(req.params.version) };
     },
-    shape: (data: { addonVersion: VersionData }, ctx) => shapeVersion(data.addonVersion, ctx),
+    shape: (data: SubmissionVersionQuery, ctx) => shapeVersion(data.addonVersion, ctx),
   },
 ]);

@@ -1,4 +1,9 @@
 import type { Translations } from '../../src/core/i18n/translations.js';
+import type {
+  RestAddonFieldsFragment,
+  RestFullVersionFieldsFragment,
+  RestVersionFieldsFragment,
+} from '../generated/operations.js';
 import { gql, type ShapeContext } from '../route.js';
 import { restEnums } from './enums.js';
 
@@ -113,92 +118,15 @@ export const versionFields = gql`
   }
 `;
 
-export interface VersionData {
-  id: number;
-  version: string;
-  channel: 'LISTED' | 'UNLISTED';
-  reviewed: string | null;
-  url: string;
-  editUrl: string;
-  isStrictCompatibilityEnabled: boolean;
-  compatibility: { application: string; min: string; max: string }[];
-  license: {
-    id: number;
-    name: Translations | null;
-    url: string | null;
-    isCustom: boolean;
-    slug: string | null;
-    text?: Translations | null;
-  } | null;
-  releaseNotes?: Translations | null;
-  files: {
-    id: number;
-    created: string;
-    hash: string;
-    platform: string;
-    size: number;
-    status: number;
-    isWebextension: boolean;
-    isRestartRequired: boolean;
-    isVendorSigned: boolean;
-    permissions: string[];
-    optionalPermissions: string[];
-    url: string;
-  }[];
-}
+/** A version as the version fragments select it (RestFullVersionFields adds the licence text). */
+export type VersionData = RestVersionFieldsFragment | RestFullVersionFieldsFragment;
 
-export interface AddonData {
-  id: number;
-  guid: string | null;
-  slug: string;
-  type: string;
-  status: string;
-  defaultLocale: string;
-  name: Translations | null;
-  summary: Translations | null;
-  description: Translations | null;
-  developerComments: Translations | null;
-  homepage: Translations | null;
-  supportUrl: Translations | null;
-  supportEmail: Translations | null;
-  contributionsUrl: string | null;
-  requiresPayment: boolean;
-  isExperimental: boolean;
-  publicStats: boolean;
-  averageDailyUsers: number;
-  weeklyDownloads: number;
-  tags: string[];
-  created: string;
-  lastUpdated: string | null;
-  isDisabled: boolean;
-  hasEula: boolean;
-  hasPrivacyPolicy: boolean;
-  ratings: { average: number; bayesianAverage: number; count: number; textCount: number };
-  promoted: { category: string; apps: string[] } | null;
-  categories: { slug: string; application: string }[];
-  authors: { user: { id: number; username: string; displayName: string | null; name: string } }[];
-  previews: {
-    id: number;
-    position: number;
-    caption: Translations | null;
-    imageSize: number[];
-    imageUrl: string;
-    thumbnailSize: number[];
-    thumbnailUrl: string;
-  }[];
-  icon32: string;
-  icon64: string;
-  icon128: string;
-  url: string;
-  editUrl: string;
-  reviewUrl: string;
-  ratingsUrl: string;
-  versionsUrl: string;
-  featuredFor: string[];
+/** An add-on as RestAddonFields selects it, with the versions and the visibility an operation may add. */
+export type AddonData = RestAddonFieldsFragment & {
   currentVersion?: VersionData | null;
   latestUnlistedVersion?: VersionData | null;
   canSeeUnlisted?: boolean;
-}
+};
 
 /** Context of an add-on object: the detail shows more than a search result. */
 export interface AddonShapeOptions {
@@ -219,8 +147,8 @@ export function shapeVersion(version: VersionData, ctx: ShapeContext, options: {
   const defaultLocale = 'en-US';
   const compatibility: Record<string, { min: string; max: string }> = {};
   for (const c of version.compatibility) {
-    if (restEnums.appInVersion(c.application as never, ctx.version)) {
-      compatibility[restEnums.app(c.application as never, ctx.version)] = { min: c.min, max: c.max };
+    if (restEnums.appInVersion(c.application, ctx.version)) {
+      compatibility[restEnums.app(c.application, ctx.version)] = { min: c.min, max: c.max };
     }
   }
   const license = version.license
@@ -229,7 +157,7 @@ export function shapeVersion(version: VersionData, ctx: ShapeContext, options: {
         ...(ctx.gate('del-version-license-is-custom') ? {} : { is_custom: version.license.isCustom }),
         name: ctx.translated(version.license.name, defaultLocale),
         ...(ctx.gate('del-version-license-slug') ? {} : { slug: version.license.slug }),
-        ...('text' in version.license ? { text: ctx.translated(version.license.text ?? null, defaultLocale) } : {}),
+        ...('text' in version.license ? { text: ctx.translated(version.license.text, defaultLocale) } : {}),
         url: version.license.url,
       }
     : null;
@@ -242,7 +170,7 @@ export function shapeVersion(version: VersionData, ctx: ShapeContext, options: {
     ...(ctx.gate('neutral-names')
       ? { is_vendor_signed_extension: f.isVendorSigned }
       : { is_mozilla_signed_extension: f.isVendorSigned }),
-    ...(ctx.gate('platform-shim') ? { platform: restEnums.platform(f.platform as never) } : {}),
+    ...(ctx.gate('platform-shim') ? { platform: restEnums.platform(f.platform) } : {}),
     size: f.size,
     status: ctx.gate('file-status-integer') ? f.status : (FILE_STATUS_NAMES[f.status] ?? 'unreviewed'),
     url: f.url,
@@ -257,7 +185,7 @@ export function shapeVersion(version: VersionData, ctx: ShapeContext, options: {
     ...(ctx.gate('version-files') ? { files } : { file: files[0] ?? null }),
     is_strict_compatibility_enabled: version.isStrictCompatibilityEnabled,
     ...(options.search ? {} : { license }),
-    ...(options.search ? {} : { release_notes: ctx.translated(version.releaseNotes ?? null) }),
+    ...(options.search ? {} : { release_notes: ctx.translated(version.releaseNotes) }),
     reviewed: ctx.timestamp(version.reviewed),
     url: version.url,
     version: version.version,
@@ -267,8 +195,8 @@ export function shapeVersion(version: VersionData, ctx: ShapeContext, options: {
 /** `promoted`: one object or null (`promoted-groups-shim`), else a list of them. */
 export function shapePromoted(promoted: AddonData['promoted'], ctx: ShapeContext) {
   const group = promoted && {
-    category: restEnums.promoted(promoted.category as never),
-    apps: promoted.apps.map((a) => restEnums.app(a as never, ctx.version)),
+    category: restEnums.promoted(promoted.category),
+    apps: promoted.apps.map((a) => restEnums.app(a, ctx.version)),
   };
   if (ctx.gate('promoted-groups-shim')) return group;
   return group ? [group] : [];
@@ -287,8 +215,8 @@ export function shapeAddon(addon: AddonData, ctx: ShapeContext, options: AddonSh
   const byApp: Record<string, string[]> = {};
   const slugs: string[] = [];
   for (const c of addon.categories) {
-    if (!restEnums.appInVersion(c.application as never, ctx.version)) continue;
-    (byApp[restEnums.app(c.application as never, ctx.version)] ??= []).push(c.slug);
+    if (!restEnums.appInVersion(c.application, ctx.version)) continue;
+    (byApp[restEnums.app(c.application, ctx.version)] ??= []).push(c.slug);
     if (!slugs.includes(c.slug)) slugs.push(c.slug);
   }
   const contributions = ctx.link(addon.contributionsUrl);
@@ -350,12 +278,12 @@ export function shapeAddon(addon: AddonData, ctx: ShapeContext, options: AddonSh
     requires_payment: addon.requiresPayment,
     review_url: addon.reviewUrl,
     slug: addon.slug,
-    status: restEnums.status(addon.status as never, ctx.version),
+    status: restEnums.status(addon.status, ctx.version),
     summary: html(addon.summary),
     support_email: t(addon.supportEmail),
     support_url: ctx.translatedLink(addon.supportUrl, locale),
     tags: addon.tags,
-    type: restEnums.type(addon.type as never, ctx.version),
+    type: restEnums.type(addon.type, ctx.version),
     url: addon.url,
     versions_url: addon.versionsUrl,
     weekly_downloads: addon.weeklyDownloads,

@@ -1,6 +1,6 @@
 import { userName } from './addons.js';
-import type { Translations } from '../../src/core/i18n/translations.js';
 import { RatingFlagReason, ratingFlagConstant } from '../../src/ratings/ratings.enums.js';
+import type { RestRatingCoreFieldsFragment, RestRatingFieldsFragment } from '../generated/operations.js';
 import { gql, type ShapeContext } from '../route.js';
 
 /**
@@ -55,30 +55,11 @@ export const ratingFields = gql`
 /** GraphQL enum names of the flag reasons, back to their values. */
 const REASONS = Object.fromEntries(Object.entries(RatingFlagReason)) as Record<string, RatingFlagReason>;
 
-export interface RatingCoreData {
-  id: number;
-  addon: { id: number; slug: string; name: Translations | null; defaultLocale: string; iconUrl: string };
-  body: string | null;
-  created: string;
-  flags?: { flag: string; note: string | null }[];
-  isDeleted: boolean;
-  isDeveloperReply: boolean;
-  isLatest: boolean;
-  previousCount: number;
-  user: { id: number; username: string; displayName: string | null; name: string };
-}
-
-export interface RatingData extends RatingCoreData {
-  score: number | null;
-  version: { id: number; version: string } | null;
-  reply: RatingCoreData | null;
-}
-
 /**
  * The fields a rating and a reply share, as the gates say (`ratings-legacy-addon-summary`,
  * `del-ratings-flags`: else `flags` when asked for).
  */
-function shapeCore(rating: RatingCoreData, ctx: ShapeContext) {
+function shapeCore(rating: RestRatingCoreFieldsFragment, ctx: ShapeContext) {
   const legacy = ctx.gate('ratings-legacy-addon-summary');
   const { addon, user } = rating;
   return {
@@ -110,12 +91,12 @@ function shapeCore(rating: RatingCoreData, ctx: ShapeContext) {
 }
 
 /** A reply: the rating object without score, reply and version. */
-export function shapeReply(reply: RatingCoreData, ctx: ShapeContext) {
+export function shapeReply(reply: RestRatingCoreFieldsFragment, ctx: ShapeContext) {
   return { ...shapeCore(reply, ctx), ...(ctx.gate('ratings-title-shim') ? { title: null } : {}) };
 }
 
 /** The rating object; `ratings-rating-shim` calls the score `rating`. */
-export function shapeRating(rating: RatingData, ctx: ShapeContext) {
+export function shapeRating(rating: RestRatingFieldsFragment, ctx: ShapeContext) {
   const version = rating.version ? { id: rating.version.id, version: rating.version.version } : null;
   const reply = rating.reply ? shapeReply(rating.reply, ctx) : null;
   if (ctx.gate('ratings-rating-shim')) {
