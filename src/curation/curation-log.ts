@@ -80,15 +80,14 @@ export class CurationLog {
     });
   }
 
+  /**
+   * Curated objects change only in mutations: the operation's one transaction (the executor's, see
+   * src/graphql/transactions.ts) commits the change and its entry together, or neither.
+   */
   private async inTransaction(ctx: RequestContext, work: () => Promise<void>): Promise<void> {
-    await ctx.em.begin();
-    try {
-      await work();
-      await ctx.em.commit();
-    } catch (error) {
-      await ctx.em.rollback();
-      throw error;
-    }
+    if (!ctx.em.isInTransaction()) throw new Error("Curated objects change inside a mutation's transaction");
+    await work();
+    await ctx.em.flush();
   }
 
   /** Newest first, optionally of one subject. */
