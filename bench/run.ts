@@ -43,6 +43,10 @@
  *   (the previous renderer), and a burst of concurrent icon uploads against the bounded render
  *   queue (bench/images.ts; in-process, no server or database; BENCH_IMAGE_RUNS runs, default 5).
  *
+ * - blocklist: the published filter cascade for 500,000 signed versions with 1% blocked: build time
+ *   as a ratio to one SHA-256 per key, size as a ratio to the list of blocked keys, a stash of
+ *   1,000 changes planned, every key verified (bench/blocklist.ts; in-process).
+ *
  * BENCH_SUITES picks suites (default all), BENCH_DURATION the measured seconds per scenario.
  * Raw numbers go to bench/results/latest.json. A run with any non-2xx answer or error fails, and so
  * does one with an upload that does not end signed.
@@ -76,8 +80,9 @@ import { printSigningReport, runSigningSuite, signingSettings, type SigningRepor
 import { browseSettings, printBrowseReport, runBrowseSuite, type BrowseReport } from './browse.js';
 import { imagesSettings, printImagesReport, runImagesSuite, type ImagesReport } from './images.js';
 import { frontendSettings, runFrontendSuite, type FrontendReport } from './frontend.js';
+import { blocklistSettings, printBlocklistReport, runBlocklistSuite, type BlocklistReport } from './blocklist.js';
 
-const SUITES = (process.env.BENCH_SUITES ?? 'foundation,catalogue,frontend,hostile,signing,browse,images')
+const SUITES = (process.env.BENCH_SUITES ?? 'foundation,catalogue,frontend,hostile,signing,browse,images,blocklist')
   .split(',')
   .map((s) => s.trim());
 const SIZES = (process.env.BENCH_ADDONS ?? '50000,500000').split(',').map(Number);
@@ -110,6 +115,7 @@ interface SuiteResult {
   browse?: BrowseReport;
   /** The image suite's figures (in-process; `results` stay empty). */
   images?: ImagesReport;
+  blocklist?: BlocklistReport;
   /** The frontend suite's figures (`results`: its scenarios, with CPU per request). */
   frontend?: FrontendReport;
 }
@@ -327,6 +333,15 @@ async function main() {
     runs.push({ suite: 'images', database: 'none', results: [], images });
   }
 
+  if (SUITES.includes('blocklist')) {
+    const blocklist = await runBlocklistSuite({
+      settings: blocklistSettings(),
+      log: (line) => process.stdout.write(`${line}\n`),
+    });
+    printBlocklistReport(blocklist);
+    runs.push({ suite: 'blocklist', database: 'none', results: [], blocklist });
+  }
+
   const failed = runs.flatMap((r) => r.results).filter((r) => r.non2xx > 0 || r.errors > 0);
   for (const r of failed) console.error(`FAILED ${r.name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
   const unsigned = runs.flatMap((r) => r.signing?.failures ?? []);
@@ -337,7 +352,16 @@ async function main() {
   for (const f of browseFailures) console.error(`FAILED browse: ${f}`);
   const imageFailures = runs.flatMap((r) => r.images?.failures ?? []);
   for (const f of imageFailures) console.error(`FAILED images: ${f}`);
-  if (failed.length || unsigned.length || hostileFailures.length || browseFailures.length || imageFailures.length) {
+  const blocklistFailures = runs.flatMap((r) => r.blocklist?.failures ?? []);
+  for (const f of blocklistFailures) console.error(`FAILED blocklist: ${f}`);
+  if (
+    failed.length ||
+    unsigned.length ||
+    hostileFailures.length ||
+    browseFailures.length ||
+    imageFailures.length ||
+    blocklistFailures.length
+  ) {
     process.exit(1);
   }
   mkdirSync(join(RESULTS_FILE, '..'), { recursive: true });

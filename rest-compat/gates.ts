@@ -42,6 +42,8 @@ export const GATES = {
     'profiles of users without add-ons carry every field, empty (else only id, name, url, username)',
   'addons-search-_score-field': 'search results carry `_score`',
   'ratings-score-filter': 'the ratings list filters by `score`',
+  'block-min-max-versions-shim': 'blocks carry `min_version` and `max_version`, the range of the versions blocked',
+  'block-versions-list-shim': 'blocks carry `versions`, the list of the versions blocked',
   // Differences the contract records between v3 and v4 (named here).
   'legacy-applications': 'SeaMonkey and Thunderbird (`suite`, `mailclient`) are known applications',
   'legacy-addon-statuses':
@@ -165,8 +167,10 @@ export const API_GATES: Readonly<Record<ApiVersion, readonly Gate[]>> = {
     'del-addon-detail-grouped-ratings',
     'browse-validation-url-upload-report',
     'contributions-url-empty-string',
+    'block-min-max-versions-shim',
+    'block-versions-list-shim',
   ],
-  v5: ['addons-search-_score-field', 'ratings-score-filter'],
+  v5: ['addons-search-_score-field', 'ratings-score-filter', 'block-versions-list-shim'],
 };
 
 const ACTIVE: Readonly<Record<ApiVersion, ReadonlySet<Gate>>> = {

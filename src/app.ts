@@ -22,6 +22,7 @@ import { entities } from './domains.js';
 import { playground } from './graphql/playground.js';
 import { createGraphqlEndpoint } from './graphql/server.js';
 import { refuseDeepJson } from './core/input-guards.js';
+import { remoteSettingsRouter } from './blocklist/remote-settings.http.js';
 import { mediaFromStorage, publicDownload, validationReport, validationReportJson } from './signing/signing.http.js';
 import { buildAppSchema } from './graphql/schema.js';
 import { ServiceMetrics } from './ops/metrics.js';
@@ -128,6 +129,7 @@ export async function createApp(config: Config, logger: Logger, options: CreateA
       );
     }
     app.get('/downloads/file/:id{/:name}', publicDownload(services, db));
+    app.use('/v1', corsHandler, remoteSettingsRouter(services.blocklistPublisher, db, config.SITE_URL));
     app.get('/developers/upload/:uuid', validationReport(services, db));
     app.get('/developers/upload/:uuid/json', validationReportJson(services, db));
     app.use(
@@ -183,6 +185,9 @@ async function startJobWorkers(services: Services, metrics: ServiceMetrics | nul
   await jobs.work('validate-upload', (job) => validate(job.data.uploadId), { concurrency: 2 });
   await jobs.work('sign-version', (job) => sign(job.data.versionId), { concurrency: 2 });
   await jobs.work('index-addon', (job) => timed('index-addon', () => search.indexAddons([job.data.addonId])));
+  await jobs.work('publish-blocklist', (job) =>
+    timed('publish-blocklist', () => services.blocklistPublisher.publish({ force: job.data.force })),
+  );
   await jobs.work('domain-event', (job) => timed('domain-event', () => events.deliver(job.data)), { concurrency: 2 });
 }
 

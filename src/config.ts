@@ -203,6 +203,13 @@ const schema = z.object({
   INBOUND_EMAIL_ALLOWED_IPS: list.default([]),
   /** Abuse reports a signed-in user, and a client address, may send per day; one more is a 429 (the original: 20). */
   ABUSE_REPORTS_PER_DAY: z.coerce.number().int().min(1).max(100_000).default(20),
+  /**
+   * Seconds a publication of the blocklist waits after a version is signed, so that the signings of a
+   * busy hour make one stash (block changes publish at once).
+   */
+  BLOCKLIST_PUBLISH_DELAY_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
+  /** Stash entries since the last base filters past which a publication builds new ones (the original: 5000). */
+  BLOCKLIST_BASE_THRESHOLD: z.coerce.number().int().min(1).max(10_000_000).default(5_000),
   /** Reviewers may decide on versions of add-ons they are an author of (the original's ALLOW_SELF_REVIEWS). */
   ALLOW_SELF_REVIEWS: bool.default(false),
   /** Domain of `reviewreply+<uuid>@<domain>` addresses; default: SITE_URL's host name. */

@@ -4,6 +4,7 @@ import { accountsManifest } from './accounts/manifest.js';
 import { authManifest } from './auth/manifest.js';
 import { catalogueManifest } from './catalogue/manifest.js';
 import { searchManifest } from './search/manifest.js';
+import { blocklistManifest } from './blocklist/manifest.js';
 import { signingManifest } from './signing/manifest.js';
 import { reviewsManifest } from './reviews/manifest.js';
 import { collectionsManifest } from './collections/manifest.js';
@@ -28,6 +29,7 @@ export const domains: readonly DomainManifest[] = [
   authManifest,
   catalogueManifest,
   searchManifest,
+  blocklistManifest,
   signingManifest,
   reviewsManifest,
   collectionsManifest,

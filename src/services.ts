@@ -53,6 +53,8 @@ import { LifecyclePolicy } from './catalogue/lifecycle/lifecycle.policy.js';
 import { DomainEvents } from './events/domain-events.js';
 import { ResponseCache } from './core/response-cache.js';
 import { AbuseService } from './abuse/abuse.service.js';
+import { BlocklistService } from './blocklist/blocklist.service.js';
+import { BlocklistPublisher } from './blocklist/blocklist.publisher.js';
 import { CurationLog } from './curation/curation-log.js';
 import { ShelvesService } from './shelves/shelves.service.js';
 import { DiscoveryService } from './discovery/discovery.service.js';
@@ -106,6 +108,10 @@ export interface Services {
   readonly responseCache: ResponseCache;
   /** Abuse reports about add-ons and users, and their moderation. */
   readonly abuse: AbuseService;
+  /** Blocks of add-on ids (Blocklist:Create, Blocklist:Submit, Reviews:Admin). */
+  readonly blocklist: BlocklistService;
+  /** The blocklist's publication for browsers (filter cascades and stashes). */
+  readonly blocklistPublisher: BlocklistPublisher;
   /** Hero shelves and their curation (Admin:Curation). */
   readonly shelves: ShelvesService;
   /** The curation log (shelves, discovery items). */
@@ -144,6 +150,7 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
   );
   const files = createStorage(config, 'files');
   const reviewFlags = new ReviewFlagsService(catalogue);
+  const blocklist = new BlocklistService(lifecycle, jobs);
   const signingTools = new LazySigningTools(config, keyring.box('signing-ca'), logger);
   const siteUrl = (config.SITE_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
   const siteHost = new URL(siteUrl).hostname;
@@ -200,6 +207,14 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
       const { versionId } = event.data as LifecycleEvents['version.validated'];
       if (versionId !== null) await reviewerSubscriptions.notifyNewVersion(db.fork(), versionId);
     },
+  });
+  events.subscribe({
+    name: 'blocklist',
+    on: ['version.signed'],
+    handle: () =>
+      jobs
+        .send('publish-blocklist', {}, { singletonKey: 'mlbf', startAfter: config.BLOCKLIST_PUBLISH_DELAY_SECONDS })
+        .then(() => undefined),
   });
   events.subscribe({
     name: 'review-mail',
@@ -263,6 +278,8 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
     activity: new ActivityService(catalogue),
     events,
     responseCache: new ResponseCache(config.RESPONSE_CACHE_MB * 1024 * 1024),
+    blocklist,
+    blocklistPublisher: new BlocklistPublisher(db, files, logger, { threshold: config.BLOCKLIST_BASE_THRESHOLD }),
     abuse: new AbuseService(catalogue, accounts, lifecycle, { reportsPerDay: config.ABUSE_REPORTS_PER_DAY }),
     shelves: new ShelvesService(catalogue, curationLog),
     curationLog,

@@ -116,7 +116,16 @@ function agree(name: string, ...seen: boolean[]): boolean {
 
 let accountCount = 0;
 
+const block = (v: ApiVersion) => get(`/api/${v}/blocklist/block/gate-blocked@example.com/`);
+
 const probes: Record<Gate, Probe> = {
+  // v3 has no blocklist route.
+  'block-min-max-versions-shim': async (v) => {
+    if (v === 'v3') return false;
+    const body = await block(v);
+    return agree('range', body.min_version === '0', body.max_version === '*');
+  },
+  'block-versions-list-shim': async (v) => v !== 'v3' && Array.isArray((await block(v)).versions),
   'ratings-rating-shim': async (v) => {
     const body = await ratingDetail(v);
     return agree('rating object', 'rating' in body, !('score' in body));
@@ -418,6 +427,13 @@ beforeAll(async () => {
   };
   await discoveryItem({ addon: 'gate-ext', position: 1, customDescription: { 'en-US': 'Try it' } });
   await discoveryItem({ addon: 'gate-theme', positionChina: 1 });
+
+  // A block of an add-on id this site does not have.
+  const blocker = await caller(t, { permission: ['Blocklist:Create'] });
+  const blocked = await t.http.post('/graphql').set('Authorization', `Bearer ${blocker.token}`).send({
+    query: 'mutation { createBlock(input: { guid: "gate-blocked@example.com", reason: "Malware" }) { id } }',
+  });
+  if (blocked.body.errors) throw new Error(JSON.stringify(blocked.body.errors));
 }, 120_000);
 afterAll(() => t?.close());
 

@@ -242,6 +242,12 @@ const README_ROWS: Record<string, TextLimit[][]> = {
   'Shelf or discovery item `addon`': [['curatedAddon']],
   'Primary shelf `gradient`': [['shelfGradient']],
   'Discovery item `custom_heading` / `custom_description`': [['discoveryHeading'], ['discoveryDescription']],
+  'Block `guid` / `min_version`, `max_version` / `reason` / `url`': [
+    ['blockGuid'],
+    ['blockVersion'],
+    ['blockReason'],
+    ['blockUrl'],
+  ],
 };
 
 /** The rows of README's "### Limits" table: input label and its limits ("3,000 / 64" is [3000, 64]). */

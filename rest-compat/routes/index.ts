@@ -13,6 +13,7 @@ import { abuseRoutes } from './abuse.js';
 import { shelfRoutes } from './shelves.js';
 import { discoveryRoutes } from './discovery.js';
 import { submissionRoutes } from './submission.js';
+import { blocklistRoutes } from './blocklist.js';
 
 /** The whole route table (v3, v4, v5), and the v5 submission API's entries. Each domain contributes its entries. */
 export const routes: readonly AnyRouteDefinition[] = [
@@ -30,4 +31,5 @@ export const routes: readonly AnyRouteDefinition[] = [
   ...shelfRoutes,
   ...discoveryRoutes,
   ...submissionRoutes,
+  ...blocklistRoutes,
 ];

@@ -131,6 +131,16 @@ export const TEXT_LIMITS = {
   curatedAddon: 255,
   /** chosen; a primary shelf's gradient colour name: longer is refused as no choice */
   shelfGradient: 40,
+
+  // Blocklist
+  /** `varchar(255)`; the blocked add-on id */
+  blockGuid: 255,
+  /** `varchar(255)`; a block's `min_version` and `max_version` */
+  blockVersion: 255,
+  /** chosen; why the add-on is blocked (shown to users) */
+  blockReason: 10_000,
+  /** `varchar(255)`; the block's documentation URL */
+  blockUrl: 255,
 } as const;
 
 export type TextLimit = keyof typeof TEXT_LIMITS;

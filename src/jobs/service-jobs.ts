@@ -11,6 +11,11 @@ export interface ServiceJobs {
   'sign-version': { versionId: number };
   /** Refreshes one add-on's search document; send with `singletonKey: String(addonId)`. */
   'index-addon': { addonId: number };
+  /**
+   * Publishes the blocklist (`BlocklistPublisher`): a stash of what changed, or new base filters.
+   * Send with `singletonKey: 'mlbf'`; `force` builds new base filters.
+   */
+  'publish-blocklist': { force?: boolean };
   /** One domain event for one subscriber (`src/events/domain-events.ts`); sent in the change's transaction. */
   'domain-event': {
     subscriber: string;
@@ -23,5 +28,13 @@ export const serviceQueues: QueueDefinitions<ServiceJobs> = {
   'sign-version': { retryLimit: 5, retryDelaySeconds: 30, retryBackoff: true, expireInSeconds: 5 * 60 },
   // One waiting job per add-on: edits made before it runs are all picked up by that run.
   'index-addon': { policy: 'short', retryLimit: 5, retryDelaySeconds: 5, expireInSeconds: 5 * 60 },
+  // One publication runs at a time, and one waits: changes made meanwhile are all picked up by it.
+  'publish-blocklist': {
+    policy: 'stately',
+    retryLimit: 5,
+    retryDelaySeconds: 30,
+    retryBackoff: true,
+    expireInSeconds: 15 * 60,
+  },
   'domain-event': { retryLimit: 10, retryDelaySeconds: 5, retryBackoff: true, expireInSeconds: 5 * 60 },
 };

@@ -22,6 +22,7 @@ import { Migration20261127112000_RandomSort } from './Migration20261127112000_Ra
 import { Migration20261127113000_RatingCacheTags } from './Migration20261127113000_RatingCacheTags.js';
 import { Migration20261127120000_RankedSearchIndex } from './Migration20261127120000_RankedSearchIndex.js';
 import { Migration20261127150000_DiffLineEndings } from './Migration20261127150000_DiffLineEndings.js';
+import { Migration20261127173713_Blocklist } from './Migration20261127173713_Blocklist.js';
 
 /** Applied in order at start. Add each new migration here (npm run migration:create prints the line). */
 export const migrationsList: MigrationObject[] = [
@@ -48,4 +49,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127113000_RatingCacheTags', class: Migration20261127113000_RatingCacheTags },
   { name: 'Migration20261127120000_RankedSearchIndex', class: Migration20261127120000_RankedSearchIndex },
   { name: 'Migration20261127150000_DiffLineEndings', class: Migration20261127150000_DiffLineEndings },
+  { name: 'Migration20261127173713_Blocklist', class: Migration20261127173713_Blocklist },
 ];

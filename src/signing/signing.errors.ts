@@ -12,6 +12,11 @@ export const signingErrors = {
     ),
   duplicateGuid: () => bad('Duplicate add-on ID found.'),
   versionMismatch: () => bad('Version does not match the manifest file.'),
+  /** The original's words, with the block's API address where it links the block's page. */
+  versionBlocked: (version: string, blockUrl: string) =>
+    bad(
+      `Version ${version} matches ${blockUrl} for this add-on. You can contact the site's administrators for additional information.`,
+    ),
   versionExists: (version: string) => errors.conflict(`Version ${version} already exists.`),
   versionDeleted: (version: string) => errors.conflict(`Version ${version} was uploaded before and deleted.`),
   versionInProgress: (version: string) =>

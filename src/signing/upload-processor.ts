@@ -20,6 +20,7 @@ import { FileUpload } from './upload.entity.js';
 import type { DetectedType, InjectedMessage, ValidationResults } from './validation/results.js';
 import { crashResults } from './validation/results.js';
 import type { Validator } from './validation/validator.js';
+import { blockCovering } from '../blocklist/blocklist.service.js';
 
 /** What the processor needs that is costly to start (a linter worker, a CA and its key pool): made on first use. */
 export interface SigningTools {
@@ -140,6 +141,11 @@ export class UploadProcessor {
     const em = this.db.fork();
     const version = await em.findOne(Version, versionId, { populate: ['files', 'addon'] });
     if (!version || version.deleted) return;
+    if (await blockCovering(em, version.addon.guid, version.version)) {
+      // Blocked since it was submitted or approved: browsers refuse it, and it is not signed.
+      this.logger.warn({ version: version.id, guid: version.addon.guid }, 'version is blocked: not signed');
+      return;
+    }
     for (const file of version.files.getItems()) {
       if (!file.isSigned) await this.signFile(em, version, file);
     }

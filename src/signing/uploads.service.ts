@@ -33,6 +33,7 @@ import { slugify } from '../catalogue/slug.js';
 import type { UploadType } from './signing.types.js';
 import type { AddonLifecycle } from '../catalogue/lifecycle/lifecycle.service.js';
 import { Permission } from '../auth/permissions.js';
+import { blockCovering } from '../blocklist/blocklist.service.js';
 
 /** A file the HTTP layer received and spooled to a temporary path (removed after the call). */
 export interface ReceivedFile {
@@ -186,6 +187,9 @@ export class UploadsService {
     if (addon) await this.assertNewVersion(em, addon, version);
 
     const guid = addon?.guid ?? pkg.guid ?? this.policy.urlGuid(input.guid) ?? `{${randomUUID()}}`;
+    if (await blockCovering(em, guid, version)) {
+      throw signingErrors.versionBlocked(version, `/api/v5/blocklist/block/${encodeURIComponent(guid)}/`);
+    }
     if (!addon) {
       // POST with a manifest id of an existing add-on, a denied id, or a deleted add-on's.
       const taken = await this.findByGuid(em, guid);

@@ -20,6 +20,10 @@ export const ActivityAction = {
   RESUBMISSION_ALLOWED: 'resubmission_allowed',
   PROMOTED: 'promoted',
   PROMOTION_CLEARED: 'promotion_cleared',
+  /** The add-on's guid was blocked, its block changed, or the block removed (blocklist). */
+  BLOCKED: 'blocked',
+  BLOCK_EDITED: 'block_edited',
+  UNBLOCKED: 'unblocked',
 } as const;
 export type ActivityAction = (typeof ActivityAction)[keyof typeof ActivityAction];
 
@@ -50,6 +54,8 @@ export interface LifecycleEvents {
   'addon.disabled': { addonId: number; by: DisabledBy };
   'addon.enabled': { addonId: number; by: DisabledBy };
   'addon.deleted': { addonId: number };
+  /** The add-on's guid was blocked (`created`), its block changed (`edited`) or removed (`deleted`). */
+  'addon.blocked': { addonId: number; change: 'created' | 'edited' | 'deleted'; soft: boolean | null };
   /** Promoted in `category` for `apps`, or no longer promoted (`category` null). */
   'addon.promoted': { addonId: number; category: number | null; apps: number[] };
 }

@@ -347,6 +347,30 @@ export class AddonLifecycle {
     return addonState(ctx.em, addon.id);
   }
 
+  /**
+   * A block of the add-on's guid was created, changed or removed (the blocklist's writes, in their
+   * transaction): recorded in the audit log, without changing the add-on's status.
+   */
+  async recordBlock(
+    tx: EntityManager,
+    addonId: number,
+    block: { change: 'created' | 'edited' | 'deleted'; actorId: number | null; details: Record<string, unknown> },
+  ): Promise<void> {
+    const action = {
+      created: ActivityAction.BLOCKED,
+      edited: ActivityAction.BLOCK_EDITED,
+      deleted: ActivityAction.UNBLOCKED,
+    };
+    const soft = (block.details.block as { soft?: boolean } | null)?.soft ?? null;
+    await this.change(tx, addonId, {
+      action: action[block.change],
+      actorId: block.actorId,
+      details: block.details,
+      derive: false,
+      events: [['addon.blocked', { addonId, change: block.change, soft }]],
+    });
+  }
+
   // ---- The one write path ----
 
   private deletion(addonId: number, actorId: number | null, comments: string): Change {

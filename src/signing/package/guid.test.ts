@@ -1,4 +1,4 @@
-import { compareAppVersions, simpleAppVersion } from './app-versions.js';
+import { compareAppVersions, simpleAppVersion } from '../../core/app-versions.js';
 import { assertValidUrlGuid, isUrlGuidTooLong, isValidGuid } from './guid.js';
 
 describe('isValidGuid', () => {

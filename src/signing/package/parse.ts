@@ -1,5 +1,5 @@
 import { AddonType } from '../../catalogue/catalogue.enums.js';
-import { compareAppVersions, simpleAppVersion } from './app-versions.js';
+import { compareAppVersions, simpleAppVersion } from '../../core/app-versions.js';
 import { isValidGuid } from './guid.js';
 import {
   type AppCompatibility,

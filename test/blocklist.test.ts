@@ -1,0 +1,296 @@
+import { createHash } from 'node:crypto';
+import { signJwt } from '../src/auth/jwt.js';
+import type { Addon } from '../src/catalogue/addon.entity.js';
+import { AddonActivity } from '../src/catalogue/lifecycle/activity.entity.js';
+import { parseCascade } from '../src/blocklist/mlbf/filter-cascade.js';
+import { publishedState, type BaseFilters, type Stash } from '../src/blocklist/mlbf/publication.js';
+import { HARD_BASE, SOFT_BASE } from '../src/blocklist/blocklist.publisher.js';
+import { startTestApp, type TestApp } from './helpers/app.js';
+import { createAddon } from './helpers/catalogue.js';
+import { extension } from './helpers/signing.js';
+
+type Json = Record<string, any>;
+
+let t: TestApp;
+let admin: string;
+let plain: string;
+let developer: { id: number; jwt: () => string };
+/** Signed add-ons: `alpha` with versions 1.0 … 3.0, `beta` 1.0 and 2.0, `gamma` 1.0. */
+let alpha: Addon;
+let beta: Addon;
+let gamma: Addon;
+
+const now = () => Math.floor(Date.now() / 1000);
+
+async function gql(query: string, variables: Json = {}, token: string | null = admin) {
+  const req = t.http.post('/graphql');
+  if (token) req.set('Authorization', `Bearer ${token}`);
+  return (await req.send({ query, variables })).body as { data?: Json; errors?: Json[] };
+}
+
+const BLOCK_FIELDS = 'id guid addonId addonName minVersion maxVersion isAllVersions versions soft reason url';
+
+async function createBlock(input: Json, token: string | null = admin) {
+  return gql(`mutation($input: BlockInput!) { createBlock(input: $input) { ${BLOCK_FIELDS} } }`, { input }, token);
+}
+
+/** Marks every file of the add-on signed (as the signing job leaves them). */
+async function signAll(addon: Addon) {
+  await t
+    .em()
+    .getConnection()
+    .execute('update files set is_signed = true where version_id in (select id from versions where addon_id = ?)', [
+      addon.id,
+    ]);
+}
+
+beforeAll(async () => {
+  t = await startTestApp({ env: { JOB_WORKERS: 'false', SITE_URL: 'http://addons.test' } });
+  admin = (await t.createUser({ session: true, permission: ['Blocklist:Create'] })).sessionToken!;
+  plain = (await t.createUser({ session: true })).sessionToken!;
+  const dev = await t.createUser({ session: true, 'api-key': true });
+  const key = dev.apiKey!;
+  developer = { id: dev.id, jwt: () => `JWT ${signJwt({ iss: key.key, iat: now(), exp: now() + 300 }, key.secret)}` };
+  const em = t.em();
+  const authors = [{ id: dev.id }];
+  alpha = await createAddon(em, {
+    guid: 'alpha@blocklist.test',
+    name: { 'en-US': 'Alpha', fr: 'Alpha FR' },
+    authors,
+    versions: [{ version: '1.0' }, { version: '2.0' }, { version: '2.5b1' }, { version: '3.0' }],
+  });
+  beta = await createAddon(em, {
+    guid: 'beta@blocklist.test',
+    authors,
+    versions: [{ version: '1.0' }, { version: '2.0' }],
+  });
+  gamma = await createAddon(em, { guid: 'gamma@blocklist.test', authors, versions: [{ version: '1.0' }] });
+  for (const addon of [alpha, beta, gamma]) await signAll(addon);
+}, 120_000);
+afterAll(() => t?.close());
+
+describe('blocks: who may write them and their rules', () => {
+  it('refuses anonymous callers (401) and callers without a blocklist permission (403)', async () => {
+    const anonymous = await createBlock({ guid: 'x@blocklist.test' }, null);
+    expect(anonymous.errors?.[0].extensions.code).toBe('UNAUTHENTICATED');
+    const denied = await createBlock({ guid: 'x@blocklist.test' }, plain);
+    expect(denied.errors?.[0].extensions.code).toBe('FORBIDDEN');
+  });
+
+  it('checks every field before writing: id, range order, URL, lengths', async () => {
+    const res = await createBlock({
+      guid: ' ',
+      minVersion: '3.0',
+      maxVersion: '2.0',
+      url: 'javascript:alert(1)',
+      reason: 'x'.repeat(10_001),
+    });
+    expect(res.errors?.[0].extensions).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      fields: {
+        guid: ['This field may not be blank.'],
+        min_version: ['Min version can not be greater than Max version.'],
+        url: ['Enter a valid URL.'],
+        reason: ['Ensure this field has no more than 10000 characters.'],
+      },
+    });
+    const long = await createBlock({ guid: 'g'.repeat(256) });
+    expect(long.errors?.[0].extensions.fields).toEqual({
+      guid: ['Ensure this field has no more than 255 characters.'],
+    });
+    expect((await gql('{ blocks { count } }')).data?.blocks.count).toBe(0);
+  });
+
+  it('blocks a range of signed versions, in the browser version order, and records it in the audit log', async () => {
+    const res = await createBlock({
+      guid: 'alpha@blocklist.test',
+      minVersion: '2.0',
+      maxVersion: '3.0a1',
+      reason: 'Exfiltrates browsing history',
+      url: 'https://bugs.example.com/1',
+    });
+    expect(res.errors).toBeUndefined();
+    expect(res.data?.createBlock).toMatchObject({
+      guid: 'alpha@blocklist.test',
+      addonId: alpha.id,
+      addonName: { 'en-US': 'Alpha', fr: 'Alpha FR' },
+      versions: ['2.0', '2.5b1'],
+      isAllVersions: false,
+      soft: false,
+    });
+    const again = await createBlock({ guid: 'alpha@blocklist.test' });
+    expect(again.errors?.[0].extensions.fields).toEqual({ guid: ['A block for this add-on id already exists.'] });
+    const log = await t.em().find(AddonActivity, { addon: alpha.id, action: 'blocked' });
+    expect(log).toHaveLength(1);
+    expect(log[0].details).toMatchObject({ block: { minVersion: '2.0', maxVersion: '3.0a1', soft: false } });
+  });
+
+  it('serves a block to anyone by id or guid, in the original v5 and v4 shapes', async () => {
+    const v5 = await t.http.get('/api/v5/blocklist/block/alpha@blocklist.test/?lang=fr');
+    expect(v5.status).toBe(200);
+    expect(v5.body).toMatchObject({
+      guid: 'alpha@blocklist.test',
+      addon_name: { fr: 'Alpha FR' },
+      blocked: ['2.0', '2.5b1'],
+      soft_blocked: [],
+      versions: ['2.0', '2.5b1'],
+      reason: 'Exfiltrates browsing history',
+      url: { url: 'https://bugs.example.com/1' },
+      is_all_versions: false,
+    });
+    expect(v5.body).not.toHaveProperty('min_version');
+    const v4 = await t.http.get(`/api/v4/blocklist/block/${v5.body.id}/?lang=fr`);
+    expect(v4.body).toMatchObject({ addon_name: 'Alpha FR', min_version: '2.0', max_version: '2.5b1' });
+    expect(v4.body.url).toBe('https://bugs.example.com/1');
+    expect((await t.http.get('/api/v5/blocklist/block/nobody@blocklist.test/')).status).toBe(404);
+    expect((await t.http.get('/api/v3/blocklist/block/alpha@blocklist.test/')).status).toBe(404);
+  });
+
+  it('refuses to take a blocked version for signing, and takes one outside the range', async () => {
+    const upload = async (version: string) =>
+      t.http
+        .put(`/api/v4/addons/alpha@blocklist.test/versions/${version}/`)
+        .set('Authorization', developer.jwt())
+        .field('channel', 'unlisted')
+        .attach('upload', await extension({ id: 'alpha@blocklist.test', version }), 'addon.xpi');
+    const blocked = await upload('2.7');
+    expect(blocked.status).toBe(400);
+    expect(blocked.body.error).toMatch(
+      /^Version 2\.7 matches \/api\/v5\/blocklist\/block\/alpha%40blocklist\.test\/ for this add-on\./,
+    );
+    const allowed = await upload('3.1');
+    expect(allowed.status).toBe(202);
+  });
+
+  it('soft blocks, edits and removals are recorded; a closed add-on id blocked in full is "all versions"', async () => {
+    const soft = await createBlock({ guid: 'beta@blocklist.test', soft: true });
+    expect(soft.data?.createBlock).toMatchObject({ versions: ['1.0', '2.0'], soft: true, isAllVersions: false });
+    const orphan = await createBlock({ guid: 'gone@blocklist.test' });
+    expect(orphan.data?.createBlock).toMatchObject({ addonId: null, versions: [], isAllVersions: true });
+    const id = orphan.data?.createBlock.id;
+    const edited = await gql(
+      `mutation($id: Int!) { updateBlock(id: $id, input: { reason: "Spam" }) { reason guid } }`,
+      {
+        id,
+      },
+    );
+    expect(edited.data?.updateBlock).toEqual({ reason: 'Spam', guid: 'gone@blocklist.test' });
+    const renamed = await gql(`mutation($id: Int!) { updateBlock(id: $id, input: { guid: "other@x" }) { id } }`, {
+      id,
+    });
+    expect(renamed.errors?.[0].extensions.fields).toEqual({ guid: ['The add-on id of a block cannot change.'] });
+    expect((await gql(`mutation($id: Int!) { deleteBlock(id: $id) }`, { id })).data?.deleteBlock).toBe(true);
+    expect((await gql(`mutation($id: Int!) { deleteBlock(id: $id) }`, { id })).data?.deleteBlock).toBe(false);
+  });
+});
+
+describe('publication for browsers (filter cascades and stashes over Remote Settings)', () => {
+  const collection = '/v1/buckets/blocklists/collections/addons-bloomfilters';
+
+  async function signedKeys(): Promise<string[]> {
+    const rows = await t
+      .em()
+      .getConnection()
+      .execute<{ key: string }[]>(
+        `select a.guid || ':' || v.version as key from versions v join addons a on a.id = v.addon_id
+          where exists (select 1 from files f where f.version_id = v.id and f.is_signed)`,
+      );
+    return rows.map((row) => row.key);
+  }
+
+  async function browserView(): Promise<{ base: BaseFilters; stashes: Stash[] }> {
+    const server = await t.http.get('/v1/');
+    const attachments = new URL(server.body.capabilities.attachments.base_url).pathname;
+    const records = (await t.http.get(`${collection}/changeset`)).body.changes as Json[];
+    const filter = async (type: string) => {
+      const record = records.find((r) => r.attachment_type === type)!;
+      const bytes = (await t.http.get(`${attachments}${record.attachment.location}`).buffer(true)).body as Buffer;
+      expect(createHash('sha256').update(bytes).digest('hex')).toBe(record.attachment.hash);
+      expect(bytes.length).toBe(record.attachment.size);
+      return { cascade: parseCascade(bytes), time: record.generation_time as number };
+    };
+    const hard = await filter(HARD_BASE);
+    const soft = await filter(SOFT_BASE);
+    const stashes = records
+      .filter((r) => r.stash && r.stash_time > hard.time)
+      .sort((a, b) => a.stash_time - b.stash_time)
+      .map((r) => r.stash as Stash);
+    return { base: { hard: hard.cascade, soft: soft.cascade }, stashes };
+  }
+
+  async function expectBrowserSees(expected: Record<string, 'hard' | 'soft' | 'none'>) {
+    const { base, stashes } = await browserView();
+    const seen = Object.fromEntries(Object.keys(expected).map((key) => [key, publishedState(key, base, stashes)]));
+    expect(seen).toEqual(expected);
+  }
+
+  it('publishes base filters: every blocked key in, every other signed key out', async () => {
+    // Many more signed versions, so the filters have real layers.
+    const em = t.em();
+    for (let i = 0; i < 20; i++) {
+      const addon = await createAddon(em, {
+        guid: `filler${i}@blocklist.test`,
+        versions: Array.from({ length: 10 }, (_, j) => ({ version: `${j}.0` })),
+      });
+      await signAll(addon);
+    }
+    const result = await t.app.services.blocklistPublisher.publish();
+    expect(result).toMatchObject({ kind: 'base', blocked: 2, softBlocked: 2 });
+    const keys = await signedKeys();
+    expect(keys.length).toBe(result.signed);
+    const expected = Object.fromEntries(keys.map((key) => [key, 'none'])) as Record<string, 'hard' | 'soft' | 'none'>;
+    expected['alpha@blocklist.test:2.0'] = 'hard';
+    expected['alpha@blocklist.test:2.5b1'] = 'hard';
+    expected['beta@blocklist.test:1.0'] = 'soft';
+    expected['beta@blocklist.test:2.0'] = 'soft';
+    await expectBrowserSees(expected);
+    const monitor = await t.http.get('/v1/buckets/monitor/collections/changes/changeset');
+    expect(monitor.body.changes).toEqual([
+      expect.objectContaining({ bucket: 'blocklists', collection: 'addons-bloomfilters' }),
+    ]);
+    expect((await t.http.get('/v1/attachments/blocklist/mlbf/1/secret.json')).status).toBe(404);
+    expect((await t.http.get('/v1/buckets/main/collections/other/records')).body).toMatchObject({
+      code: 404,
+      errno: 111,
+    });
+  });
+
+  it('publishes nothing when nothing changed, then stashes that give browsers the new state', async () => {
+    expect((await t.app.services.blocklistPublisher.publish()).kind).toBe('none');
+    // Block gamma, unblock beta, and sign a new version of a filler (never seen by the filters).
+    expect((await createBlock({ guid: 'gamma@blocklist.test' })).errors).toBeUndefined();
+    const betaBlock = (await gql('{ block(idOrGuid: "beta@blocklist.test") { id } }')).data?.block.id;
+    await gql(`mutation($id: Int!) { deleteBlock(id: $id) }`, { id: betaBlock });
+    const late = await createAddon(t.em(), { guid: 'late@blocklist.test', versions: [{ version: '1.0' }] });
+    await signAll(late);
+    const result = await t.app.services.blocklistPublisher.publish();
+    expect(result.kind).toBe('stash');
+    expect(result.stash).toMatchObject({
+      blocked: ['gamma@blocklist.test:1.0'],
+      softblocked: [],
+      unblocked: expect.arrayContaining(['beta@blocklist.test:1.0', 'beta@blocklist.test:2.0']),
+    });
+    const keys = await signedKeys();
+    const expected = Object.fromEntries(keys.map((key) => [key, 'none'])) as Record<string, 'hard' | 'soft' | 'none'>;
+    expected['alpha@blocklist.test:2.0'] = 'hard';
+    expected['alpha@blocklist.test:2.5b1'] = 'hard';
+    expected['gamma@blocklist.test:1.0'] = 'hard';
+    await expectBrowserSees(expected);
+    // A new base replaces the stashes.
+    const rebuilt = await t.app.services.blocklistPublisher.publish({ force: true });
+    expect(rebuilt.kind).toBe('base');
+    const records = (await t.http.get(`${collection}/records`)).body.data as Json[];
+    expect(records.map((r) => r.attachment_type ?? 'stash').sort()).toEqual([HARD_BASE, SOFT_BASE]);
+    await expectBrowserSees(expected);
+  });
+
+  it('GraphQL lists the same records', async () => {
+    const res = await gql(
+      '{ blocklistRecords { attachmentType keyFormat generationTime attachment { hash size } } }',
+      {},
+      null,
+    );
+    expect(res.data?.blocklistRecords).toHaveLength(2);
+    expect(res.data?.blocklistRecords[0]).toMatchObject({ keyFormat: '{guid}:{version}', attachmentType: HARD_BASE });
+  });
+});
