@@ -73,3 +73,13 @@ export const PREVIEW_TABLE = table('previews', {
   imageFormat: column('image_format', pg.text),
   modified: column('modified', pg.timestamptz),
 });
+
+/** An add-on's authors; a read joins the account (`users u`) for the record's `user`. */
+export const AUTHOR_TABLE = table('addon_users', {
+  id: column('id', pg.int),
+  addon: column('addon_id', pg.ref),
+  user: writeOnly('user_id', pg.int),
+  role: column('role', pg.smallint),
+  listed: column('listed', pg.boolean),
+  position: column('position', pg.int),
+});

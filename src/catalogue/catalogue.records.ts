@@ -8,7 +8,7 @@ import {
 import type { Translations } from '../core/i18n/translations.js';
 import { recordMapper, selectList, type RecordOf, type RowOf } from '../db/columns.js';
 import type { Addon, AddonUser } from './addon.entity.js';
-import { ADDON_TABLE, PREVIEW_TABLE } from './addon.columns.js';
+import { ADDON_TABLE, AUTHOR_TABLE, PREVIEW_TABLE } from './addon.columns.js';
 import { COMPAT_TABLE, FILE_TABLE, VERSION_TABLE } from './version.columns.js';
 import type { License } from './license.entity.js';
 import type { Preview } from './preview.entity.js';
@@ -26,9 +26,9 @@ export interface RowRef {
 }
 
 /**
- * The add-on, version, file, compatibility and preview records are their column maps' read
- * columns (`addon.columns.ts`, `version.columns.ts`), each field written once there with its
- * column and type; hover a map for the fields.
+ * The add-on, version, file, compatibility, preview and author records are their column maps'
+ * read columns (`addon.columns.ts`, `version.columns.ts`), each field written once there with its
+ * column and type: the maps are the readable list of the fields.
  */
 export type AddonRecord = RecordOf<typeof ADDON_TABLE>;
 export type VersionRecord = RecordOf<typeof VERSION_TABLE>;
@@ -46,14 +46,7 @@ export interface LicenseRecord {
 export type PreviewRecord = RecordOf<typeof PREVIEW_TABLE>;
 
 /** An author (listed or not) with the public fields of the account. */
-export interface AuthorRecord {
-  readonly id: number;
-  readonly addon: RowRef;
-  readonly user: UserRecord;
-  readonly role: number;
-  readonly listed: boolean;
-  readonly position: number;
-}
+export type AuthorRecord = RecordOf<typeof AUTHOR_TABLE> & { readonly user: UserRecord };
 
 /** Fails to compile when an entity stops satisfying its record (mutations hand entities to the resolvers). */
 type Satisfies<E extends R, R> = E;
@@ -114,23 +107,10 @@ export const PREVIEW_COLUMNS = selectList(PREVIEW_TABLE, 'p');
 export type PreviewRow = RowOf<typeof PREVIEW_TABLE>;
 export const toPreviewRecord = recordMapper(PREVIEW_TABLE);
 
-export const AUTHOR_COLUMNS = `au.id, au.addon_id, au.role, au.listed, au.position, ${JOINED_USER_COLUMNS}`;
-
-export interface AuthorRow extends JoinedUserRow {
-  id: number;
-  addon_id: number;
-  role: number;
-  listed: boolean;
-  position: number;
-}
+export const AUTHOR_COLUMNS = `${selectList(AUTHOR_TABLE, 'au')}, ${JOINED_USER_COLUMNS}`;
+export type AuthorRow = RowOf<typeof AUTHOR_TABLE> & JoinedUserRow;
+const authorFields = recordMapper(AUTHOR_TABLE);
 
 export function toAuthorRecord(row: AuthorRow, db: DbPlatform): AuthorRecord {
-  return {
-    id: row.id,
-    addon: { id: row.addon_id },
-    role: row.role,
-    listed: row.listed,
-    position: row.position,
-    user: toJoinedUserRecord(row, db),
-  };
+  return { ...authorFields(row, db), user: toJoinedUserRecord(row, db) };
 }

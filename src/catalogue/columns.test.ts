@@ -2,19 +2,22 @@ import { startTestApp, type TestApp } from '../../test/helpers/app.js';
 import { selectList, writeColumns, type ColumnMap, type Table } from '../db/columns.js';
 import { selectRows } from '../db/rows.js';
 import { Addon } from './addon.entity.js';
-import { ADDON_TABLE, PREVIEW_TABLE } from './addon.columns.js';
+import { ADDON_TABLE, AUTHOR_TABLE, PREVIEW_TABLE } from './addon.columns.js';
 import {
   ADDON_COLUMNS,
+  AUTHOR_COLUMNS,
   COMPAT_COLUMNS,
   FILE_COLUMNS,
   PREVIEW_COLUMNS,
   VERSION_COLUMNS,
   toAddonRecord,
+  toAuthorRecord,
   toCompatRecord,
   toFileRecord,
   toPreviewRecord,
   toVersionRecord,
   type AddonRow,
+  type AuthorRow,
   type CompatRow,
   type FileRow,
   type PreviewRow,
@@ -22,7 +25,7 @@ import {
 } from './catalogue.records.js';
 import { knexQuery } from './seed/database.js';
 import { AddonBatch } from './seed/model.js';
-import { ADDONS, COMPAT, FILES, PREVIEWS, VERSIONS, writeBatch } from './seed/writer.js';
+import { ADDONS, AUTHORS, COMPAT, FILES, PREVIEWS, VERSIONS, writeBatch } from './seed/writer.js';
 import { AddonFile, Version } from './version.entity.js';
 import { COMPAT_TABLE, FILE_TABLE, VERSION_TABLE } from './version.columns.js';
 
@@ -40,7 +43,7 @@ const ms = (n: number) => T + n * 1000;
 const MIN_INT = 60_000_000_000_001;
 const MAX_INT = 99_999_999_999_999;
 
-function batch(licenseId: number): AddonBatch {
+function batch(licenseId: number, userId: number): AddonBatch {
   const b = new AddonBatch();
   b.addons.push({
     id: 7001,
@@ -131,6 +134,7 @@ function batch(licenseId: number): AddonBatch {
     image_format: 'jpg',
     modified: ms(7),
   });
+  b.authors.push({ id: 9301, addon_id: 7001, user_id: userId, role: 6, listed: false, position: 3 });
   return b;
 }
 
@@ -154,7 +158,8 @@ beforeAll(async () => {
   t = await startTestApp();
   const em = t.em().fork();
   const [licence] = await selectRows<{ id: number }>(em, 'select min(id) as id from licenses');
-  written = batch(licence.id);
+  const user = await t.createUser({ username: 'column-author' });
+  written = batch(licence.id, user.id);
   await writeBatch(knexQuery(em.getKnex()), written);
 }, 120_000);
 afterAll(async () => {
@@ -194,6 +199,7 @@ describe('column maps', () => {
       [COMPAT, COMPAT_TABLE],
       [FILES, FILE_TABLE],
       [PREVIEWS, PREVIEW_TABLE],
+      [AUTHORS, AUTHOR_TABLE],
     ] as const) {
       expect(spec.table).toBe(table.table);
       expect(spec.columns).toEqual(Object.values(table.columns).map((c) => [c.name, c.type.sql]));
@@ -219,6 +225,16 @@ describe('column maps', () => {
     expect(toFileRecord(file, db)).toEqual({ ...expectedRecord(FILE_TABLE, written.files[0]), size: 5_000_000_123 });
     const [preview] = await selectRows<PreviewRow>(em, `select ${PREVIEW_COLUMNS} from previews p where p.id = 9201`);
     expect(toPreviewRecord(preview, db)).toEqual(expectedRecord(PREVIEW_TABLE, written.previews[0]));
+    // An author's record has the map's read columns and the joined account (`user_id` only written).
+    const [author] = await selectRows<AuthorRow>(
+      em,
+      `select ${AUTHOR_COLUMNS} from addon_users au join users u on u.id = au.user_id where au.id = 9301`,
+    );
+    expect(AUTHOR_COLUMNS.startsWith(`${selectList(AUTHOR_TABLE, 'au')}, u.id as user_id,`)).toBe(true);
+    expect(toAuthorRecord(author, db)).toEqual({
+      ...expectedRecord(AUTHOR_TABLE, written.authors[0]),
+      user: expect.objectContaining({ id: written.authors[0].user_id, username: 'column-author' }),
+    });
 
     // The same rows as JSON (`row_to_json`, as the add-on loader reads neighbours) map the same.
     const [json] = await selectRows<{ v: VersionRow; f: FileRow }>(

@@ -41,8 +41,3 @@ export function toDate(platform: Platform, value: DbTimestamp): Date {
 export function toDateOrNull(platform: Platform, value: DbTimestamp | null): Date | null {
   return value === null ? null : toDate(platform, value);
 }
-
-/** A `{id}` reference from a foreign key column, the shape entity relations also have. */
-export function ref(id: number | null): { id: number } | null {
-  return id === null ? null : { id };
-}

@@ -6,25 +6,12 @@ import {
   type UserRecord,
 } from '../accounts/accounts.records.js';
 import type { RowRef } from '../catalogue/catalogue.records.js';
-import { ref, toDate, type DbTimestamp } from '../db/rows.js';
+import { recordMapper, selectList, type RecordOf, type RowOf } from '../db/columns.js';
+import { RATING_TABLE } from './rating.columns.js';
 import type { RatingFlagReason } from './ratings.enums.js';
 
-/** A rating or reply as read from its row, with the public fields of its writer. */
-export interface RatingRecord {
-  readonly id: number;
-  readonly addon: RowRef;
-  /** Null for replies. */
-  readonly version: RowRef | null;
-  readonly replyTo: RowRef | null;
-  readonly user: UserRecord;
-  readonly score: number | null;
-  readonly body: string | null;
-  readonly deleted: boolean;
-  readonly isLatest: boolean;
-  readonly previousCount: number;
-  readonly editorReview: boolean;
-  readonly created: Date;
-}
+/** A rating or reply as read from its row (the column map's fields), with the public fields of its writer. */
+export type RatingRecord = RecordOf<typeof RATING_TABLE> & { readonly user: UserRecord };
 
 /**
  * A rating as one read shows it. Whether a deleted reply is shown depends on the read, not on the
@@ -47,38 +34,14 @@ export const ratingsCacheTag = (addonId: number) => `r:${addonId}`;
 /** `r` is the rating, `u` its writer. */
 export const RATING_FROM = 'ratings r join users u on u.id = r.user_id';
 
-export const RATING_COLUMNS = `r.id, r.addon_id, r.version_id, r.reply_to_id, r.score, r.body, r.deleted, r.is_latest,
-  r.previous_count, r.editor_review, r.created, ${JOINED_USER_COLUMNS}`;
+export const RATING_COLUMNS = `${selectList(RATING_TABLE, 'r')}, ${JOINED_USER_COLUMNS}`;
 
-export interface RatingRow extends JoinedUserRow {
-  id: number;
-  addon_id: number;
-  version_id: number | null;
-  reply_to_id: number | null;
-  score: number | null;
-  body: string | null;
-  deleted: boolean;
-  is_latest: boolean;
-  previous_count: number;
-  editor_review: boolean;
-  created: DbTimestamp;
-}
+export type RatingRow = RowOf<typeof RATING_TABLE> & JoinedUserRow;
+
+const ratingFields = recordMapper(RATING_TABLE);
 
 export function toRatingRecord(row: RatingRow, db: DbPlatform): RatingRecord {
-  return {
-    id: row.id,
-    addon: { id: row.addon_id },
-    version: ref(row.version_id),
-    replyTo: ref(row.reply_to_id),
-    user: toJoinedUserRecord(row, db),
-    score: row.score,
-    body: row.body,
-    deleted: row.deleted,
-    isLatest: row.is_latest,
-    previousCount: row.previous_count,
-    editorReview: row.editor_review,
-    created: toDate(db, row.created),
-  };
+  return { ...ratingFields(row, db), user: toJoinedUserRecord(row, db) };
 }
 
 export interface RatingFlagRow {

@@ -1,6 +1,6 @@
 import type { WriteRowOf } from '../../db/columns.js';
 import type { Translations } from '../../core/i18n/translations.js';
-import type { ADDON_TABLE, PREVIEW_TABLE } from '../addon.columns.js';
+import type { ADDON_TABLE, AUTHOR_TABLE, PREVIEW_TABLE } from '../addon.columns.js';
 import type { COMPAT_TABLE, FILE_TABLE, VERSION_TABLE } from '../version.columns.js';
 
 /**
@@ -13,15 +13,7 @@ export type VersionRow = WriteRowOf<typeof VERSION_TABLE>;
 export type CompatRow = WriteRowOf<typeof COMPAT_TABLE>;
 export type FileRow = WriteRowOf<typeof FILE_TABLE>;
 export type PreviewRow = WriteRowOf<typeof PREVIEW_TABLE>;
-
-export interface AuthorRow {
-  id: number;
-  addon_id: number;
-  user_id: number;
-  role: number;
-  listed: boolean;
-  position: number;
-}
+export type AuthorRow = WriteRowOf<typeof AUTHOR_TABLE>;
 
 export interface FeaturedRow {
   id: number;

@@ -1,6 +1,6 @@
 import { writeColumns, type ColumnMap, type SqlType, type Table, type WriteRowOf } from '../../db/columns.js';
 import { boolArray, intArray, numericArray, textArray } from '../../db/sql.js';
-import { ADDON_TABLE, PREVIEW_TABLE } from '../addon.columns.js';
+import { ADDON_TABLE, AUTHOR_TABLE, PREVIEW_TABLE } from '../addon.columns.js';
 import { COMPAT_TABLE, FILE_TABLE, VERSION_TABLE } from '../version.columns.js';
 import type { Query } from './database.js';
 import type {
@@ -101,12 +101,7 @@ export const FILES: TableSpec<FileRow> = mapped(FILE_TABLE);
 
 export const PREVIEWS: TableSpec<PreviewRow> = mapped(PREVIEW_TABLE);
 
-// prettier-ignore
-export const AUTHORS: TableSpec<AuthorRow> = {
-  table: 'addon_users',
-  columns: [['id', 'int'], ['addon_id', 'int'], ['user_id', 'int'], ['role', 'smallint'], ['listed', 'boolean'],
-    ['position', 'int']],
-};
+export const AUTHORS: TableSpec<AuthorRow> = mapped(AUTHOR_TABLE);
 
 // prettier-ignore
 export const FEATURED: TableSpec<FeaturedRow> = {
