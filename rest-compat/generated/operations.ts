@@ -517,6 +517,22 @@ export type RestAddonVersionsQuery = {
   };
 };
 
+/** query RestBlock */
+export type RestBlockQuery = {
+  block: {
+    id: number;
+    guid: string;
+    addonName: Translations | null;
+    versions: string[];
+    isAllVersions: boolean;
+    soft: boolean;
+    reason: string | null;
+    url: string | null;
+    created: string;
+    modified: string;
+  };
+};
+
 /** query RestBrowseVersion */
 export type RestBrowseVersionQuery = {
   browseVersion: {

@@ -1,19 +1,8 @@
-import type { Translations } from '../../src/core/i18n/translations.js';
+import type { RestBlockQuery } from '../generated/operations.js';
 import { SINCE_V4 } from '../gates.js';
 import { defineRoutes, gql, type ShapeContext } from '../route.js';
 
-interface BlockData {
-  id: number;
-  guid: string;
-  addonName: Translations | null;
-  versions: string[];
-  isAllVersions: boolean;
-  soft: boolean;
-  reason: string | null;
-  url: string | null;
-  created: string;
-  modified: string;
-}
+type BlockData = RestBlockQuery['block'];
 
 /**
  * A block as the original's `BlockSerializer` sends it: the versions blocked hard and soft, and,
@@ -64,6 +53,6 @@ export const blocklistRoutes = defineRoutes([
       }
     `,
     variables: (req) => ({ idOrGuid: req.params.idOrGuid }),
-    shape: (data: { block: BlockData }, ctx) => shapeBlock(data.block, ctx),
+    shape: (data: RestBlockQuery, ctx) => shapeBlock(data.block, ctx),
   },
 ]);
