@@ -44,6 +44,7 @@ export const GATES = {
   'ratings-score-filter': 'the ratings list filters by `score`',
   'block-min-max-versions-shim': 'blocks carry `min_version` and `max_version`, the range of the versions blocked',
   'block-versions-list-shim': 'blocks carry `versions`, the list of the versions blocked',
+  'del-version-queue-standing': 'version details have no `queue_standing` (this service adds it from v4)',
   // Differences the contract records between v3 and v4 (named here).
   'legacy-applications': 'SeaMonkey and Thunderbird (`suite`, `mailclient`) are known applications',
   'legacy-addon-statuses':
@@ -146,6 +147,7 @@ export const API_GATES: Readonly<Record<ApiVersion, readonly Gate[]>> = {
     'accounts-legacy-notifications',
     'collections-editors-act-on-any',
     'del-addon-detail-grouped-ratings',
+    'del-version-queue-standing',
   ],
   v4: [
     'l10n_flat_input_output',

@@ -204,6 +204,11 @@ const schema = z.object({
   /** Abuse reports a signed-in user, and a client address, may send per day; one more is a 429 (the original: 20). */
   ABUSE_REPORTS_PER_DAY: z.coerce.number().int().min(1).max(100_000).default(20),
   /**
+   * Open abuse reports about an add-on within 30 days that send it to human review (its waiting
+   * versions due sooner, its next version not approved automatically); 0 turns this off.
+   */
+  ABUSE_REPORTS_REVIEW_THRESHOLD: z.coerce.number().int().min(0).max(1_000_000).default(10),
+  /**
    * Seconds a publication of the blocklist waits after a version is signed, so that the signings of a
    * busy hour make one stash (block changes publish at once).
    */

@@ -126,6 +126,8 @@ const probes: Record<Gate, Probe> = {
     return agree('range', body.min_version === '0', body.max_version === '*');
   },
   'block-versions-list-shim': async (v) => v !== 'v3' && Array.isArray((await block(v)).versions),
+  'del-version-queue-standing': async (v) =>
+    !('queue_standing' in (await get(`/api/${v}/addons/addon/${ext.id}/versions/${versionId}/`, dev))),
   'ratings-rating-shim': async (v) => {
     const body = await ratingDetail(v);
     return agree('rating object', 'rating' in body, !('score' in body));

@@ -208,6 +208,15 @@ export type RestPrimaryShelfFieldsFragment = {
   } | null;
 };
 
+/** fragment RestQueueStandingFields on QueueStanding */
+export type RestQueueStandingFieldsFragment = {
+  position: number;
+  total: number;
+  dueDate: string;
+  reviewsPerDay: number;
+  estimatedReviewDate: string | null;
+};
+
 /** fragment RestRatingCoreFields on Rating */
 export type RestRatingCoreFieldsFragment = {
   id: number;
@@ -503,7 +512,9 @@ export type RestAddonSearchPartsQuery = {
 
 /** query RestAddonVersion */
 export type RestAddonVersionQuery = {
-  addonVersion: RestFullVersionFieldsFragment;
+  addonVersion: RestFullVersionFieldsFragment & {
+    queueStanding: RestQueueStandingFieldsFragment | null;
+  };
 };
 
 /** query RestAddonVersions */
@@ -1115,6 +1126,7 @@ export type SubmissionVersionQuery = {
     license: {
       text: Translations | null;
     } | null;
+    queueStanding: RestQueueStandingFieldsFragment | null;
   };
 };
 

@@ -12,7 +12,14 @@ import type {
 } from '../generated/operations.js';
 import { paginated, pageVariables } from '../pagination.js';
 import { defineRoutes, gql } from '../route.js';
-import { addonFields, shapeAddon, shapeVersion, versionFields } from '../shapes/addons.js';
+import {
+  addonFields,
+  queueStandingFields,
+  shapeAddon,
+  shapeQueueStanding,
+  shapeVersion,
+  versionFields,
+} from '../shapes/addons.js';
 import { enumName, restEnums } from '../shapes/enums.js';
 
 /** Version endpoints show the licence text. */
@@ -157,14 +164,21 @@ export const catalogueRoutes = defineRoutes([
       query RestAddonVersion($addon: String!, $id: Int!) {
         addonVersion(addon: $addon, id: $id) {
           ...RestFullVersionFields
+          queueStanding {
+            ...RestQueueStandingFields
+          }
         }
       }
       ${fullVersionFields}
+      ${queueStandingFields}
     `,
     variables: (req) => {
       refuseFilterOnDetail(req.query);
       return { addon: req.params.addon, id: parseIntParam(req.params.version) };
     },
-    shape: (data: RestAddonVersionQuery, ctx) => shapeVersion(data.addonVersion, ctx),
+    shape: (data: RestAddonVersionQuery, ctx) => ({
+      ...shapeVersion(data.addonVersion, ctx),
+      ...shapeQueueStanding(data.addonVersion.queueStanding, ctx),
+    }),
   },
 ]);

@@ -18,7 +18,13 @@ import {
   type ShapeContext,
   type SubmissionApiVersion,
 } from '../route.js';
-import { shapeVersion as shapeCatalogueVersion, versionFields, type VersionData } from '../shapes/addons.js';
+import {
+  queueStandingFields,
+  shapeQueueStanding,
+  shapeVersion as shapeCatalogueVersion,
+  versionFields,
+  type VersionData,
+} from '../shapes/addons.js';
 import { restEnums } from '../shapes/enums.js';
 
 /**
@@ -267,14 +273,21 @@ export const submissionRoutes = defineSubmissionRoutes([
           license {
             text
           }
+          queueStanding {
+            ...RestQueueStandingFields
+          }
         }
       }
       ${versionFields}
+      ${queueStandingFields}
     `,
     variables: (req) => {
       refuseFilterOnDetail(req.query);
       return { addon: req.params.addon, id: parseIntParam(req.params.version) };
     },
-    shape: (data: SubmissionVersionQuery, ctx) => shapeVersion(data.addonVersion, ctx),
+    shape: (data: SubmissionVersionQuery, ctx) => ({
+      ...shapeVersion(data.addonVersion, ctx),
+      ...shapeQueueStanding(data.addonVersion.queueStanding, ctx),
+    }),
   },
 ]);

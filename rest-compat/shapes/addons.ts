@@ -3,6 +3,7 @@ import type {
   RestAddonFieldsFragment,
   RestFullVersionFieldsFragment,
   RestVersionFieldsFragment,
+  RestQueueStandingFieldsFragment,
 } from '../generated/operations.js';
 import { gql, type ShapeContext } from '../route.js';
 import { restEnums } from './enums.js';
@@ -143,6 +144,35 @@ const FILE_STATUS_NAMES: Record<number, string> = { 1: 'unreviewed', 4: 'public'
  * The version object: `files` (`version-files`, with `platform`, `is_restart_required` and
  * `is_webextension` as their gates say) or one `file`; the licence `text` only when read.
  */
+/** What a version detail asks for its authors: its standing in the review queue. */
+export const queueStandingFields = gql`
+  fragment RestQueueStandingFields on QueueStanding {
+    position
+    total
+    dueDate
+    reviewsPerDay
+    estimatedReviewDate
+  }
+`;
+
+/**
+ * A version detail's `queue_standing` (this service's addition, v4 and v5): where the version
+ * stands in the review queue and when its review may come, for its authors and the channel's
+ * reviewers; null otherwise and when it is not waiting.
+ */
+export function shapeQueueStanding(standing: RestQueueStandingFieldsFragment | null, ctx: ShapeContext) {
+  if (ctx.gate('del-version-queue-standing')) return {};
+  return {
+    queue_standing: standing && {
+      position: standing.position,
+      total: standing.total,
+      due_date: ctx.timestamp(standing.dueDate),
+      reviews_per_day: standing.reviewsPerDay,
+      estimated_review_date: ctx.timestamp(standing.estimatedReviewDate),
+    },
+  };
+}
+
 export function shapeVersion(version: VersionData, ctx: ShapeContext, options: { search?: boolean } = {}) {
   const defaultLocale = 'en-US';
   const compatibility: Record<string, { min: string; max: string }> = {};

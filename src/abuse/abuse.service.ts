@@ -1,5 +1,5 @@
 import { raw } from '@mikro-orm/core';
-import type { FilterQuery } from '@mikro-orm/postgresql';
+import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import { User } from '../accounts/user.entity.js';
 import { AddonStatus } from '../catalogue/catalogue.enums.js';
@@ -25,6 +25,10 @@ import {
 } from './abuse.enums.js';
 import { takeAbuseThrottle, type AbuseRate } from './abuse.throttle.js';
 import { Permission } from '../auth/permissions.js';
+import { selectRows } from '../db/rows.js';
+import { flagForHumanReview, HumanReviewReason } from '../reviews/human-review.js';
+import { QUEUED_VERSION_SQL } from '../reviews/queue-standing.js';
+import { AddonReviewerFlags } from '../reviews/review.entity.js';
 
 /** An add-on report's fields as a client gives them: absent (undefined), null or text. */
 export interface AddonReportInput {
@@ -66,6 +70,8 @@ export interface AbuseReportFilter {
 export interface AbuseOptions {
   /** Reports a signed-in user, and a client address, may send per day (the original: 20). */
   reportsPerDay: number;
+  /** Open reports about an add-on in 30 days that send it to human review (ABUSE_REPORTS_REVIEW_THRESHOLD). */
+  reviewThreshold?: number;
 }
 
 /** The permissions that read and resolve reports; disabling the add-on also needs `Reviews:Admin`. */
@@ -130,7 +136,7 @@ export class AbuseService {
     private readonly catalogue: CatalogueService,
     private readonly accounts: AccountsService,
     private readonly lifecycle: AddonLifecycle,
-    options: AbuseOptions,
+    private readonly options: AbuseOptions,
   ) {
     this.rates = [
       { scope: 'user', requests: options.reportsPerDay, seconds: DAY },
@@ -196,8 +202,36 @@ export class AbuseService {
       ...values,
     });
     await ctx.em.flush();
+    if (known) await this.reviewWhenReported(ctx.em, known.id);
     await ctx.em.populate(report, ['reporter']);
     return report;
+  }
+
+  /**
+   * Past the threshold of open reports in 30 days, the add-on goes to humans: its versions waiting
+   * for review are due sooner (reason `abuse_reports`), and its next version is not approved
+   * automatically (the reviewer flag "until next approval").
+   */
+  private async reviewWhenReported(em: EntityManager, addonId: number): Promise<void> {
+    const threshold = this.options.reviewThreshold;
+    if (!threshold) return;
+    const [{ n }] = await selectRows<{ n: number }>(
+      em,
+      `select count(*)::int as n from abuse_reports
+        where addon_id = ? and resolved_at is null and created > now() - interval '30 days'`,
+      [addonId],
+    );
+    if (n < threshold) return;
+    const waiting = await selectRows<{ id: number }>(
+      em,
+      `select v.id from versions v join addons a on a.id = v.addon_id where v.addon_id = ? and ${QUEUED_VERSION_SQL}`,
+      [addonId],
+    );
+    for (const { id } of waiting) await flagForHumanReview(em, id, HumanReviewReason.ABUSE_REPORTS, { openReports: n });
+    const flags =
+      (await em.findOne(AddonReviewerFlags, { addon: addonId })) ?? em.create(AddonReviewerFlags, { addon: addonId });
+    flags.autoApprovalDisabledUntilNextApproval = true;
+    await em.flush();
   }
 
   async reportUser(ctx: RequestContext, input: UserReportInput): Promise<AbuseReport> {

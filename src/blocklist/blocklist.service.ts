@@ -243,13 +243,7 @@ export class BlocklistService {
     const versions = signed.filter((version) => inBlockRange(block, version)).sort(compareAppVersions);
     const addonClosed = !addon || addon.status === AddonStatus.DISABLED || addon.status === AddonStatus.DELETED;
     return {
-      id: block.id,
-      guid: block.guid,
-      minVersion: block.minVersion,
-      maxVersion: block.maxVersion,
-      soft: block.soft,
-      reason: block.reason,
-      url: block.url,
+      ...snapshot(block),
       created: block.created,
       modified: block.modified,
       addonId: addon?.id ?? null,
@@ -262,6 +256,7 @@ export class BlocklistService {
   }
 }
 
+/** What the audit log records of a block, and the start of its record. */
 function snapshot(block: Block) {
   return {
     id: block.id,

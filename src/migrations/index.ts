@@ -23,6 +23,7 @@ import { Migration20261127113000_RatingCacheTags } from './Migration202611271130
 import { Migration20261127120000_RankedSearchIndex } from './Migration20261127120000_RankedSearchIndex.js';
 import { Migration20261127150000_DiffLineEndings } from './Migration20261127150000_DiffLineEndings.js';
 import { Migration20261127173713_Blocklist } from './Migration20261127173713_Blocklist.js';
+import { Migration20261127182143_NeedsHumanReview } from './Migration20261127182143_NeedsHumanReview.js';
 
 /** Applied in order at start. Add each new migration here (npm run migration:create prints the line). */
 export const migrationsList: MigrationObject[] = [
@@ -50,4 +51,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127120000_RankedSearchIndex', class: Migration20261127120000_RankedSearchIndex },
   { name: 'Migration20261127150000_DiffLineEndings', class: Migration20261127150000_DiffLineEndings },
   { name: 'Migration20261127173713_Blocklist', class: Migration20261127173713_Blocklist },
+  { name: 'Migration20261127182143_NeedsHumanReview', class: Migration20261127182143_NeedsHumanReview },
 ];

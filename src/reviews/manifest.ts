@@ -4,6 +4,8 @@ import { ReviewerSubscription } from './subscription.entity.js';
 import { CannedResponse, DraftComment } from './draft-comment.entity.js';
 import { PackageContents, PackageFileDiff } from './browse/contents.entity.js';
 import { ReviewsResolver } from './reviews.resolver.js';
+import { NeedsHumanReview } from './human-review.js';
+import { QueueStandingResolver } from './queue-standing.resolver.js';
 import { DraftCommentsResolver } from './draft-comments.resolver.js';
 import { VersionBrowseResolver } from './browse/browse.resolver.js';
 
@@ -18,6 +20,7 @@ export const reviewsManifest: DomainManifest = {
     DraftComment,
     PackageContents,
     PackageFileDiff,
+    NeedsHumanReview,
   ],
-  resolvers: [ReviewsResolver, DraftCommentsResolver, VersionBrowseResolver],
+  resolvers: [ReviewsResolver, DraftCommentsResolver, VersionBrowseResolver, QueueStandingResolver],
 };

@@ -41,7 +41,7 @@ class ReviewQueueArgs extends PageArgs {
   @Field(() => ReviewQueueFilterInput, { nullable: true })
   filter?: ReviewQueueFilterInput | null;
 
-  @Field(() => ReviewQueueOrderEnum, { defaultValue: ReviewQueueOrderEnum.OLDEST })
+  @Field(() => ReviewQueueOrderEnum, { defaultValue: ReviewQueueOrderEnum.DUE })
   order!: ReviewQueueOrderEnum;
 }
 
@@ -56,6 +56,20 @@ export class ReviewsResolver {
   })
   reviewQueue(@Args() { channel, page, pageSize, filter, order }: ReviewQueueArgs, @Ctx() ctx: RequestContext) {
     return this.services.reviews.queue(ctx, channel, page, pageSize, filter ?? {}, order);
+  }
+
+  @Requires(anyOf(Permission.REVIEWS_ADMIN))
+  @Mutation(() => Boolean, {
+    description:
+      'Asks for a human review of a version waiting for one, sooner (reason admin_flag, due in 1 business day), ' +
+      'with a note reviewers see. False when the reason was already open.',
+  })
+  flagVersionForReview(
+    @Arg('versionId', () => Int) versionId: number,
+    @Ctx() ctx: RequestContext,
+    @Arg('note', () => String, { nullable: true }) note?: string | null,
+  ) {
+    return this.services.reviews.flagForReview(ctx, versionId, note ?? null);
   }
 
   @Requires(

@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { hasPermission } from '../accounts/permissions.js';
 import { Permission } from '../auth/permissions.js';
+import { selectRows } from '../db/rows.js';
 import { User } from '../accounts/user.entity.js';
 import type { Viewer } from '../auth/viewer.js';
 import { type Addon, AddonUser } from '../catalogue/addon.entity.js';
 import { existingAddon, isAuthor, isUserAuthor } from '../catalogue/addon-access.js';
-import { AddonStatus, Channel, FileStatus } from '../catalogue/catalogue.enums.js';
+import { Channel, FileStatus } from '../catalogue/catalogue.enums.js';
 import { isUnlistedReviewer } from '../catalogue/catalogue.permissions.js';
 import type { CatalogueService } from '../catalogue/catalogue.service.js';
 import type { AddonLifecycle } from '../catalogue/lifecycle/lifecycle.service.js';
@@ -18,6 +19,14 @@ import { fieldMessages } from '../core/messages.js';
 import { pageRequest, toPage, type Page } from '../core/pagination.js';
 import { TEXT_LIMITS, lengthProblem, truncateText } from '../core/text-limits.js';
 import type { JobQueue } from '../jobs/queue.port.js';
+import {
+  closeHumanReview,
+  flagForHumanReview,
+  HumanReviewReason,
+  NeedsHumanReview,
+  openReasons,
+} from './human-review.js';
+import { DUE_SQL, QUEUED_VERSION_SQL } from './queue-standing.js';
 import type { ServiceJobs } from '../jobs/service-jobs.js';
 import type { Mailer } from '../mail/mailer.port.js';
 import { mails } from '../mail/templates.js';
@@ -92,7 +101,7 @@ export interface ReviewQueueFilter {
   promoted?: boolean | null;
 }
 
-export type ReviewQueueOrder = 'oldest' | 'newest' | 'most_users';
+export type ReviewQueueOrder = 'due' | 'oldest' | 'newest' | 'most_users';
 
 const QUEUE_FLAG_COLUMNS = [
   ['needsAdminCodeReview', 'needs_admin_code_review'],
@@ -102,6 +111,7 @@ const QUEUE_FLAG_COLUMNS = [
 ] as const;
 
 const QUEUE_ORDER: Record<ReviewQueueOrder, string> = {
+  due: `${DUE_SQL} asc, v.created asc, v.id asc`,
   oldest: 'v.created asc, v.id asc',
   newest: 'v.created desc, v.id desc',
   most_users: 'a.average_daily_users desc, v.created asc, v.id asc',
@@ -122,7 +132,7 @@ export class ReviewsService {
   /**
    * Versions waiting for a human: listed ones for listed reviewers, unlisted ones for unlisted
    * reviewers, narrowed by `filter` (add-on type, a part of its name, reviewer flags, promotion)
-   * and in `order` (the longest waiting first by default).
+   * and in `order` (the earliest due first by default), each with its due date and open reasons.
    */
   async queue(
     ctx: RequestContext,
@@ -130,21 +140,15 @@ export class ReviewsService {
     page?: number | null,
     pageSize?: number | null,
     filter: ReviewQueueFilter = {},
-    order: ReviewQueueOrder = 'oldest',
+    order: ReviewQueueOrder = 'due',
   ) {
     this.assertReviewer(ctx.viewer, channel);
     const name = filter.name?.trim().toLowerCase() || null;
     const nameProblem = name === null ? null : lengthProblem(name, 'queueNameFilter');
     if (nameProblem) throw errors.validation({ name: [nameProblem] });
     const request = pageRequest(page, pageSize);
-    const conditions = [
-      'v.channel = ?',
-      'not v.deleted',
-      'v.reviewed is null',
-      'exists (select 1 from files fi where fi.version_id = v.id and fi.status = ?)',
-      'a.status not in (?, ?)',
-    ];
-    const params: unknown[] = [channel, FileStatus.AWAITING_REVIEW, AddonStatus.DELETED, AddonStatus.DISABLED];
+    const conditions = ['v.channel = ?', QUEUED_VERSION_SQL];
+    const params: unknown[] = [channel];
     const where = (condition: string, ...values: unknown[]) => {
       conditions.push(condition);
       params.push(...values);
@@ -156,8 +160,8 @@ export class ReviewsService {
       const value = filter[field];
       if (value != null) where(`coalesce(f.${column}, false) = ?`, value);
     }
-    const rows = await ctx.em.getConnection().execute<{ id: number; total: number }[]>(
-      `select v.id, count(*) over ()::int as total
+    const rows = await ctx.em.getConnection().execute<{ id: number; total: number; due: Date | string }[]>(
+      `select v.id, count(*) over ()::int as total, ${DUE_SQL} as due
          from versions v join addons a on a.id = v.addon_id
          left join addon_reviewer_flags f on f.addon_id = a.id
         where ${conditions.join(' and ')}
@@ -180,9 +184,17 @@ export class ReviewsService {
     const ids = rows.map((r) => r.id);
     const versions = ids.length ? await ctx.em.find(Version, { id: { $in: ids } }, { populate: ['addon'] }) : [];
     const byId = new Map(versions.map((v) => [v.id, v]));
-    const items = ids
-      .map((id) => byId.get(id)!)
-      .map((version) => ({ version, addon: version.addon, waitingSince: version.created }));
+    const reasons = await openReasons(ctx.em, ids);
+    const items = rows.map((row) => {
+      const version = byId.get(row.id)!;
+      return {
+        version,
+        addon: version.addon,
+        waitingSince: version.created,
+        dueDate: new Date(row.due),
+        reasons: reasons.get(row.id) ?? [],
+      };
+    });
     return toPage(request, count, items);
   }
 
@@ -225,12 +237,39 @@ export class ReviewsService {
       actorId: reviewer.id,
       comments: text,
     });
+    if (decision === 'approve' || decision === 'reject') await closeHumanReview(ctx.em, version.id);
     if (decision === 'approve') {
       await this.flags.afterHumanApproval(ctx.em, version.addon.id);
       await ctx.em.flush();
       await this.jobs.send('sign-version', { versionId: version.id }, { transaction: ctx.em });
     }
     return note;
+  }
+
+  /** An admin asks for a human review of a version waiting for one (`Reviews:Admin`, the operation's `@Requires`). */
+  async flagForReview(ctx: RequestContext, versionId: number, note: string | null): Promise<boolean> {
+    const problem = lengthProblem(note, COMMENTS_MAX);
+    if (problem) throw errors.validation({ note: [problem] });
+    const [queued] = await selectRows<{ id: number }>(
+      ctx.em,
+      `select v.id from versions v join addons a on a.id = v.addon_id where v.id = ? and ${QUEUED_VERSION_SQL}`,
+      [versionId],
+    );
+    if (!queued) {
+      if (!(await ctx.em.count(Version, { id: versionId, deleted: false }))) throw errors.notFound();
+      throw errors.badRequest('This version is not awaiting review.');
+    }
+    const open = await ctx.em.count(NeedsHumanReview, {
+      version: versionId,
+      reason: HumanReviewReason.ADMIN_FLAG,
+      isActive: true,
+    });
+    if (open) return false;
+    await flagForHumanReview(ctx.em, versionId, HumanReviewReason.ADMIN_FLAG, {
+      by: ctx.viewer.userId,
+      note: note?.trim() || null,
+    });
+    return true;
   }
 
   /**
@@ -337,7 +376,23 @@ export class ReviewsService {
       comments: text,
     });
     await ctx.em.flush();
+    await this.developerReplied(ctx.em, version, user.id);
     return note;
+  }
+
+  /**
+   * An author's note on a version still waiting for a human, after a reviewer asked for more
+   * information: the reply is a reason of its own (due sooner than a routine review).
+   */
+  private async developerReplied(em: EntityManager, version: Version, userId: number): Promise<void> {
+    if (!(await isUserAuthor(em, version.addon.id, userId))) return;
+    const [last] = await em.find(
+      ReviewNote,
+      { version, action: { $ne: ReviewAction.REVIEW_NOTE } },
+      { orderBy: { id: 'desc' }, limit: 1 },
+    );
+    if (last?.action !== ReviewAction.MORE_INFORMATION_REQUESTED) return;
+    await flagForHumanReview(em, version.id, HumanReviewReason.DEVELOPER_REPLY, { noteAfter: last.id });
   }
 
   /**
@@ -364,6 +419,7 @@ export class ReviewsService {
       comments: text,
     });
     await em.flush();
+    if (author) await this.developerReplied(em, version, user.id);
     return note;
   }
 

@@ -1,4 +1,5 @@
 import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { GraphQLJSONObject } from 'graphql-scalars';
 import { AddonType, Channel } from '../catalogue/catalogue.enums.js';
 import { AddonObjectType, VersionType } from '../catalogue/catalogue.types.js';
 import { PageOf } from '../graphql/pagination.js';
@@ -57,9 +58,82 @@ export class ReviewQueueItemType {
 
   @Field({ description: 'When the version was submitted.' })
   waitingSince!: Date;
+
+  @Field({
+    description: 'When its review is due: the earliest of its open reasons\' due dates (README, "Review due dates").',
+  })
+  dueDate!: Date;
+
+  @Field(() => [HumanReviewReasonType], { description: 'Why it waits for a human, the earliest due first.' })
+  reasons!: HumanReviewReasonType[];
+}
+
+export enum HumanReviewReasonEnum {
+  LISTED_SUBMISSION = 'listed_submission',
+  AUTO_APPROVAL_DISABLED = 'auto_approval_disabled',
+  SCANNER_ACTION = 'scanner_action',
+  ABUSE_REPORTS = 'abuse_reports',
+  ADMIN_FLAG = 'admin_flag',
+  DEVELOPER_REPLY = 'developer_reply',
+}
+registerEnumType(HumanReviewReasonEnum, {
+  name: 'HumanReviewReasonKind',
+  description: 'Why a version waits for a human.',
+  valuesConfig: {
+    LISTED_SUBMISSION: { description: 'A new listed version (every listed version is reviewed).' },
+    AUTO_APPROVAL_DISABLED: { description: "The add-on's reviewer flags stop automatic approval." },
+    SCANNER_ACTION: { description: 'A scanner rule asked for a human.' },
+    ABUSE_REPORTS: { description: 'Abuse reports about the add-on passed the threshold.' },
+    ADMIN_FLAG: { description: 'An admin asked for a review.' },
+    DEVELOPER_REPLY: { description: "The developer replied to a reviewer's request for information." },
+  },
+});
+
+@ObjectType('HumanReviewReason', { description: 'One reason a version waits for a human, with its due date.' })
+export class HumanReviewReasonType {
+  @Field(() => HumanReviewReasonEnum)
+  reason!: string;
+
+  @Field(() => GraphQLJSONObject, {
+    nullable: true,
+    description: 'What it is about (the rule that matched, the reports counted…).',
+  })
+  details!: Record<string, unknown> | null;
+
+  @Field()
+  dueDate!: Date;
+
+  @Field()
+  created!: Date;
+}
+
+@ObjectType('QueueStanding', {
+  description:
+    "A version's place in its channel's review queue (the queue's order: due date, then submission) and an " +
+    'estimate of its review from the last 28 days of human decisions in the channel.',
+})
+export class QueueStandingType {
+  @Field(() => Int, { description: '1 for the next version reviewers take.' })
+  position!: number;
+
+  @Field(() => Int, { description: 'Versions waiting in the channel.' })
+  total!: number;
+
+  @Field()
+  dueDate!: Date;
+
+  @Field(() => Number, { description: 'Human decisions per day in the channel over the last 28 days.' })
+  reviewsPerDay!: number;
+
+  @Field(() => Date, {
+    nullable: true,
+    description: 'Now plus position / reviewsPerDay days; null while the channel has no recent decisions.',
+  })
+  estimatedReviewDate!: Date | null;
 }
 
 export enum ReviewQueueOrderEnum {
+  DUE = 'due',
   OLDEST = 'oldest',
   NEWEST = 'newest',
   MOST_USERS = 'most_users',
@@ -68,7 +142,8 @@ registerEnumType(ReviewQueueOrderEnum, {
   name: 'ReviewQueueOrder',
   description: 'Order of the reviewer queue.',
   valuesConfig: {
-    OLDEST: { description: 'Waiting the longest first (the default).' },
+    DUE: { description: 'The earliest due first (the default).' },
+    OLDEST: { description: 'Waiting the longest first.' },
     NEWEST: { description: 'Most recently submitted first.' },
     MOST_USERS: { description: 'Add-ons with the most daily users first.' },
   },

@@ -21,6 +21,7 @@ import type { DetectedType, InjectedMessage, ValidationResults } from './validat
 import { crashResults } from './validation/results.js';
 import type { Validator } from './validation/validator.js';
 import { blockCovering } from '../blocklist/blocklist.service.js';
+import { flagForHumanReview, HumanReviewReason } from '../reviews/human-review.js';
 
 /** What the processor needs that is costly to start (a linter worker, a CA and its key pool): made on first use. */
 export interface SigningTools {
@@ -249,6 +250,13 @@ export async function createVersionFromUpload(
     actorId: upload.user.id,
   });
   if (upload.automatedSigning) await deps.jobs.send('sign-version', { versionId: version.id }, { transaction: tx });
+  else {
+    const reason =
+      upload.channel === Channel.LISTED
+        ? HumanReviewReason.LISTED_SUBMISSION
+        : HumanReviewReason.AUTO_APPROVAL_DISABLED;
+    await flagForHumanReview(tx, version.id, reason);
+  }
   deps.logger?.info({ upload: upload.uuid, version: version.id, file: file.id }, 'version created from upload');
   return version;
 }
