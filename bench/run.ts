@@ -47,6 +47,10 @@
  *   as a ratio to one SHA-256 per key, size as a ratio to the list of blocked keys, a stash of
  *   1,000 changes planned, every key verified (bench/blocklist.ts; in-process).
  *
+ * - scanners: the scan of one upload (YARA rules through the CLI, secrets, look-alike names) as a
+ *   ratio to addons-linter's validation of the same package in the same run (bench/scanners.ts;
+ *   in-process).
+ *
  * BENCH_SUITES picks suites (default all), BENCH_DURATION the measured seconds per scenario.
  * Raw numbers go to bench/results/latest.json. A run with any non-2xx answer or error fails, and so
  * does one with an upload that does not end signed.
@@ -81,8 +85,11 @@ import { browseSettings, printBrowseReport, runBrowseSuite, type BrowseReport } 
 import { imagesSettings, printImagesReport, runImagesSuite, type ImagesReport } from './images.js';
 import { frontendSettings, runFrontendSuite, type FrontendReport } from './frontend.js';
 import { blocklistSettings, printBlocklistReport, runBlocklistSuite, type BlocklistReport } from './blocklist.js';
+import { printScannersReport, runScannersSuite, scannersSettings, type ScannersReport } from './scanners.js';
 
-const SUITES = (process.env.BENCH_SUITES ?? 'foundation,catalogue,frontend,hostile,signing,browse,images,blocklist')
+const SUITES = (
+  process.env.BENCH_SUITES ?? 'foundation,catalogue,frontend,hostile,signing,browse,images,blocklist,scanners'
+)
   .split(',')
   .map((s) => s.trim());
 const SIZES = (process.env.BENCH_ADDONS ?? '50000,500000').split(',').map(Number);
@@ -116,6 +123,8 @@ interface SuiteResult {
   /** The image suite's figures (in-process; `results` stay empty). */
   images?: ImagesReport;
   blocklist?: BlocklistReport;
+  /** The scanners suite's figures (in-process; `results` stay empty). */
+  scanners?: ScannersReport;
   /** The frontend suite's figures (`results`: its scenarios, with CPU per request). */
   frontend?: FrontendReport;
 }
@@ -342,6 +351,15 @@ async function main() {
     runs.push({ suite: 'blocklist', database: 'none', results: [], blocklist });
   }
 
+  if (SUITES.includes('scanners')) {
+    const scanners = await runScannersSuite({
+      settings: scannersSettings(),
+      log: (line) => process.stdout.write(`${line}\n`),
+    });
+    printScannersReport(scanners);
+    runs.push({ suite: 'scanners', database: 'none', results: [], scanners });
+  }
+
   const failed = runs.flatMap((r) => r.results).filter((r) => r.non2xx > 0 || r.errors > 0);
   for (const r of failed) console.error(`FAILED ${r.name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
   const unsigned = runs.flatMap((r) => r.signing?.failures ?? []);
@@ -354,13 +372,16 @@ async function main() {
   for (const f of imageFailures) console.error(`FAILED images: ${f}`);
   const blocklistFailures = runs.flatMap((r) => r.blocklist?.failures ?? []);
   for (const f of blocklistFailures) console.error(`FAILED blocklist: ${f}`);
+  const scannerFailures = runs.flatMap((r) => r.scanners?.failures ?? []);
+  for (const f of scannerFailures) console.error(`FAILED scanners: ${f}`);
   if (
     failed.length ||
     unsigned.length ||
     hostileFailures.length ||
     browseFailures.length ||
     imageFailures.length ||
-    blocklistFailures.length
+    blocklistFailures.length ||
+    scannerFailures.length
   ) {
     process.exit(1);
   }

@@ -183,6 +183,9 @@ async function startJobWorkers(services: Services, metrics: ServiceMetrics | nul
   const validate = (uploadId: string) => timed('validate-upload', () => processor.validateUpload(uploadId));
   const sign = (versionId: number) => timed('sign-version', () => processor.signVersion(versionId));
   await jobs.work('validate-upload', (job) => validate(job.data.uploadId), { concurrency: 2 });
+  await jobs.work('scan-version', (job) =>
+    timed('scan-version', () => services.scanners.scanVersion(job.data.versionId, job.data.sign)),
+  );
   await jobs.work('sign-version', (job) => sign(job.data.versionId), { concurrency: 2 });
   await jobs.work('index-addon', (job) => timed('index-addon', () => search.indexAddons([job.data.addonId])));
   await jobs.work('publish-blocklist', (job) =>

@@ -7,6 +7,7 @@ import { searchManifest } from './search/manifest.js';
 import { blocklistManifest } from './blocklist/manifest.js';
 import { signingManifest } from './signing/manifest.js';
 import { reviewsManifest } from './reviews/manifest.js';
+import { scannersManifest } from './scanners/manifest.js';
 import { collectionsManifest } from './collections/manifest.js';
 import { ratingsManifest } from './ratings/manifest.js';
 import { abuseManifest } from './abuse/manifest.js';
@@ -32,6 +33,7 @@ export const domains: readonly DomainManifest[] = [
   blocklistManifest,
   signingManifest,
   reviewsManifest,
+  scannersManifest,
   collectionsManifest,
   ratingsManifest,
   abuseManifest,

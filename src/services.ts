@@ -38,6 +38,7 @@ import { ReviewerSubscriptionsService } from './reviews/subscriptions.service.js
 import { DraftCommentsService } from './reviews/draft-comments.service.js';
 import { DownloadsService } from './signing/downloads.service.js';
 import { UploadProcessor } from './signing/upload-processor.js';
+import { ScannersService } from './scanners/scanners.service.js';
 import { LazySigningTools } from './signing/lazy-signing-tools.js';
 import { UploadsService } from './signing/uploads.service.js';
 import { collectionsOptions } from './collections/collections.config.js';
@@ -81,6 +82,8 @@ export interface Services {
   readonly reviewFlags: ReviewFlagsService;
   readonly uploads: UploadsService;
   readonly processor: UploadProcessor;
+  /** The scanners run on every version made from an upload (YARA rules, secrets, look-alike names). */
+  readonly scanners: ScannersService;
   readonly signingTools: LazySigningTools;
   readonly downloads: DownloadsService;
   readonly reviews: ReviewsService;
@@ -248,6 +251,9 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
     reviewFlags,
     uploads,
     processor: new UploadProcessor(db, files, signingTools, jobs, reviewFlags, lifecycle, logger),
+    scanners: new ScannersService(db, files, jobs, lifecycle, logger, {
+      trademarks: [config.VENDOR_NAME, config.BROWSER_NAME],
+    }),
     signingTools,
     downloads: new DownloadsService(files),
     reviews,

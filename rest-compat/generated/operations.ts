@@ -19,6 +19,7 @@ export type Channel = 'LISTED' | 'UNLISTED';
 export type Platform = 'ALL' | 'ANDROID' | 'LINUX' | 'MAC' | 'WINDOWS';
 export type PromotedCategory = 'LINE' | 'RECOMMENDED' | 'SPONSORED' | 'SPOTLIGHT' | 'STRATEGIC' | 'VERIFIED';
 export type RatingFlagReason = 'BUG_SUPPORT' | 'LANGUAGE' | 'OTHER' | 'SPAM';
+export type ScannerAction = 'BLOCK' | 'DELAY_AUTO_APPROVAL' | 'FLAG_FOR_HUMAN_REVIEW' | 'NO_ACTION';
 
 /** fragment RestAbuseUserFields on UserSummary */
 export type RestAbuseUserFieldsFragment = {
@@ -1079,6 +1080,28 @@ export type RestUpdateRatingMutation = {
 /** query RestUploadStatus */
 export type RestUploadStatusQuery = {
   addonUpload: RestUploadFieldsFragment;
+};
+
+/** query RestVersionScannerResults */
+export type RestVersionScannerResultsQuery = {
+  addonVersion: {
+    scannerResults:
+      | {
+          id: number;
+          scanner: string;
+          action: ScannerAction;
+          created: string;
+          matches: {
+            rule: string;
+            file: string | null;
+            line: number | null;
+            addonId: number | null;
+            name: string | null;
+            action: ScannerAction;
+          }[];
+        }[]
+      | null;
+  };
 };
 
 /** mutation SubmissionSubmit */

@@ -10,6 +10,7 @@ import type {
   RestPackageEntryFieldsFragment,
   RestPackageFileDownloadQuery,
   RestReviewerVersionsQuery,
+  RestVersionScannerResultsQuery,
 } from '../generated/operations.js';
 import { addonId } from './reviewers.js';
 
@@ -297,6 +298,51 @@ export const reviewerBrowseRoutes = defineRoutes([
         },
         f.path,
       ),
+  },
+  {
+    // The scanners' results for a version (README, "Scanners"): its channel's reviewers only. This
+    // service's addition: the original shows them in its reviewer pages, not in its API.
+    method: 'GET',
+    path: `${versions}<version_id>/scanner_results/`,
+    versions: v4,
+    document: gql`
+      query RestVersionScannerResults($addon: String!, $versionId: Int!) {
+        addonVersion(addon: $addon, id: $versionId) {
+          scannerResults {
+            id
+            scanner
+            action
+            created
+            matches {
+              rule
+              file
+              line
+              addonId
+              name
+              action
+            }
+          }
+        }
+      }
+    `,
+    variables: (req) => ({ addon: addonId(req), versionId: pathId(req.params.version_id) }),
+    shape: ({ addonVersion: { scannerResults } }: RestVersionScannerResultsQuery) => {
+      if (!scannerResults) throw errors.forbidden();
+      return scannerResults.map((r) => ({
+        id: r.id,
+        scanner: r.scanner,
+        action: r.action.toLowerCase(),
+        created: r.created,
+        results: r.matches.map((m) => ({
+          rule: m.rule,
+          file: m.file,
+          line: m.line,
+          addon_id: m.addonId,
+          name: m.name,
+          action: m.action.toLowerCase(),
+        })),
+      }));
+    },
   },
   {
     // The linter's results for a file (the original's `json_file_validation` action).

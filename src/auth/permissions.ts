@@ -16,6 +16,8 @@ export const Permission = {
   ADDONS_VIEW_DELETED: 'Addons:ViewDeleted',
   ADMIN_ADVANCED: 'Admin:Advanced',
   ADMIN_CURATION: 'Admin:Curation',
+  ADMIN_SCANNERS_RULES_EDIT: 'Admin:ScannersRulesEdit',
+  ADMIN_SCANNERS_RULES_VIEW: 'Admin:ScannersRulesView',
   BLOCKLIST_CREATE: 'Blocklist:Create',
   BLOCKLIST_SUBMIT: 'Blocklist:Submit',
   COLLECTIONS_CONTRIBUTE: 'Collections:Contribute',

@@ -7,6 +7,11 @@ import type { QueueDefinitions } from './queue.port.js';
 export interface ServiceJobs {
   /** Runs addons-linter on an upload and records the result on it; sent in the upload's transaction. */
   'validate-upload': { uploadId: string };
+  /**
+   * Runs the scanners on a version made from an upload (`ScannersService.scanVersion`), then queues
+   * its `sign-version` when `sign` (automatic signing) and no scanner action stops it.
+   */
+  'scan-version': { versionId: number; sign: boolean };
   /** Signs an approved version's file. */
   'sign-version': { versionId: number };
   /** Refreshes one add-on's search document; send with `singletonKey: String(addonId)`. */
@@ -25,6 +30,7 @@ export interface ServiceJobs {
 
 export const serviceQueues: QueueDefinitions<ServiceJobs> = {
   'validate-upload': { retryLimit: 3, retryDelaySeconds: 10, retryBackoff: true, expireInSeconds: 10 * 60 },
+  'scan-version': { retryLimit: 3, retryDelaySeconds: 10, retryBackoff: true, expireInSeconds: 5 * 60 },
   'sign-version': { retryLimit: 5, retryDelaySeconds: 30, retryBackoff: true, expireInSeconds: 5 * 60 },
   // One waiting job per add-on: edits made before it runs are all picked up by that run.
   'index-addon': { policy: 'short', retryLimit: 5, retryDelaySeconds: 5, expireInSeconds: 5 * 60 },

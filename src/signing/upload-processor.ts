@@ -201,7 +201,8 @@ export interface VersionCreationDeps {
 /**
  * The version a valid, submitted upload becomes, with its compatibility and file, linked to the
  * upload in the caller's transaction (exactly once: the link and the version commit together);
- * a listed one waits for review, an automatically signed one has its `sign-version` job queued.
+ * a listed one waits for review; its `scan-version` job is queued (which queues `sign-version` for an
+ * automatically signed one).
  * `license`: a listed version's licence given with the submission (v5), else the last listed one's.
  */
 export async function createVersionFromUpload(
@@ -249,8 +250,9 @@ export async function createVersionFromUpload(
     versionId: version.id,
     actorId: upload.user.id,
   });
-  if (upload.automatedSigning) await deps.jobs.send('sign-version', { versionId: version.id }, { transaction: tx });
-  else {
+  // The scanners run first; their job queues the signature (automatic signing) unless an action stops it.
+  await deps.jobs.send('scan-version', { versionId: version.id, sign: upload.automatedSigning }, { transaction: tx });
+  if (!upload.automatedSigning) {
     const reason =
       upload.channel === Channel.LISTED
         ? HumanReviewReason.LISTED_SUBMISSION

@@ -135,7 +135,7 @@ export class AddonLifecycle {
    */
   async reviewDecided(
     tx: EntityManager,
-    args: { version: Version; noteId: number; decision: ReviewDecisionKind; actorId: number; comments: string },
+    args: { version: Version; noteId: number; decision: ReviewDecisionKind; actorId: number | null; comments: string },
   ): Promise<void> {
     const { version, noteId, decision, actorId, comments } = args;
     const addonId = version.addon.id;
