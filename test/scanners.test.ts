@@ -178,6 +178,34 @@ describe('YARA rules (admins)', () => {
     expect(rules.body.data.scannerRules).toContainEqual({ name: 'coinhive_miner', isActive: false });
   });
 
+  it("delay: the add-on's automatic approval is delayed and the signature waits", async () => {
+    await graphql(admin, RULE, {
+      input: {
+        name: 'suspicious_eval',
+        definition: 'rule suspicious_eval { strings: $a = "eval(atob(" condition: $a }',
+        action: 'DELAY_AUTO_APPROVAL',
+      },
+    });
+    const guid = uniqueGuid('delayed');
+    const before = Date.now();
+    await upload(guid, { 'lib/loader.js': 'eval(atob("YWxlcnQoMSk="));\n' });
+    const { id, results } = await scanned(guid);
+    expect(results.find((r) => r.scanner === 'yara')!.action).toBe('DELAY_AUTO_APPROVAL');
+    const [flags] = await t
+      .em()
+      .getConnection()
+      .execute<{ until: Date }[]>(
+        `select f.auto_approval_delayed_until as until from addon_reviewer_flags f
+          join addons a on a.id = f.addon_id where a.guid = ?`,
+        [guid],
+      );
+    const delay = new Date(flags!.until).getTime() - before;
+    expect(delay).toBeGreaterThan(23 * 3600 * 1000);
+    expect(delay).toBeLessThan(25 * 3600 * 1000);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(await fileStatus(id)).toEqual({ status: FileStatus.AWAITING_REVIEW, is_signed: false });
+  });
+
   it('block: the version is rejected, never signed', async () => {
     await graphql(admin, RULE, {
       input: {
