@@ -103,6 +103,12 @@ async function fileStatus(versionId: number) {
 
 const RULE = `mutation($input: ScannerRuleInput!) { createScannerRule(input: $input) { id name action isActive } }`;
 
+/** An admin's rule `name` matching `text`, with `action`. */
+const stringRule = (name: string, text: string, action: string) =>
+  graphql(admin, RULE, {
+    input: { name, definition: `rule ${name} { strings: $a = "${text}" condition: $a }`, action },
+  });
+
 describe('YARA rules (admins)', () => {
   it('compile-checks a rule when saved: a bad rule is a field error', async () => {
     const bad = await graphql(admin, RULE, {
@@ -115,13 +121,7 @@ describe('YARA rules (admins)', () => {
   });
 
   it('a YARA hit on an unlisted upload stops automatic signing and reaches the unlisted queue with its reason', async () => {
-    const created = await graphql(admin, RULE, {
-      input: {
-        name: 'coinhive_miner',
-        definition: 'rule coinhive_miner { strings: $a = "CoinHive.Anonymous" condition: $a }',
-        action: 'FLAG_FOR_HUMAN_REVIEW',
-      },
-    });
+    const created = await stringRule('coinhive_miner', 'CoinHive.Anonymous', 'FLAG_FOR_HUMAN_REVIEW');
     expect(created.body.data.createScannerRule).toMatchObject({ name: 'coinhive_miner', isActive: true });
     const guid = uniqueGuid('miner');
     await upload(guid, { 'lib/mine.js': 'const miner = new CoinHive.Anonymous("key");\n' });
@@ -179,13 +179,7 @@ describe('YARA rules (admins)', () => {
   });
 
   it("delay: the add-on's automatic approval is delayed and the signature waits", async () => {
-    await graphql(admin, RULE, {
-      input: {
-        name: 'suspicious_eval',
-        definition: 'rule suspicious_eval { strings: $a = "eval(atob(" condition: $a }',
-        action: 'DELAY_AUTO_APPROVAL',
-      },
-    });
+    await stringRule('suspicious_eval', 'eval(atob(', 'DELAY_AUTO_APPROVAL');
     const guid = uniqueGuid('delayed');
     const before = Date.now();
     await upload(guid, { 'lib/loader.js': 'eval(atob("YWxlcnQoMSk="));\n' });
@@ -207,13 +201,7 @@ describe('YARA rules (admins)', () => {
   });
 
   it('block: the version is rejected, never signed', async () => {
-    await graphql(admin, RULE, {
-      input: {
-        name: 'known_malware',
-        definition: 'rule known_malware { strings: $a = "steal_all_passwords()" condition: $a }',
-        action: 'BLOCK',
-      },
-    });
+    await stringRule('known_malware', 'steal_all_passwords()', 'BLOCK');
     const guid = uniqueGuid('blocked');
     await upload(guid, { 'background.js': 'steal_all_passwords();\n' });
     const { id } = await scanned(guid);
