@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { signJwt } from '../src/auth/jwt.js';
 import type { Addon } from '../src/catalogue/addon.entity.js';
 import { AddonActivity } from '../src/catalogue/lifecycle/activity.entity.js';
 import { parseCascade } from '../src/blocklist/mlbf/filter-cascade.js';
 import { publishedState, type BaseFilters, type Stash } from '../src/blocklist/mlbf/publication.js';
 import { HARD_BASE, SOFT_BASE } from '../src/blocklist/blocklist.publisher.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
+import { keyCaller, type KeyCaller } from './helpers/callers.js';
 import { createAddon } from './helpers/catalogue.js';
 import { extension } from './helpers/signing.js';
 
@@ -14,13 +14,11 @@ type Json = Record<string, any>;
 let t: TestApp;
 let admin: string;
 let plain: string;
-let developer: { id: number; jwt: () => string };
+let developer: KeyCaller;
 /** Signed add-ons: `alpha` with versions 1.0 … 3.0, `beta` 1.0 and 2.0, `gamma` 1.0. */
 let alpha: Addon;
 let beta: Addon;
 let gamma: Addon;
-
-const now = () => Math.floor(Date.now() / 1000);
 
 async function gql(query: string, variables: Json = {}, token: string | null = admin) {
   const req = t.http.post('/graphql');
@@ -48,11 +46,9 @@ beforeAll(async () => {
   t = await startTestApp({ env: { JOB_WORKERS: 'false', SITE_URL: 'http://addons.test' } });
   admin = (await t.createUser({ session: true, permission: ['Blocklist:Create'] })).sessionToken!;
   plain = (await t.createUser({ session: true })).sessionToken!;
-  const dev = await t.createUser({ session: true, 'api-key': true });
-  const key = dev.apiKey!;
-  developer = { id: dev.id, jwt: () => `JWT ${signJwt({ iss: key.key, iat: now(), exp: now() + 300 }, key.secret)}` };
+  developer = await keyCaller(t);
   const em = t.em();
-  const authors = [{ id: dev.id }];
+  const authors = [{ id: developer.id }];
   alpha = await createAddon(em, {
     guid: 'alpha@blocklist.test',
     name: { 'en-US': 'Alpha', fr: 'Alpha FR' },

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { signJwt } from '../src/auth/jwt.js';
 import { Addon, AddonRole, AddonUser } from '../src/catalogue/addon.entity.js';
 import { AddonStatus, Channel, FileStatus } from '../src/catalogue/catalogue.enums.js';
 import { Version } from '../src/catalogue/version.entity.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
+import { keyCaller, type KeyCaller } from './helpers/callers.js';
 import { createAddon, type AddonSpec } from './helpers/catalogue.js';
 import { extension } from './helpers/signing.js';
 
@@ -38,11 +38,7 @@ type ApiVersion = 'v3' | 'v4';
 type ReviewerAction = 'disable' | 'enable' | 'deny_resubmission' | 'allow_resubmission';
 const REVIEWER_ACTIONS: ReviewerAction[] = ['disable', 'enable', 'deny_resubmission', 'allow_resubmission'];
 
-interface Caller {
-  id: number;
-  session: string;
-  jwt: () => string;
-}
+type Caller = KeyCaller;
 
 interface GraphqlBody {
   data?: Record<string, unknown> | null;
@@ -68,17 +64,7 @@ let editor: Caller;
 let curator: Caller;
 let categoryId: number;
 
-const now = () => Math.floor(Date.now() / 1000);
-
-async function caller(args: Parameters<TestApp['createUser']>[0] = {}): Promise<Caller> {
-  const user = await t.createUser({ session: true, 'api-key': true, ...args });
-  const key = user.apiKey!;
-  return {
-    id: user.id,
-    session: `Bearer ${user.sessionToken}`,
-    jwt: () => `JWT ${signJwt({ iss: key.key, iat: now(), exp: now() + 300 }, key.secret)}`,
-  };
-}
+const caller = (args: Parameters<TestApp['createUser']>[0] = {}) => keyCaller(t, args);
 
 beforeAll(async () => {
   t = await startTestApp({ env: { JOB_WORKERS: 'false', SITE_URL: 'http://addons.test', VENDOR_NAME: 'Vendor' } });

@@ -1,4 +1,3 @@
-import { signJwt } from '../src/auth/jwt.js';
 import { Channel } from '../src/catalogue/catalogue.enums.js';
 import { Version } from '../src/catalogue/version.entity.js';
 import { addBusinessDays, NeedsHumanReview, REVIEW_DUE_BUSINESS_DAYS } from '../src/reviews/human-review.js';
@@ -6,6 +5,7 @@ import { ReviewNote } from '../src/reviews/review.entity.js';
 import { ReviewAction } from '../src/reviews/review.enums.js';
 import { AddonReviewerFlags } from '../src/reviews/review.entity.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
+import { keyCaller, type KeyCaller } from './helpers/callers.js';
 import { createAddon } from './helpers/catalogue.js';
 import { extension } from './helpers/signing.js';
 
@@ -21,7 +21,7 @@ let reviewer: string;
 let unlistedReviewer: string;
 let admin: string;
 let stranger: string;
-let dev: { id: number; session: string; jwt: () => string };
+let dev: KeyCaller;
 let categoryId: number;
 
 /** An add-on of `dev` with the metadata a listed upload needs. */
@@ -34,13 +34,15 @@ const listable = (guid: string) =>
     versions: [{ version: '0.1' }],
   });
 
-const now = () => Math.floor(Date.now() / 1000);
-
-async function gql(token: string | null, query: string, variables: Json = {}) {
+/** A GraphQL request with this Authorization header (none: anonymous). */
+async function gqlAs(authorization: string | null, query: string, variables: Json = {}) {
   const req = t.http.post('/graphql');
-  if (token) req.set('Authorization', `Bearer ${token}`);
+  if (authorization) req.set('Authorization', authorization);
   return (await req.send({ query, variables })).body as { data?: Json; errors?: Json[] };
 }
+
+const gql = (token: string | null, query: string, variables: Json = {}) =>
+  gqlAs(token && `Bearer ${token}`, query, variables);
 
 const QUEUE = `query($channel: Channel) { reviewQueue(channel: $channel, pageSize: 50) {
   items { version { id version } dueDate waitingSince reasons { reason dueDate details } } } }`;
@@ -71,13 +73,7 @@ beforeAll(async () => {
   unlistedReviewer = (await t.createUser({ session: true, permission: ['Addons:ReviewUnlisted'] })).sessionToken!;
   admin = (await t.createUser({ session: true, permission: ['Reviews:Admin'] })).sessionToken!;
   stranger = (await t.createUser({ session: true })).sessionToken!;
-  const user = await t.createUser({ session: true, 'api-key': true });
-  const key = user.apiKey!;
-  dev = {
-    id: user.id,
-    session: user.sessionToken!,
-    jwt: () => `JWT ${signJwt({ iss: key.key, iat: now(), exp: now() + 300 }, key.secret)}`,
-  };
+  dev = await keyCaller(t);
   const [category] = await t
     .em()
     .getConnection()
@@ -136,7 +132,7 @@ describe('reasons, due dates and the queue', () => {
   it('the developer sees the position and an estimate from the last 28 days of decisions; others do not', async () => {
     const standing = `query($v: Int!) { addonVersion(addon: "due-a@example.com", id: $v) {
       queueStanding { position total dueDate reviewsPerDay estimatedReviewDate } } }`;
-    let mine = (await gql(dev.session, standing, { v: first })).data!.addonVersion.queueStanding;
+    let mine = (await gqlAs(dev.session, standing, { v: first })).data!.addonVersion.queueStanding;
     expect(mine).toMatchObject({ position: 2, total: 2, reviewsPerDay: 0, estimatedReviewDate: null });
     // 14 human decisions in the listed channel within 28 days: half a review a day.
     const em = t.em();
@@ -151,7 +147,7 @@ describe('reasons, due dates and the queue', () => {
       });
     }
     await em.flush();
-    mine = (await gql(dev.session, standing, { v: first })).data!.addonVersion.queueStanding;
+    mine = (await gqlAs(dev.session, standing, { v: first })).data!.addonVersion.queueStanding;
     expect(mine.reviewsPerDay).toBe(0.5);
     const days = (new Date(mine.estimatedReviewDate).getTime() - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(3.9);
@@ -159,15 +155,15 @@ describe('reasons, due dates and the queue', () => {
     // v4 and v5 version details carry it for the author; v3 does not; a stranger sees null.
     const v4 = await t.http
       .get(`/api/v4/addons/addon/due-a@example.com/versions/${first}/`)
-      .set('Authorization', `Bearer ${dev.session}`);
+      .set('Authorization', dev.session);
     expect(v4.body.queue_standing).toMatchObject({ position: 2, total: 2, reviews_per_day: 0.5 });
     const v5 = await t.http
       .get(`/api/v5/addons/addon/due-a@example.com/versions/${first}/`)
-      .set('Authorization', `Bearer ${dev.session}`);
+      .set('Authorization', dev.session);
     expect(v5.body.queue_standing.due_date).toBe(v4.body.queue_standing.due_date);
     const v3 = await t.http
       .get(`/api/v3/addons/addon/due-a@example.com/versions/${first}/`)
-      .set('Authorization', `Bearer ${dev.session}`);
+      .set('Authorization', dev.session);
     expect(v3.body).not.toHaveProperty('queue_standing');
     const other = await gql(stranger, standing, { v: first });
     expect(other.data?.addonVersion ?? null).toBeNull();
@@ -196,7 +192,7 @@ describe('reasons, due dates and the queue', () => {
     expect(asked.errors).toBeUndefined();
     const reply = await t.http
       .post(`/api/v4/addons/addon/due-a@example.com/versions/${first}/reviewnotes/`)
-      .set('Authorization', `Bearer ${dev.session}`)
+      .set('Authorization', dev.session)
       .send({ comments: 'Because.' });
     expect([200, 201]).toContain(reply.status);
     const item = ((await gql(reviewer, QUEUE)).data!.reviewQueue.items as Json[])[0];

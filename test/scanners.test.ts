@@ -1,6 +1,6 @@
-import { signJwt } from '../src/auth/jwt.js';
 import { AddonStatus, Channel, FileStatus } from '../src/catalogue/catalogue.enums.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
+import { keyCaller, type KeyCaller } from './helpers/callers.js';
 import { createAddon } from './helpers/catalogue.js';
 import { extension, waitFor } from './helpers/signing.js';
 
@@ -14,23 +14,10 @@ let t: TestApp;
 let dev: Caller;
 let admin: Caller;
 let reviewer: Caller;
-const now = () => Math.floor(Date.now() / 1000);
 
-interface Caller {
-  id: number;
-  session: string;
-  jwt: () => string;
-}
+type Caller = KeyCaller;
 
-async function caller(args: Parameters<TestApp['createUser']>[0] = {}): Promise<Caller> {
-  const user = await t.createUser({ session: true, 'api-key': true, ...args });
-  const key = user.apiKey!;
-  return {
-    id: user.id,
-    session: `Bearer ${user.sessionToken}`,
-    jwt: () => `JWT ${signJwt({ iss: key.key, iat: now(), exp: now() + 300 }, key.secret)}`,
-  };
-}
+const caller = (args: Parameters<TestApp['createUser']>[0] = {}) => keyCaller(t, args);
 
 beforeAll(async () => {
   t = await startTestApp({
