@@ -319,7 +319,7 @@ export class AccountsService {
         lastLoginIp: null,
       });
       await ctx.em.nativeUpdate(Session, { user: user.id, revokedAt: null }, { revokedAt: new Date() });
-      await this.apiKeys.revoke(ctx.em, row);
+      await this.apiKeys.revokeAll(ctx.em, row);
     } else {
       const authored = await ctx.em.find(AddonUser, { user: user.id }, { fields: ['addon'] });
       const addonIds = authored.map((a) => a.addon.id);

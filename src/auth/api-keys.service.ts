@@ -4,12 +4,22 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { permissionsOfUserSql } from '../accounts/accounts.loaders.js';
 import { User } from '../accounts/user.entity.js';
 import type { SecretBox } from '../core/secrets.js';
-import { ApiKey } from './api-key.entity.js';
+import { ApiKey, type ApiKeyKind } from './api-key.entity.js';
 
 export interface IssuedApiKey {
   key: string;
   /** Shown once; only its ciphertext is stored. */
   secret: string;
+}
+
+/** What limits a scoped key; null fields are unlimited. */
+export interface KeyScopeInput {
+  kind: 'scoped' | 'trusted-publishing';
+  name: string | null;
+  addonIds: number[] | null;
+  operations: string[] | null;
+  expiresAt: Date | null;
+  trustedPublisherId?: number | null;
 }
 
 export interface ActiveApiKey {
@@ -22,14 +32,26 @@ export interface ActiveApiKey {
 /** An active key with its user (all columns) and the user's permissions. */
 const ACTIVE_KEY_QUERY = `
   select k.id as key_id, k.key as key_key, k.secret_ciphertext as key_secret_ciphertext,
-    k.created as key_created, ${permissionsOfUserSql('k.user_id')} as key_permissions, u.*
-  from api_keys k join users u on u.id = k.user_id where k.key = ? and k.is_active`;
+    k.created as key_created, k.kind as key_kind, k.name as key_name,
+    k.scope_addon_ids as key_scope_addon_ids, k.scope_operations as key_scope_operations,
+    k.expires_at as key_expires_at, k.last_used_at as key_last_used_at,
+    k.trusted_publisher_id as key_trusted_publisher_id,
+    ${permissionsOfUserSql('k.user_id')} as key_permissions, u.*
+  from api_keys k join users u on u.id = k.user_id
+  where k.key = ? and k.is_active and (k.expires_at is null or k.expires_at > now())`;
 
 interface ActiveKeyRow {
   key_id: number;
   key_key: string;
   key_secret_ciphertext: string;
   key_created: Date;
+  key_kind: ApiKeyKind;
+  key_name: string | null;
+  key_scope_addon_ids: number[] | null;
+  key_scope_operations: string[] | null;
+  key_expires_at: Date | null;
+  key_last_used_at: Date | null;
+  key_trusted_publisher_id: number | null;
   key_permissions: string[] | null;
   [userColumn: string]: unknown;
 }
@@ -46,7 +68,7 @@ export class ApiKeysService {
       const secret = randomBytes(32).toString('hex');
       try {
         await em.transactional(async (tx) => {
-          await tx.nativeUpdate(ApiKey, { user, isActive: true }, { isActive: null });
+          await tx.nativeUpdate(ApiKey, { user, isActive: true, kind: 'default' }, { isActive: null });
           tx.create(ApiKey, {
             user,
             key,
@@ -63,8 +85,48 @@ export class ApiKeysService {
     throw new Error(`Could not find a free API key number for user ${user.id}`);
   }
 
+  /** Revokes the user's active default key. */
   async revoke(em: EntityManager, user: User): Promise<boolean> {
-    return (await em.nativeUpdate(ApiKey, { user, isActive: true }, { isActive: null })) > 0;
+    return (await em.nativeUpdate(ApiKey, { user, isActive: true, kind: 'default' }, { isActive: null })) > 0;
+  }
+
+  /** Revokes every active key of the user, scoped and short-lived ones too (account deletion). */
+  async revokeAll(em: EntityManager, user: User): Promise<number> {
+    return em.nativeUpdate(ApiKey, { user, isActive: true }, { isActive: null });
+  }
+
+  /**
+   * Issues a new key limited by `scope` (see src/auth/key-scopes.ts), beside the user's other keys.
+   * The caller has checked the scope's rules (names, add-ons the user authors, families, expiry).
+   */
+  async issueScoped(em: EntityManager, user: User, scope: KeyScopeInput): Promise<IssuedApiKey & { apiKey: ApiKey }> {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const key = `user:${user.id}:${randomInt(0, 1_000_000)}`;
+      if (await em.count(ApiKey, { key })) continue;
+      const secret = randomBytes(32).toString('hex');
+      try {
+        // A savepoint: a unique violation must not abort the caller's transaction.
+        await em.transactional(async (tx) => {
+          tx.create(ApiKey, {
+            user,
+            key,
+            secretCiphertext: this.box.seal(secret, key),
+            isActive: true,
+            created: new Date(),
+            kind: scope.kind,
+            name: scope.name,
+            scopeAddonIds: scope.addonIds,
+            scopeOperations: scope.operations,
+            expiresAt: scope.expiresAt,
+            trustedPublisherId: scope.trustedPublisherId ?? null,
+          });
+        });
+        return { key, secret, apiKey: await em.findOneOrFail(ApiKey, { key }) };
+      } catch (error) {
+        if (!(error instanceof UniqueConstraintViolationException)) throw error;
+      }
+    }
+    throw new Error(`Could not find a free API key number for user ${user.id}`);
   }
 
   /**
@@ -79,6 +141,13 @@ export class ApiKeysService {
       key_key: issuer,
       key_secret_ciphertext: ciphertext,
       key_created: created,
+      key_kind: kind,
+      key_name: name,
+      key_scope_addon_ids: scopeAddonIds,
+      key_scope_operations: scopeOperations,
+      key_expires_at: expiresAt,
+      key_last_used_at: lastUsedAt,
+      key_trusted_publisher_id: trustedPublisherId,
       key_permissions: permissions,
       ...userRow
     } = row;
@@ -92,6 +161,13 @@ export class ApiKeysService {
       secret_ciphertext: ciphertext,
       is_active: true,
       created,
+      kind,
+      name,
+      scope_addon_ids: scopeAddonIds,
+      scope_operations: scopeOperations,
+      expires_at: expiresAt,
+      last_used_at: lastUsedAt,
+      trusted_publisher_id: trustedPublisherId,
     });
     return { apiKey, secret, permissions: permissions ?? [] };
   }

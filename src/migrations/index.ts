@@ -25,6 +25,7 @@ import { Migration20261127150000_DiffLineEndings } from './Migration202611271500
 import { Migration20261127173713_Blocklist } from './Migration20261127173713_Blocklist.js';
 import { Migration20261127182143_NeedsHumanReview } from './Migration20261127182143_NeedsHumanReview.js';
 import { Migration20261127182934_Scanners } from './Migration20261127182934_Scanners.js';
+import { Migration20261127221514_ScopedApiKeys } from './Migration20261127221514_ScopedApiKeys.js';
 
 /** Applied in order at start. Add each new migration here (npm run migration:create prints the line). */
 export const migrationsList: MigrationObject[] = [
@@ -54,4 +55,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127173713_Blocklist', class: Migration20261127173713_Blocklist },
   { name: 'Migration20261127182143_NeedsHumanReview', class: Migration20261127182143_NeedsHumanReview },
   { name: 'Migration20261127182934_Scanners', class: Migration20261127182934_Scanners },
+  { name: 'Migration20261127221514_ScopedApiKeys', class: Migration20261127221514_ScopedApiKeys },
 ];
