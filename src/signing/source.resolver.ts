@@ -1,0 +1,51 @@
+import GraphQLUpload from 'graphql-upload/GraphQLUpload.mjs';
+import type { FileUpload as UploadedFile } from 'graphql-upload/processRequest.mjs';
+import { Arg, Ctx, FieldResolver, Int, Mutation, Resolver, Root } from 'type-graphql';
+import { Accepts } from '../auth/credentials.js';
+import { Requires, SIGN_IN, objectRule } from '../auth/requirements.js';
+import { VersionType } from '../catalogue/catalogue.types.js';
+import type { VersionRecord } from '../catalogue/catalogue.records.js';
+import type { RequestContext } from '../core/context.js';
+import { receiveUpload } from '../core/multipart.js';
+import { OwnTransactions } from '../graphql/transactions.js';
+import type { Services } from '../services.js';
+import { sourceByVersionId } from './source.service.js';
+
+/** Version source code archives (VersionSourceService): attaching one, and what a version shows of it. */
+@Resolver(() => VersionType)
+export class VersionSourceResolver {
+  constructor(private readonly services: Services) {}
+
+  @Accepts('jwt', 'session')
+  @Requires(SIGN_IN, objectRule('an author of the add-on, or Addons:Edit'))
+  @OwnTransactions(
+    'slow external work',
+    'streams the archive (graphql-upload), checks and stores it before the source row and audit entry are written',
+  )
+  @Mutation(() => VersionType, {
+    description:
+      'Edit a version: attach its source code archive (.zip, .tar.gz, .tgz or .tar.bz2), replacing any earlier one. Send `apollo-require-preflight: true` with multipart requests.',
+  })
+  editVersion(
+    @Arg('addon', { description: 'Add-on id, slug or guid.' }) addon: string,
+    @Arg('id', () => Int) id: number,
+    @Arg('source', () => GraphQLUpload, { nullable: true }) source: Promise<UploadedFile> | null,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return receiveUpload(source).then((file) => this.services.versionSources.attach(ctx, addon, id, file));
+  }
+
+  @FieldResolver(() => Boolean, { description: 'Whether a source code archive is attached.' })
+  async hasSource(@Root() version: VersionRecord, @Ctx() ctx: RequestContext) {
+    return (await ctx.loaders.get(sourceByVersionId).load(version.id)) !== null;
+  }
+
+  @FieldResolver(() => String, {
+    nullable: true,
+    description:
+      "Where the source code archive downloads; null without one, or unless the viewer is an author or a reviewer of the version's channel.",
+  })
+  sourceDownloadUrl(@Root() version: VersionRecord, @Ctx() ctx: RequestContext) {
+    return this.services.versionSources.downloadUrl(ctx, version);
+  }
+}

@@ -1,0 +1,288 @@
+import { randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { open, rm } from 'node:fs/promises';
+import { createGunzip } from 'node:zlib';
+import type { Readable } from 'node:stream';
+import type { FileUpload as UploadedFile } from 'graphql-upload/processRequest.mjs';
+import yauzl from 'yauzl';
+import { Permission } from '../auth/permissions.js';
+import { User } from '../accounts/user.entity.js';
+import { existingAddon, isAuthor } from '../catalogue/addon-access.js';
+import type { CatalogueService } from '../catalogue/catalogue.service.js';
+import type { AddonLifecycle } from '../catalogue/lifecycle/lifecycle.service.js';
+import { existingVersion, isChannelReviewer } from '../catalogue/version-access.js';
+import { Version } from '../catalogue/version.entity.js';
+import type { RequestContext } from '../core/context.js';
+import { asAppError, errors } from '../core/errors.js';
+import { defineLoader } from '../core/loaders.js';
+import { spoolToFile } from '../core/spool.js';
+import { lookupRows } from '../db/rows.js';
+import { intArray } from '../db/sql.js';
+import type { Storage } from '../storage/storage.port.js';
+import { VersionSource } from './version-source.entity.js';
+
+/** The original's accepted source archive extensions (`VALID_SOURCE_EXTENSIONS`), in its order. */
+export const SOURCE_EXTENSIONS = ['.zip', '.tar.gz', '.tgz', '.tar.bz2'] as const;
+type SourceExtension = (typeof SOURCE_EXTENSIONS)[number];
+
+export const sourceMessages = {
+  unsupported: `Unsupported file type, please upload an archive file (${SOURCE_EXTENSIONS.join(', ')}).`,
+  broken: 'Invalid or broken archive.',
+  tooLarge: (mb: number) => `The source code archive is too large: the limit is ${mb} MB.`,
+};
+
+/** A version's source as reads show it. */
+export interface SourceRecord {
+  versionId: number;
+  filename: string;
+  size: number;
+}
+
+/** Each version's source (null without one): one statement per batch. */
+export const sourceByVersionId = defineLoader<number, SourceRecord | null>('sourceByVersionId', async (ctx, ids) => {
+  const rows = await lookupRows<{ version_id: number; filename: string; size: string | number }>(
+    ctx.em,
+    'select version_id, filename, size from version_sources where version_id = any(?::int[])',
+    [intArray(ids)],
+  );
+  const byId = new Map(rows.map((r) => [r.version_id, r]));
+  return ids.map((id) => {
+    const row = byId.get(id);
+    return row ? { versionId: id, filename: row.filename, size: Number(row.size) } : null;
+  });
+});
+
+/** What a download of a version's source streams. */
+export interface SourceDownload {
+  filename: string;
+  stream: Readable;
+  size: number;
+}
+
+/**
+ * Version source code archives (the original's `Version.source`): the add-on's authors (and
+ * `Addons:Edit`) attach one to a version, replacing any earlier one; it must be one of the
+ * accepted archive kinds, and really that kind of archive, within the configured size. It is kept
+ * in the private file storage and recorded in the add-on's audit log (`source_code_uploaded`).
+ * Authors and reviewers of the version's channel download it; everyone else gets 404.
+ */
+export class VersionSourceService {
+  constructor(
+    private readonly files: Storage,
+    private readonly catalogue: CatalogueService,
+    private readonly lifecycle: AddonLifecycle,
+    private readonly options: { tmpDir: string; maxBytes: number },
+  ) {}
+
+  /**
+   * Attaches `upload` (when given) as the version's source, after the caller's rights on the
+   * version; returns the version as the version query shows it. Runs without the executor's transaction (the archive is
+   * streamed and stored first): its rows are written in one transaction of its own afterwards.
+   */
+  async attach(ctx: RequestContext, addonIdentifier: string, versionId: number, upload: UploadedFile | null) {
+    const userId = ctx.viewer.userId;
+    if (userId === null) throw errors.notAuthenticated();
+    const addon = existingAddon(ctx, await this.catalogue.lookup(ctx, addonIdentifier), 'nobody');
+    if (!ctx.viewer.can(Permission.ADDONS_EDIT) && !(await isAuthor(ctx, addon.id))) throw errors.forbidden();
+    const version = existingVersion(
+      ctx,
+      Number.isSafeInteger(versionId) ? await ctx.em.findOne(Version, { id: versionId, addon: addon.id }) : null,
+      'nobody',
+    );
+    if (!upload) return this.catalogue.getVersion(ctx, addonIdentifier, version.id);
+
+    const extension = sourceExtension(upload.filename);
+    if (!extension) throw errors.field('source', sourceMessages.unsupported);
+    let spooled: { path: string; size: number };
+    try {
+      spooled = await spoolToFile(upload.createReadStream(), this.options.tmpDir, this.options.maxBytes);
+    } catch (error) {
+      // spoolToFile's own refusal past the limit; a broken client stream stays its 400.
+      if (asAppError(error)?.message.startsWith('The file is too large')) {
+        throw errors.field('source', sourceMessages.tooLarge(Math.floor(this.options.maxBytes / (1024 * 1024))));
+      }
+      throw error;
+    }
+    try {
+      if (!(await isArchive(spooled.path, extension))) throw errors.field('source', sourceMessages.broken);
+      const filename = `${safeName(addon.slug)}-${safeName(version.version)}-src${extension}`;
+      const key = `version_source/${version.id}/${randomUUID().replace(/-/g, '')}/${filename}`;
+      await this.files.putFile(key, spooled.path);
+      let previous: string | null = null;
+      try {
+        await ctx.em.transactional(async (tx) => {
+          const existing = await tx.findOne(VersionSource, { version: version.id });
+          previous = existing?.storageKey ?? null;
+          if (existing) tx.remove(existing);
+          await tx.flush();
+          tx.create(VersionSource, {
+            version: tx.getReference(Version, version.id),
+            storageKey: key,
+            filename,
+            size: spooled.size,
+            uploadedBy: tx.getReference(User, userId),
+          });
+          await tx.flush();
+          await this.lifecycle.sourceUploaded(tx, {
+            addonId: addon.id,
+            versionId: version.id,
+            actorId: userId,
+            details: { filename, size: spooled.size, replaced: existing !== null },
+          });
+        });
+      } catch (error) {
+        await this.files.delete(key).catch(() => {});
+        throw error;
+      }
+      if (previous) await this.files.delete(previous).catch(() => {});
+      return this.catalogue.getVersion(ctx, addonIdentifier, version.id);
+    } finally {
+      await rm(spooled.path, { force: true });
+    }
+  }
+
+  /** Whether the caller may download the source of this version (authors, reviewers of its channel). */
+  async mayDownload(ctx: RequestContext, version: { addon: { id: number }; channel: number }): Promise<boolean> {
+    if (!ctx.viewer.isAuthenticated) return false;
+    return isChannelReviewer(ctx.viewer, version.channel) || (await isAuthor(ctx, version.addon.id));
+  }
+
+  /** The download URL of the version's source, for a caller who may download it; else null. */
+  async downloadUrl(
+    ctx: RequestContext,
+    version: { id: number; addon: { id: number }; channel: number },
+  ): Promise<string | null> {
+    const source = await ctx.loaders.get(sourceByVersionId).load(version.id);
+    if (!source || !(await this.mayDownload(ctx, version))) return null;
+    return `${ctx.request.baseUrl}/downloads/source/${version.id}`;
+  }
+
+  /**
+   * The source archive of a version for `/downloads/source/<id>`: 401 for anonymous callers, 404
+   * for an unknown version, one without source, or a caller who is neither an author nor a
+   * reviewer of its channel (deleted add-ons and versions: `Addons:ViewDeleted` only).
+   */
+  async download(ctx: RequestContext, versionId: number): Promise<SourceDownload> {
+    if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
+    if (!Number.isSafeInteger(versionId) || versionId < 1 || versionId > 2_147_483_647) throw errors.notFound();
+    const version = await ctx.em.findOne(Version, versionId, { populate: ['addon'] });
+    if (!version) throw errors.notFound();
+    existingAddon(ctx, version.addon, 'viewDeleted');
+    existingVersion(ctx, version, 'viewDeleted');
+    const source = await ctx.em.findOne(VersionSource, { version: versionId });
+    if (!source || !(await this.mayDownload(ctx, version))) throw errors.notFound();
+    const bytes = await this.files.open(source.storageKey);
+    if (!bytes) throw errors.notFound();
+    return { filename: source.filename, ...bytes };
+  }
+}
+
+/** The accepted extension the name ends with (case-insensitive), or null. */
+export function sourceExtension(filename: string): SourceExtension | null {
+  const name = filename.toLowerCase();
+  return SOURCE_EXTENSIONS.find((ext) => name.endsWith(ext)) ?? null;
+}
+
+/** A storage-key-safe form of a slug or version string. */
+function safeName(text: string): string {
+  return (
+    text
+      .replace(/[^A-Za-z0-9_.-]/g, '_')
+      .replace(/^\.+/, '_')
+      .slice(0, 100) || '_'
+  );
+}
+
+/** Whether the file is the kind of archive its extension says. */
+export async function isArchive(path: string, extension: SourceExtension): Promise<boolean> {
+  if (extension === '.zip') return isZip(path);
+  if (extension === '.tar.bz2') return isBzip2(path);
+  return isTarGz(path);
+}
+
+/** A zip whose central directory lists every entry consistently (yauzl reads only the directory). */
+function isZip(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    yauzl.open(path, { lazyEntries: true, autoClose: true, strictFileNames: false }, (error, zip) => {
+      if (error || !zip) return resolve(false);
+      let done = false;
+      const finish = (ok: boolean) => {
+        if (done) return;
+        done = true;
+        zip.close();
+        resolve(ok);
+      };
+      zip.on('error', () => finish(false));
+      zip.on('entry', () => zip.readEntry());
+      zip.on('end', () => finish(true));
+      zip.readEntry();
+    });
+  });
+}
+
+/** gzip magic, and the first 512 decompressed bytes are a tar header with a valid checksum. */
+async function isTarGz(path: string): Promise<boolean> {
+  const head = await readHead(path, 2);
+  if (head.length < 2 || head[0] !== 0x1f || head[1] !== 0x8b) return false;
+  const block = await firstDecompressed(path, 512);
+  return block !== null && isTarHeader(block);
+}
+
+/** bzip2 magic (`BZh` and a block size digit), then a block or end-of-stream marker. */
+async function isBzip2(path: string): Promise<boolean> {
+  const head = await readHead(path, 10);
+  if (head.length < 10 || head.toString('latin1', 0, 3) !== 'BZh') return false;
+  if (head[3] < 0x31 || head[3] > 0x39) return false;
+  const marker = head.subarray(4, 10).toString('hex');
+  return marker === '314159265359' || marker === '177245385090';
+}
+
+async function readHead(path: string, length: number): Promise<Buffer> {
+  const handle = await open(path, 'r');
+  try {
+    const buffer = Buffer.alloc(length);
+    const { bytesRead } = await handle.read(buffer, 0, length, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The first `length` decompressed bytes (reading stops there: bounded), or null when broken or shorter. */
+function firstDecompressed(path: string, length: number): Promise<Buffer | null> {
+  return new Promise((resolve) => {
+    const source = createReadStream(path);
+    const gunzip = createGunzip();
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (value: Buffer | null) => {
+      if (done) return;
+      done = true;
+      source.destroy();
+      gunzip.destroy();
+      resolve(value);
+    };
+    source.on('error', () => finish(null));
+    gunzip.on('error', () => finish(null));
+    gunzip.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= length) finish(Buffer.concat(chunks).subarray(0, length));
+    });
+    gunzip.on('end', () => finish(null));
+    source.pipe(gunzip);
+  });
+}
+
+/** A ustar/GNU/v7 tar header: its checksum field (octal) is the sum of its bytes, the field counted as spaces. */
+function isTarHeader(block: Buffer): boolean {
+  const field = block
+    .toString('latin1', 148, 156)
+    .replace(/[\0 ]+$/g, '')
+    .trim();
+  if (!/^[0-7]{1,7}$/.test(field)) return false;
+  let sum = 0;
+  for (let i = 0; i < 512; i++) sum += i >= 148 && i < 156 ? 0x20 : block[i];
+  return sum === parseInt(field, 8) && block[0] !== 0;
+}
