@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { signJwt } from '../src/auth/jwt.js';
 import { createTestDatabase, type TestDatabase } from './helpers/database.js';
 import { freePort, ROOT, runTs, startTs } from './helpers/process.js';
-import { readCaPem, verifyCoseSignedPackage, verifySignedPackage, waitFor } from './helpers/signing.js';
+import { readCaPem, verifyCoseSignedPackage, verifySignedPackage, waitFor, zipFiles } from './helpers/signing.js';
 import { TEST_SECRET_KEY } from './helpers/app.js';
 
 let dataDir: string;
@@ -243,6 +243,37 @@ describe('web-ext 10.7.0: a listed submission without its listing', () => {
     expect(run.output).toContain('This field is required for listed versions.');
     // The upload was not submitted: no add-on.
     expect((await api('/addons/addon/web-ext-v10-bare@example.com/versions/')).status).toBe(404);
+  }, 200_000);
+});
+
+describe('web-ext 10.7.0: sign --upload-source-code', () => {
+  it('attaches the source archive to the new version (PATCH), which its author then downloads', async () => {
+    const guid = 'web-ext-v10-source@example.com';
+    const dir = sourceDir('v10-source', guid);
+    const archive = join(dir, '..', 'source.zip');
+    const sourceBytes = await zipFiles({ 'src/background.js': 'console.log("hello");\n', 'BUILD.md': 'npm ci\n' });
+    writeFileSync(archive, sourceBytes);
+    const run = await webExtSign(CLIENTS[0], dir, [
+      '--channel',
+      'unlisted',
+      '--upload-source-code',
+      archive,
+      '--timeout',
+      '150000',
+    ]);
+    expect({ code: run.code, output: run.output }).toMatchObject({ code: 0 });
+    expect(run.output).toContain('Submitting source to version');
+    expect(downloaded(dir)).toHaveLength(1);
+    const versions = await api(`/addons/addon/${encodeURIComponent(guid)}/versions/?filter=all_with_unlisted`);
+    expect(versions.body.results).toHaveLength(1);
+    const [version] = versions.body.results;
+    expect(version).toMatchObject({ version: '1.0.0', has_source: true });
+    const source = await fetch(`${base}/downloads/source/${version.id}`, { headers: { Authorization: jwt() } });
+    expect(source.status).toBe(200);
+    expect(source.headers.get('content-disposition')).toMatch(/^attachment; filename=".+-1\.0\.0-src\.zip"$/);
+    expect(Buffer.from(await source.arrayBuffer())).toEqual(sourceBytes);
+    // Not for anyone else.
+    expect((await fetch(`${base}/downloads/source/${version.id}`)).status).toBe(401);
   }, 200_000);
 });
 
