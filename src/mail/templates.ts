@@ -64,6 +64,19 @@ ${HISTORY}`,
     footer: DECISION_FOOTER,
   }),
 
+  /** To each author of the add-on when one of them rolled back a release (`rollbackVersion`). */
+  versionRolledBack: defineMail('versionRolledBack', {
+    placeholders: ['addonName', 'version', 'fromVersion', 'versionUrl', 'serviceName'],
+    subject: 'Rollback: {{addonName}} {{version}}',
+    body: `Version {{fromVersion}} of {{addonName}} is being re-published as version {{version}}.
+
+Once signed it becomes the latest version of its channel: users with automatic updates get it.
+Like any submission, reviewers may look at it later and ask for changes or take it down.
+
+The version: {{versionUrl}}`,
+    footer: 'You get this mail because you are an author of {{addonName}} on {{serviceName}} Add-ons.',
+  }),
+
   /** To a reviewer subscribed to the add-on's versions on one channel (`listed` or `unlisted`). */
   subscriptionNewVersion: defineMail('subscriptionNewVersion', {
     placeholders: ['serviceName', 'addonName', 'version', 'channel', 'reviewUrl', 'unsubscribeUrl'],

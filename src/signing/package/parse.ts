@@ -120,7 +120,8 @@ function checkAppVersions(pkg: ParsedPackage, browserName: string): void {
   }
 }
 
-function checkVersion(version: string): void {
+/** A version string as uploads accept it (the manifest's `version`); a rollback's new string too. */
+export function checkVersion(version: string): void {
   if (version.length > VERSION_MAX_LENGTH) throw packageErrors.versionTooLong();
   if (!VERSION_PATTERN.test(version)) throw packageErrors.versionCharacters();
 }

@@ -1,0 +1,30 @@
+import { Arg, Ctx, Int, Mutation, Resolver } from 'type-graphql';
+import { Accepts } from '../auth/credentials.js';
+import { Requires, SIGN_IN, objectRule } from '../auth/requirements.js';
+import { VersionType } from '../catalogue/catalogue.types.js';
+import type { RequestContext } from '../core/context.js';
+import type { Services } from '../services.js';
+
+/** Rolling back a bad release: an earlier approved version re-published under a new version string. */
+@Resolver()
+export class RollbackResolver {
+  constructor(private readonly services: Services) {}
+
+  @Accepts('jwt', 'session')
+  @Requires(SIGN_IN, objectRule('an author of the add-on (or Addons:Edit)'))
+  @Mutation(() => VersionType, {
+    description:
+      'Re-publishes the package of an earlier approved, signed version (listed: the one before the latest) as ' +
+      'the new version `newVersion` (greater than every version of the add-on, unused), signed anew and ' +
+      'approved without a human review once signed. Refused for blocked versions and disabled add-ons.',
+  })
+  async rollbackVersion(
+    @Arg('addon', { description: 'Add-on id, slug or guid.' }) addon: string,
+    @Arg('version', () => Int, { description: 'The id of the version to roll back to.' }) version: number,
+    @Arg('newVersion', { description: "The new version's string." }) newVersion: string,
+    @Ctx() ctx: RequestContext,
+  ) {
+    const id = await this.services.rollback.rollback(ctx, { addon, versionId: version, newVersion });
+    return this.services.catalogue.getVersion(ctx, addon, id);
+  }
+}
