@@ -119,8 +119,10 @@ describe('@OwnTransactions', () => {
     const mutations = schema.getMutationType()!;
     expect(declared(mutations).sort()).toEqual([
       'addAddonPreview',
+      'createAddonVersion',
       'createRating',
       'editUser',
+      'editVersion',
       'replyToRating',
       'reportAddon',
       'reportUser',

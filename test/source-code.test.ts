@@ -7,7 +7,7 @@ import { VersionSource } from '../src/signing/version-source.entity.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { keyCaller, type KeyCaller } from './helpers/callers.js';
 import { createAddon } from './helpers/catalogue.js';
-import { zipFiles } from './helpers/signing.js';
+import { extension, waitFor, zipFiles } from './helpers/signing.js';
 
 /**
  * Version source code archives (VersionSourceService): `PATCH /api/v5/addons/addon/<id>/versions/<id>/`
@@ -26,7 +26,7 @@ let unlistedId: number;
 
 beforeAll(async () => {
   // A 1 MB limit, so that the over-limit case stays small.
-  t = await startTestApp({ env: { MAX_SOURCE_UPLOAD_MB: '1' } });
+  t = await startTestApp({ env: { MAX_SOURCE_UPLOAD_MB: '1', SIGNING_CA_KEY_BITS: '2048' } });
   author = await keyCaller(t);
   stranger = await keyCaller(t);
   reviewer = await keyCaller(t, { permission: ['Addons:Review'] });
@@ -269,4 +269,62 @@ describe('GraphQL', () => {
     const before = (await ask(author, listedId)).body.data.addonVersion.hasSource;
     expect(before).toBe(true);
   });
+});
+
+describe('creating a version with its source (REST v5 POST …/versions/)', () => {
+  /** A v5 upload by `caller`, processed and valid: its uuid. */
+  async function validUpload(caller: KeyCaller, guid: string, version: string): Promise<string> {
+    const res = await t.http
+      .post('/api/v5/addons/upload/')
+      .set('Authorization', caller.jwt())
+      .field('channel', 'unlisted')
+      .attach('upload', await extension({ id: guid, version }), 'addon.zip');
+    expect(res.status).toBe(201);
+    const uuid = res.body.uuid as string;
+    await waitFor('the upload to be validated', async () => {
+      const r = await t.http.get(`/api/v5/addons/upload/${uuid}/`).set('Authorization', caller.jwt());
+      return r.body.processed ? r.body : null;
+    });
+    return uuid;
+  }
+
+  const create = (caller: KeyCaller, guid: string, uuid: string, source?: [Buffer, string]) => {
+    const req = t.http
+      .post(`/api/v5/addons/addon/${encodeURIComponent(guid)}/versions/`)
+      .set('Authorization', caller.jwt());
+    if (!source) return req.send({ upload: uuid });
+    return req.field('upload', uuid).attach('source', source[0], source[1]);
+  };
+
+  it('submits the upload as a new version with its source; a refused archive creates no version', async () => {
+    const guid = 'source-create@example.com';
+    const first = await t.http
+      .put(`/api/v5/addons/addon/${encodeURIComponent(guid)}/`)
+      .set('Authorization', author.jwt())
+      .send({ version: { upload: await validUpload(author, guid, '1.0') } });
+    expect(first.status).toBe(201);
+
+    const uuid = await validUpload(author, guid, '2.0');
+    const refused = await create(author, guid, uuid, [Buffer.from('not a zip'), 'src.zip']);
+    expect([refused.status, refused.body]).toEqual([400, { source: [BROKEN] }]);
+    // Someone else's add-on: 403, before anything else.
+    expect((await create(stranger, guid, uuid, [await zipFiles({ 'a.js': 'x' }), 'src.zip'])).status).toBe(403);
+
+    const zip = await zipFiles({ 'src/a.js': 'x' });
+    const created = await create(author, guid, uuid, [zip, 'src.zip']);
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ version: '2.0', channel: 'unlisted', has_source: true });
+    const stored = await t.em().findOneOrFail(VersionSource, { version: created.body.id });
+    expect(await t.app.services.files.get(stored.storageKey)).toEqual(zip);
+
+    // JSON, without source; a missing upload is v5's field error.
+    const third = await create(author, guid, await validUpload(author, guid, '3.0'));
+    expect([third.status, third.body.version, third.body.has_source]).toEqual([201, '3.0', false]);
+    const missing = await t.http
+      .post(`/api/v5/addons/addon/${encodeURIComponent(guid)}/versions/`)
+      .set('Authorization', author.jwt())
+      .send({});
+    expect([missing.status, missing.body]).toEqual([400, { upload: ['This field is required.'] }]);
+    expect((await create(author, 'no-such-addon@example.com', uuid)).status).toBe(404);
+  }, 120_000);
 });

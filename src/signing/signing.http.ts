@@ -1,5 +1,7 @@
 import type { RequestHandler, Response } from 'express';
-import { sendJson } from '../core/http.js';
+import { createRequestContext } from '../core/context.js';
+import { asAppError, ErrorCode } from '../core/errors.js';
+import { baseUrlOf, sendJson } from '../core/http.js';
 import type { Database } from '../db/database.js';
 import type { Services } from '../services.js';
 import { escapeHtml, renderValidationReport } from './validation/report.js';
@@ -22,6 +24,47 @@ export function publicDownload(services: Services, db: Database): RequestHandler
     res.setHeader('X-Target-Digest', file.hash);
     res.setHeader('Cache-Control', 'public, max-age=3600');
     stream(res, bytes.stream);
+  };
+}
+
+/**
+ * `/downloads/source/<version id>`: a version's source code archive (the original's path), streamed
+ * to the add-on's authors and reviewers of the version's channel, signed in with an API key (JWT)
+ * or a session header. Anonymous callers get 401; everyone else, and versions without source, 404.
+ */
+export function sourceDownload(services: Services, db: Database): RequestHandler {
+  return async (req, res) => {
+    const id = /^\d{1,10}$/.test(String(req.params.id)) ? Number(req.params.id) : 0;
+    const em = db.fork();
+    let download: Awaited<ReturnType<Services['versionSources']['download']>>;
+    try {
+      const viewer = await services.authenticator.authenticate(
+        em,
+        req.headers.authorization,
+        ['jwt', 'session'],
+        req.ip ?? null,
+      );
+      const ctx = createRequestContext({
+        em,
+        viewer,
+        locale: 'en-US',
+        request: { baseUrl: baseUrlOf(req, services.config.SITE_URL), ip: req.ip ?? null },
+      });
+      download = await services.versionSources.download(ctx, id);
+    } catch (error) {
+      const code = asAppError(error)?.code;
+      if (code === ErrorCode.UNAUTHENTICATED) {
+        return sendJson(res, 401, { detail: asAppError(error)!.message }, { 'WWW-Authenticate': 'JWT realm="api"' });
+      }
+      if (code === ErrorCode.NOT_FOUND) return sendJson(res, 404, { detail: 'Not found.' });
+      throw error;
+    }
+    res.status(200);
+    res.setHeader('Content-Type', 'application/octet-stream');
+    res.setHeader('Content-Length', String(download.size));
+    res.setHeader('Content-Disposition', `attachment; filename="${download.filename}"`);
+    res.setHeader('Cache-Control', 'private, no-store');
+    stream(res, download.stream);
   };
 }
 

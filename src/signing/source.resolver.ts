@@ -2,6 +2,7 @@ import GraphQLUpload from 'graphql-upload/GraphQLUpload.mjs';
 import type { FileUpload as UploadedFile } from 'graphql-upload/processRequest.mjs';
 import { Arg, Ctx, FieldResolver, Int, Mutation, Resolver, Root } from 'type-graphql';
 import { Accepts } from '../auth/credentials.js';
+import { KeyOperation, KeyScope } from '../auth/key-scopes.js';
 import { Requires, SIGN_IN, objectRule } from '../auth/requirements.js';
 import { VersionType } from '../catalogue/catalogue.types.js';
 import type { VersionRecord } from '../catalogue/catalogue.records.js';
@@ -17,6 +18,7 @@ export class VersionSourceResolver {
   constructor(private readonly services: Services) {}
 
   @Accepts('jwt', 'session')
+  @KeyScope(KeyOperation.UPLOAD)
   @Requires(SIGN_IN, objectRule('an author of the add-on, or Addons:Edit'))
   @OwnTransactions(
     'slow external work',
@@ -33,6 +35,30 @@ export class VersionSourceResolver {
     @Ctx() ctx: RequestContext,
   ) {
     return receiveUpload(source).then((file) => this.services.versionSources.attach(ctx, addon, id, file));
+  }
+
+  @Accepts('jwt', 'session')
+  @KeyScope(KeyOperation.UPLOAD)
+  @Requires(SIGN_IN, objectRule("an author of the add-on, or Addons:Edit; the upload is the caller's own"))
+  @OwnTransactions(
+    'slow external work',
+    'streams and checks the source archive (graphql-upload) and parses the stored package before the version is written in a transaction of its own',
+  )
+  @Mutation(() => VersionType, {
+    description:
+      'Submit a validated upload (`submitAddonVersion` with `submit: false`) as a new version of an existing add-on, ' +
+      'optionally with its source code archive (checked first: a refused archive creates no version).',
+  })
+  createAddonVersion(
+    @Arg('addon', { description: 'Add-on id, slug or guid.' }) addon: string,
+    @Arg('uploadUuid') uploadUuid: string,
+    @Arg('license', () => String, { nullable: true, description: "A built-in licence's slug." }) license: string | null,
+    @Arg('source', () => GraphQLUpload, { nullable: true }) source: Promise<UploadedFile> | null,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return receiveUpload(source).then((file) =>
+      this.services.versionSources.createVersion(ctx, addon, { uploadUuid, license: license ?? null }, file),
+    );
   }
 
   @FieldResolver(() => Boolean, { description: 'Whether a source code archive is attached.' })

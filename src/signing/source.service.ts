@@ -19,6 +19,7 @@ import { spoolToFile } from '../core/spool.js';
 import { lookupRows } from '../db/rows.js';
 import { intArray } from '../db/sql.js';
 import type { Storage } from '../storage/storage.port.js';
+import type { UploadsService } from './uploads.service.js';
 import { VersionSource } from './version-source.entity.js';
 
 /** The original's accepted source archive extensions (`VALID_SOURCE_EXTENSIONS`), in its order. */
@@ -52,6 +53,13 @@ export const sourceByVersionId = defineLoader<number, SourceRecord | null>('sour
   });
 });
 
+/** An accepted archive, spooled to a temporary file. */
+interface ReceivedSource {
+  path: string;
+  size: number;
+  extension: SourceExtension;
+}
+
 /** What a download of a version's source streams. */
 export interface SourceDownload {
   filename: string;
@@ -71,26 +79,77 @@ export class VersionSourceService {
     private readonly files: Storage,
     private readonly catalogue: CatalogueService,
     private readonly lifecycle: AddonLifecycle,
+    private readonly uploads: UploadsService,
     private readonly options: { tmpDir: string; maxBytes: number },
   ) {}
 
   /**
    * Attaches `upload` (when given) as the version's source, after the caller's rights on the
-   * version; returns the version as the version query shows it. Runs without the executor's transaction (the archive is
-   * streamed and stored first): its rows are written in one transaction of its own afterwards.
+   * version; returns the version as the version query shows it. Runs without the executor's
+   * transaction (the archive is streamed and stored first): its rows are written in one
+   * transaction of its own afterwards.
    */
   async attach(ctx: RequestContext, addonIdentifier: string, versionId: number, upload: UploadedFile | null) {
-    const userId = ctx.viewer.userId;
-    if (userId === null) throw errors.notAuthenticated();
-    const addon = existingAddon(ctx, await this.catalogue.lookup(ctx, addonIdentifier), 'nobody');
-    if (!ctx.viewer.can(Permission.ADDONS_EDIT) && !(await isAuthor(ctx, addon.id))) throw errors.forbidden();
+    const { addon, userId } = await this.editableAddon(ctx, addonIdentifier);
     const version = existingVersion(
       ctx,
       Number.isSafeInteger(versionId) ? await ctx.em.findOne(Version, { id: versionId, addon: addon.id }) : null,
       'nobody',
     );
     if (!upload) return this.catalogue.getVersion(ctx, addonIdentifier, version.id);
+    const received = await this.receive(upload);
+    try {
+      await this.store(ctx, addon, version, userId, received);
+    } finally {
+      await rm(received.path, { force: true });
+    }
+    return this.catalogue.getVersion(ctx, addonIdentifier, version.id);
+  }
 
+  /**
+   * v5's version creation (`POST …/addons/addon/<id>/versions/`): submits the validated upload
+   * `uploadUuid` as a new version of the existing add-on, with its source archive when given. The
+   * archive is checked before anything is submitted: a refused archive leaves no version behind.
+   */
+  async createVersion(
+    ctx: RequestContext,
+    addonIdentifier: string,
+    input: { uploadUuid: string; license: string | null },
+    upload: UploadedFile | null,
+  ) {
+    const { addon, userId } = await this.editableAddon(ctx, addonIdentifier);
+    if (!addon.guid) throw errors.notFound();
+    const received = upload ? await this.receive(upload) : null;
+    try {
+      const submitted = await this.uploads.submitUpload(ctx, {
+        uuid: input.uploadUuid,
+        guid: addon.guid,
+        metadata: { license: input.license },
+      });
+      const { versionId } = await this.uploads.describe(ctx, submitted.upload);
+      const version = versionId === null ? null : await ctx.em.findOne(Version, versionId, { refresh: true });
+      if (!version) throw new Error('a submitted upload has its version');
+      if (received) await this.store(ctx, addon, version, userId, received);
+      return this.catalogue.getVersion(ctx, String(addon.id), version.id);
+    } finally {
+      if (received) await rm(received.path, { force: true });
+    }
+  }
+
+  /** The add-on, for its authors and `Addons:Edit` (anonymous 401, unknown or deleted 404, others 403). */
+  private async editableAddon(ctx: RequestContext, identifier: string) {
+    const userId = ctx.viewer.userId;
+    if (userId === null) throw errors.notAuthenticated();
+    const addon = existingAddon(ctx, await this.catalogue.lookup(ctx, identifier), 'nobody');
+    if (!ctx.viewer.can(Permission.ADDONS_EDIT) && !(await isAuthor(ctx, addon.id))) throw errors.forbidden();
+    return { addon, userId };
+  }
+
+  /**
+   * The uploaded archive, spooled to a temporary file (the caller removes it) once its name has an
+   * accepted extension, it is within the size limit and it is that kind of archive.
+   */
+  private async receive(upload: UploadedFile): Promise<ReceivedSource> {
     const extension = sourceExtension(upload.filename);
     if (!extension) throw errors.field('source', sourceMessages.unsupported);
     let spooled: { path: string; size: number };
@@ -103,42 +162,55 @@ export class VersionSourceService {
       }
       throw error;
     }
-    try {
-      if (!(await isArchive(spooled.path, extension))) throw errors.field('source', sourceMessages.broken);
-      const filename = `${safeName(addon.slug)}-${safeName(version.version)}-src${extension}`;
-      const key = `version_source/${version.id}/${randomUUID().replace(/-/g, '')}/${filename}`;
-      await this.files.putFile(key, spooled.path);
-      let previous: string | null = null;
-      try {
-        await ctx.em.transactional(async (tx) => {
-          const existing = await tx.findOne(VersionSource, { version: version.id });
-          previous = existing?.storageKey ?? null;
-          if (existing) tx.remove(existing);
-          await tx.flush();
-          tx.create(VersionSource, {
-            version: tx.getReference(Version, version.id),
-            storageKey: key,
-            filename,
-            size: spooled.size,
-            uploadedBy: tx.getReference(User, userId),
-          });
-          await tx.flush();
-          await this.lifecycle.sourceUploaded(tx, {
-            addonId: addon.id,
-            versionId: version.id,
-            actorId: userId,
-            details: { filename, size: spooled.size, replaced: existing !== null },
-          });
-        });
-      } catch (error) {
-        await this.files.delete(key).catch(() => {});
-        throw error;
-      }
-      if (previous) await this.files.delete(previous).catch(() => {});
-      return this.catalogue.getVersion(ctx, addonIdentifier, version.id);
-    } finally {
+    if (!(await isArchive(spooled.path, extension))) {
       await rm(spooled.path, { force: true });
+      throw errors.field('source', sourceMessages.broken);
     }
+    return { ...spooled, extension };
+  }
+
+  /**
+   * Stores a received archive as the version's source (a new key each time), then replaces the
+   * row and records the audit entry in one transaction; the replaced file is removed after commit,
+   * the new one when the transaction fails.
+   */
+  private async store(
+    ctx: RequestContext,
+    addon: { id: number; slug: string },
+    version: { id: number; version: string },
+    userId: number,
+    received: ReceivedSource,
+  ): Promise<void> {
+    const filename = `${safeName(addon.slug)}-${safeName(version.version)}-src${received.extension}`;
+    const key = `version_source/${version.id}/${randomUUID().replace(/-/g, '')}/${filename}`;
+    await this.files.putFile(key, received.path);
+    let previous: string | null = null;
+    try {
+      await ctx.em.transactional(async (tx) => {
+        const existing = await tx.findOne(VersionSource, { version: version.id });
+        previous = existing?.storageKey ?? null;
+        if (existing) tx.remove(existing);
+        await tx.flush();
+        tx.create(VersionSource, {
+          version: tx.getReference(Version, version.id),
+          storageKey: key,
+          filename,
+          size: received.size,
+          uploadedBy: tx.getReference(User, userId),
+        });
+        await tx.flush();
+        await this.lifecycle.sourceUploaded(tx, {
+          addonId: addon.id,
+          versionId: version.id,
+          actorId: userId,
+          details: { filename, size: received.size, replaced: existing !== null },
+        });
+      });
+    } catch (error) {
+      await this.files.delete(key).catch(() => {});
+      throw error;
+    }
+    if (previous) await this.files.delete(previous).catch(() => {});
   }
 
   /** Whether the caller may download the source of this version (authors, reviewers of its channel). */
