@@ -26,6 +26,11 @@ export interface ServiceJobs {
     subscriber: string;
     event: { id: string; type: string; data: object; occurredAt: string; actorId: number | null };
   };
+  /**
+   * One attempt at one webhook delivery (`WebhooksService.attempt`); its retries are new jobs at the
+   * delivery's next attempt time, so this queue's own retries only cover crashes.
+   */
+  'webhook-deliver': { deliveryId: number };
 }
 
 export const serviceQueues: QueueDefinitions<ServiceJobs> = {
@@ -43,4 +48,5 @@ export const serviceQueues: QueueDefinitions<ServiceJobs> = {
     expireInSeconds: 15 * 60,
   },
   'domain-event': { retryLimit: 10, retryDelaySeconds: 5, retryBackoff: true, expireInSeconds: 5 * 60 },
+  'webhook-deliver': { retryLimit: 5, retryDelaySeconds: 30, retryBackoff: true, expireInSeconds: 3 * 60 },
 };

@@ -1,0 +1,435 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import { startTestApp, type TestApp } from './helpers/app.js';
+import { keyCaller, type KeyCaller } from './helpers/callers.js';
+import { createAddon } from './helpers/catalogue.js';
+import { extension, waitFor } from './helpers/signing.js';
+
+/**
+ * Signed webhooks (src/webhooks/): endpoints managed in GraphQL, the lifecycle's events delivered
+ * to a real HTTP receiver on 127.0.0.1 and verified there with the Standard Webhooks reference
+ * library, retries, timeouts, authorship, and the refusal of private addresses (a second app with
+ * WEBHOOKS_ALLOW_PRIVATE_NETWORKS off).
+ */
+
+let t: TestApp;
+let dev: KeyCaller;
+let stranger: KeyCaller;
+
+beforeAll(async () => {
+  t = await startTestApp({
+    env: {
+      SIGNING_CA_KEY_BITS: '2048',
+      SIGNING_KEY_POOL: '1',
+      SITE_URL: 'http://addons.test',
+      WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true',
+      WEBHOOKS_RETRY_SCHEDULE: '0.2,0.2,0.2',
+      WEBHOOKS_TIMEOUT_MS: '3000',
+      WEBHOOKS_SEND_DELAY_MS: '500',
+    },
+  });
+  dev = await keyCaller(t);
+  stranger = await keyCaller(t);
+}, 120_000);
+afterAll(async () => {
+  await Promise.all(receivers.map((r) => r.close()));
+  await t?.close();
+});
+
+// ---- A receiver: a node:http server on 127.0.0.1 ----
+
+interface Received {
+  headers: Record<string, string>;
+  body: string;
+  at: number;
+}
+
+interface Receiver {
+  url: string;
+  requests: Received[];
+  close(): Promise<void>;
+}
+
+const receivers: Receiver[] = [];
+
+/** `answer(n)` for the n-th request (from 0): a status, or 'hang' (never answers). */
+async function receiver(answer: (n: number) => number | 'hang' = () => 200): Promise<Receiver> {
+  const requests: Received[] = [];
+  const hanging: ServerResponse[] = [];
+  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const n = requests.length;
+      requests.push({
+        headers: req.headers as Record<string, string>,
+        body: Buffer.concat(chunks).toString(),
+        at: Date.now(),
+      });
+      const status = answer(n);
+      if (status === 'hang') return void hanging.push(res);
+      res.writeHead(status, { 'content-type': 'text/plain' }).end(`answer ${n}: ${status}`);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const r: Receiver = {
+    url: `http://127.0.0.1:${port}/hook`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const res of hanging) res.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+  receivers.push(r);
+  return r;
+}
+
+/** The request verified as a receiver would (throws on a bad signature), parsed. */
+function verified(secret: string, request: Received) {
+  return new Webhook(secret).verify(request.body, request.headers) as {
+    type: string;
+    timestamp: string;
+    data: Record<string, unknown> & { sequence: number };
+  };
+}
+
+// ---- GraphQL ----
+
+async function gql(app: TestApp, who: KeyCaller | null, query: string, variables: Record<string, unknown> = {}) {
+  const req = app.http.post('/graphql').send({ query, variables });
+  const res = await (who ? req.set('Authorization', who.session) : req);
+  return res.body as { data?: Record<string, any>; errors?: { message: string; extensions: Record<string, any> }[] };
+}
+
+const CREATE = `mutation($input: WebhookEndpointInput!) {
+  createWebhookEndpoint(input: $input) { secret endpoint { id url events addonId description isActive } } }`;
+const DELIVERIES = `query($endpoint: Int!, $first: Int, $after: String) { webhookDeliveries(endpoint: $endpoint,
+  first: $first, after: $after) { endCursor hasNextPage items { id eventId type status sequence attempts
+  lastStatusCode lastError responseExcerpt payload delivered } } }`;
+const TEST_EVENT = `mutation($endpoint: Int!) { sendTestWebhookEvent(endpoint: $endpoint) { id eventId type status } }`;
+
+const ALL_EVENTS = [
+  'version.submitted',
+  'version.validated',
+  'version.signed',
+  'version.approved',
+  'version.rejected',
+  'version.information_requested',
+  'addon.disabled',
+  'addon.blocked',
+];
+
+async function createEndpoint(
+  who: KeyCaller,
+  input: Record<string, unknown>,
+  app: TestApp = t,
+): Promise<{ id: number; secret: string }> {
+  const res = await gql(app, who, CREATE, { input: { events: ALL_EVENTS, ...input } });
+  expect(res.errors).toBeUndefined();
+  const created = res.data!.createWebhookEndpoint;
+  return { id: created.endpoint.id, secret: created.secret };
+}
+
+async function deliveries(who: KeyCaller, endpoint: number) {
+  const res = await gql(t, who, DELIVERIES, { endpoint, first: 50 });
+  expect(res.errors).toBeUndefined();
+  return res.data!.webhookDeliveries.items as Record<string, any>[];
+}
+
+async function publish(type: 'addon.disabled', addonId: number) {
+  await t.app.db
+    .fork()
+    .transactional((tx) => t.app.services.events.publish(tx, type, { addonId, by: 'developer' }, null));
+}
+
+let counter = 0;
+const uniqueGuid = (tag: string) => `${tag}-${Date.now()}-${++counter}@webhooks.test`;
+
+// ---- Tests ----
+
+describe('deliveries to a real receiver, verified with the standardwebhooks library', () => {
+  it('a version through the signing pipeline: submitted, validated, signed, approved, in order', async () => {
+    const r = await receiver();
+    const { secret, id } = await createEndpoint(dev, { url: r.url, description: 'CI hook' });
+    const guid = uniqueGuid('pipeline');
+    const upload = await t.http
+      .put(`/api/v4/addons/${encodeURIComponent(guid)}/versions/1.0.0/`)
+      .set('Authorization', dev.jwt())
+      .attach('upload', await extension({ id: guid }), 'addon.xpi');
+    expect(upload.status).toBe(201);
+    await waitFor('four webhooks', async () => r.requests.length >= 4, 90_000);
+    const events = r.requests.map((request) => verified(secret, request));
+    expect(events.map((e) => e.type)).toEqual([
+      'version.submitted',
+      'version.validated',
+      'version.signed',
+      'version.approved',
+    ]);
+    expect(events.map((e) => e.data.sequence)).toEqual([1, 2, 3, 4]);
+    const [row] = await t.em().getConnection().execute(`select id, slug from addons where guid = ?`, [guid]);
+    const [version] = await t.em().getConnection().execute(`select id from versions where addon_id = ?`, [row.id]);
+    for (const event of events) {
+      expect(event.data.addon).toEqual({ id: row.id, guid, slug: row.slug });
+      expect(Date.parse(event.timestamp)).not.toBeNaN();
+    }
+    expect(events[0]!.data.version).toEqual({ id: null, version: '1.0.0', channel: 'unlisted' });
+    for (const event of events.slice(1)) {
+      expect(event.data.version).toEqual({ id: version.id, version: '1.0.0', channel: 'unlisted' });
+    }
+    expect(events[1]!.data.valid).toBe(true);
+    for (const request of r.requests) {
+      expect(request.headers['content-type']).toBe('application/json');
+      expect(request.headers['user-agent']).toMatch(/webhooks/);
+      expect(Math.abs(Number(request.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(120);
+    }
+    const log = await deliveries(dev, id);
+    expect(log.map((d) => [d.type, d.status, d.attempts, d.lastStatusCode])).toEqual([
+      ['version.approved', 'SUCCEEDED', 1, 200],
+      ['version.signed', 'SUCCEEDED', 1, 200],
+      ['version.validated', 'SUCCEEDED', 1, 200],
+      ['version.submitted', 'SUCCEEDED', 1, 200],
+    ]);
+    expect(log.map((d) => d.eventId).reverse()).toEqual(r.requests.map((q) => q.headers['webhook-id']));
+    expect(log[0]!.responseExcerpt).toBe('answer 3: 200');
+  }, 120_000);
+
+  it('sends the test event', async () => {
+    const r = await receiver();
+    const { secret, id } = await createEndpoint(dev, { url: r.url, events: ['addon.disabled'] });
+    const sent = await gql(t, dev, TEST_EVENT, { endpoint: id });
+    expect(sent.data!.sendTestWebhookEvent).toMatchObject({ type: 'webhook.test', status: 'PENDING' });
+    await waitFor('the test event', async () => r.requests.length === 1);
+    const event = verified(secret, r.requests[0]!);
+    expect(event).toMatchObject({ type: 'webhook.test', data: { endpoint: id, sequence: 1 } });
+    expect(r.requests[0]!.headers['webhook-id']).toBe(sent.data!.sendTestWebhookEvent.eventId);
+  });
+
+  it('retries a failing receiver with the same webhook-id, and the log shows the attempts', async () => {
+    const r = await receiver((n) => (n < 2 ? 500 : 200));
+    const { secret, id } = await createEndpoint(dev, { url: r.url });
+    await gql(t, dev, TEST_EVENT, { endpoint: id });
+    await waitFor('three attempts', async () => r.requests.length === 3);
+    const ids = r.requests.map((q) => q.headers['webhook-id']);
+    expect(new Set(ids).size).toBe(1);
+    for (const request of r.requests) expect(verified(secret, request).type).toBe('webhook.test');
+    expect(new Set(r.requests.map((q) => q.body)).size).toBe(1);
+    const [delivery] = await waitFor('succeeded', async () => {
+      const log = await deliveries(dev, id);
+      return log[0]!.status === 'SUCCEEDED' && log;
+    });
+    expect(delivery).toMatchObject({ attempts: 3, lastStatusCode: 200, lastError: null, eventId: ids[0] });
+  });
+
+  it('abandons a delivery after the retry schedule, and redelivers it on request', async () => {
+    const r = await receiver((n) => (n < 4 ? 503 : 200));
+    const { secret, id } = await createEndpoint(dev, { url: r.url });
+    await gql(t, dev, TEST_EVENT, { endpoint: id });
+    const [abandoned] = await waitFor('abandoned', async () => {
+      const log = await deliveries(dev, id);
+      return log[0]!.status === 'ABANDONED' && log;
+    });
+    expect(r.requests).toHaveLength(4);
+    expect(abandoned).toMatchObject({ attempts: 4, lastStatusCode: 503, lastError: 'HTTP 503', delivered: null });
+    const again = await gql(t, dev, `mutation($d: Int!) { redeliverWebhook(delivery: $d) { id status } }`, {
+      d: abandoned!.id,
+    });
+    expect(again.data!.redeliverWebhook).toEqual({ id: abandoned!.id, status: 'PENDING' });
+    await waitFor('redelivered', async () => r.requests.length === 5);
+    expect(verified(secret, r.requests[4]!).data.sequence).toBe(1);
+    expect(r.requests[4]!.headers['webhook-id']).toBe(r.requests[0]!.headers['webhook-id']);
+  });
+
+  it('a receiver that never answers does not delay another endpoint', async () => {
+    const slow = await receiver(() => 'hang');
+    const fast = await receiver();
+    const slowEndpoint = await createEndpoint(dev, { url: slow.url });
+    const fastEndpoint = await createEndpoint(dev, { url: fast.url });
+    await gql(t, dev, TEST_EVENT, { endpoint: slowEndpoint.id });
+    await waitFor('the slow receiver reached', async () => slow.requests.length === 1);
+    await gql(t, dev, TEST_EVENT, { endpoint: fastEndpoint.id });
+    await waitFor('the fast receiver reached', async () => fast.requests.length === 1);
+    // The slow one's first attempt (3 s timeout) is still waiting when the other is delivered.
+    expect(fast.requests[0]!.at - slow.requests[0]!.at).toBeLessThan(3_000);
+    const [timedOut] = await waitFor('timed out', async () => {
+      const log = await deliveries(dev, slowEndpoint.id);
+      return log[0]!.attempts >= 1 && log;
+    });
+    expect(timedOut!.lastError).toMatch(/No answer within 3000 ms/);
+    await gql(t, dev, `mutation($id: Int!) { deleteWebhookEndpoint(id: $id) }`, { id: slowEndpoint.id });
+  }, 60_000);
+});
+
+describe('who receives what', () => {
+  it("an add-on's events go only to its authors' endpoints; a removed author stops receiving", async () => {
+    const author = await keyCaller(t);
+    const coAuthor = await keyCaller(t);
+    const addon = await createAddon(t.em(), { authors: [{ id: author.id }, { id: coAuthor.id }] });
+    const other = await createAddon(t.em(), { authors: [{ id: author.id }] });
+    const mine = await receiver();
+    const theirs = await receiver();
+    const outsider = await receiver();
+    const all = await createEndpoint(author, { url: mine.url, events: ['addon.disabled'] });
+    const onlyOther = await createEndpoint(author, { url: mine.url, events: ['addon.disabled'], addon: other.id });
+    const co = await createEndpoint(coAuthor, { url: theirs.url, events: ['addon.disabled'] });
+    await createEndpoint(stranger, { url: outsider.url, events: ['addon.disabled'] });
+    // An endpoint limited to another add-on, or asking for other events, gets nothing either.
+    await createEndpoint(author, { url: outsider.url, events: ['version.approved'] });
+    const notMine = await gql(t, stranger, CREATE, {
+      input: { url: outsider.url, events: ALL_EVENTS, addon: addon.id },
+    });
+    expect(notMine.errors![0]!.extensions.fields).toEqual({ addon: ['No add-on of yours has this id.'] });
+
+    await publish('addon.disabled', addon.id);
+    await waitFor('both authors', async () => mine.requests.length === 1 && theirs.requests.length === 1);
+    expect(verified(all.secret, mine.requests[0]!).data.addon).toMatchObject({ id: addon.id });
+    expect(verified(co.secret, theirs.requests[0]!)).toMatchObject({
+      type: 'addon.disabled',
+      data: { by: 'developer' },
+    });
+    expect(await deliveries(author, onlyOther.id)).toEqual([]);
+
+    // Recorded while an author; the author is removed before the attempt (WEBHOOKS_SEND_DELAY_MS).
+    await publish('addon.disabled', addon.id);
+    await waitFor('recorded', async () => (await deliveries(coAuthor, co.id)).length === 2);
+    await t
+      .em()
+      .getConnection()
+      .execute('delete from addon_users where addon_id = ? and user_id = ?', [addon.id, coAuthor.id]);
+    const [dropped] = await waitFor('abandoned', async () => {
+      const log = await deliveries(coAuthor, co.id);
+      return log[0]!.status === 'ABANDONED' && log;
+    });
+    expect(dropped!.lastError).toMatch(/no longer an author/);
+    await waitFor('the author', async () => mine.requests.length === 2);
+    // Removed before the event: not even recorded.
+    await publish('addon.disabled', addon.id);
+    await waitFor('the author again', async () => mine.requests.length === 3);
+    expect(await deliveries(coAuthor, co.id)).toHaveLength(2);
+    expect(theirs.requests).toHaveLength(1);
+    expect(outsider.requests).toHaveLength(0);
+  });
+
+  it("a stranger can neither see nor change another's endpoint; API keys cannot manage webhooks", async () => {
+    const r = await receiver();
+    const { id } = await createEndpoint(dev, { url: r.url });
+    const list = await gql(t, stranger, '{ webhookEndpoints { id } }');
+    expect(list.data!.webhookEndpoints.map((e: { id: number }) => e.id)).not.toContain(id);
+    const attempts: [string, Record<string, unknown>][] = [
+      ['mutation($id: Int!) { updateWebhookEndpoint(id: $id, input: {isActive: false}) { id } }', { id }],
+      ['mutation($id: Int!) { deleteWebhookEndpoint(id: $id) }', { id }],
+      ['mutation($id: Int!) { rotateWebhookSecret(id: $id) { secret } }', { id }],
+      [DELIVERIES, { endpoint: id }],
+      [TEST_EVENT, { endpoint: id }],
+    ];
+    for (const [query, variables] of attempts) {
+      const res = await gql(t, stranger, query, variables);
+      expect([query, res.errors?.[0]?.extensions.code]).toEqual([query, 'NOT_FOUND']);
+    }
+    const log = await deliveries(dev, id);
+    const sent = await gql(t, dev, TEST_EVENT, { endpoint: id });
+    await waitFor('sent', async () => r.requests.length === 1);
+    await waitFor('logged', async () => (await deliveries(dev, id)).length === log.length + 1);
+    const redeliver = await gql(t, stranger, `mutation($d: Int!) { redeliverWebhook(delivery: $d) { id } }`, {
+      d: sent.data!.sendTestWebhookEvent.id,
+    });
+    expect(redeliver.errors![0]!.extensions.code).toBe('NOT_FOUND');
+    expect((await gql(t, null, '{ webhookEndpoints { id } }')).errors![0]!.extensions.code).toBe('UNAUTHENTICATED');
+    const withKey = await t.http
+      .post('/graphql')
+      .set('Authorization', dev.jwt())
+      .send({ query: '{ webhookEndpoints { id } }' });
+    expect(withKey.status).toBe(403);
+    const own = await gql(t, dev, '{ webhookEndpoints { id isActive } }');
+    expect(own.data!.webhookEndpoints).toContainEqual({ id, isActive: true });
+  });
+
+  it('the secret is shown once: never readable afterwards, and rotation replaces it', async () => {
+    const r = await receiver();
+    const { id, secret } = await createEndpoint(dev, { url: r.url });
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    const asked = await gql(t, dev, '{ webhookEndpoints { id secret } }');
+    expect(asked.errors![0]!.message).toMatch(/Cannot query field "secret"/);
+    const [stored] = await t.em().getConnection().execute('select * from webhook_endpoints where id = ?', [id]);
+    expect(JSON.stringify(stored)).not.toContain(secret.slice(6));
+    const rotated = await gql(
+      t,
+      dev,
+      'mutation($id: Int!) { rotateWebhookSecret(id: $id) { secret endpoint { id } } }',
+      {
+        id,
+      },
+    );
+    const fresh = rotated.data!.rotateWebhookSecret.secret as string;
+    expect(fresh).not.toBe(secret);
+    await gql(t, dev, TEST_EVENT, { endpoint: id });
+    await waitFor('sent', async () => r.requests.length === 1);
+    expect(verified(fresh, r.requests[0]!).type).toBe('webhook.test');
+    expect(() => verified(secret, r.requests[0]!)).toThrow();
+  });
+});
+
+describe('endpoint input', () => {
+  it('validates every field, with field errors', async () => {
+    const res = await gql(t, dev, CREATE, {
+      input: { url: 'not a url', events: ['version.approved', 'version.exploded'], description: 'd'.repeat(256) },
+    });
+    expect(res.errors![0]!.extensions.code).toBe('VALIDATION_FAILED');
+    expect(res.errors![0]!.extensions.fields).toEqual({
+      description: ['Ensure this field has no more than 255 characters.'],
+      url: ['Enter a valid URL.'],
+      events: [expect.stringMatching(/^Unknown event: "version.exploded"/)],
+    });
+    const empty = await gql(t, dev, CREATE, { input: { url: 'http://127.0.0.1:1/', events: [] } });
+    expect(empty.errors![0]!.extensions.fields).toEqual({ events: ['Choose at least one event.'] });
+    const long = await gql(t, dev, CREATE, {
+      input: { url: `http://127.0.0.1/${'x'.repeat(2_000)}`, events: ['addon.disabled'] },
+    });
+    expect(long.errors![0]!.extensions.fields).toEqual({
+      url: ['Ensure this field has no more than 2000 characters.'],
+    });
+  });
+
+  it('allows 10 endpoints per user', async () => {
+    const user = await keyCaller(t);
+    for (let i = 0; i < 10; i++) await createEndpoint(user, { url: `http://127.0.0.1:9/${i}` });
+    const res = await gql(t, user, CREATE, { input: { url: 'http://127.0.0.1:9/x', events: ['addon.disabled'] } });
+    expect(res.errors![0]!.extensions.fields).toEqual({ non_field_errors: ['At most 10 webhook endpoints per user.'] });
+  });
+});
+
+describe('no server-side request forgery (WEBHOOKS_ALLOW_PRIVATE_NETWORKS off)', () => {
+  let strict: TestApp;
+  let user: KeyCaller;
+
+  beforeAll(async () => {
+    strict = await startTestApp({ env: { JOB_WORKERS: 'false' } });
+    user = await keyCaller(strict);
+  }, 120_000);
+  afterAll(() => strict?.close());
+
+  it.each([
+    ['http://127.0.0.1/hook', /private, loopback/],
+    ['http://localhost:8080/hook', /private, loopback/],
+    ['http://10.0.0.1/hook', /private, loopback/],
+    ['http://169.254.169.254/latest/meta-data/', /private, loopback/],
+    ['http://[::1]/hook', /private, loopback/],
+    ['http://[::ffff:10.0.0.1]/hook', /private, loopback/],
+    ['http://[fe80::1]/hook', /private, loopback/],
+    ['http://0x7f000001/hook', /private, loopback/],
+    ['http://192.168.1.1/hook', /private, loopback/],
+    ['http://100.64.0.1/hook', /private, loopback/],
+    ['http://0.0.0.0/hook', /private, loopback/],
+    ['http://224.0.0.1/hook', /private, loopback/],
+    ['ftp://example.com/hook', /Only http and https/],
+    ['file:///etc/passwd', /Only http and https/],
+    ['http://user:pass@example.com/hook', /credentials/],
+  ])('refuses %s', async (url, message) => {
+    const res = await gql(strict, user, CREATE, { input: { url, events: ['addon.disabled'] } });
+    expect(res.errors![0]!.extensions.code).toBe('VALIDATION_FAILED');
+    expect(res.errors![0]!.extensions.fields.url[0]).toMatch(message);
+  });
+});
