@@ -155,7 +155,17 @@ describe('rolling back a listed release (GraphQL)', () => {
     const bytes = (await t.app.services.files.get(file.storageKey))!;
     expect(await verifySignedPackage(bytes, readCaPem(t.app.services.config.dataDir))).toContain(addon.guid);
 
-    // No human review: approved by the signing job, and the add-on's current version.
+    // No human review: never queued (the source's review date, no review requested), approved by
+    // the signing job, and the add-on's current version.
+    const copy = await t.em().findOneOrFail(Version, created.id);
+    const source = await t.em().findOneOrFail(Version, v10.id);
+    expect(source.reviewed).not.toBeNull();
+    expect(copy.reviewed?.getTime()).toBe(source.reviewed!.getTime());
+    const notes = await t
+      .em()
+      .getConnection()
+      .execute<{ n: number }[]>('select count(*)::int as n from review_notes where version_id = ?', [created.id]);
+    expect(Number(notes[0].n)).toBe(0);
     const detail = await t.http.get(`/api/v5/addons/addon/${addon.guid}/`);
     expect(detail.body).toMatchObject({ status: 'public', current_version: { version: '1.2' } });
     const waiting = await t

@@ -62,8 +62,8 @@ const refuseVersion = (message: string) => errors.field('version', message);
  * nor the new string may be covered by a block. The copy keeps the original's code (the unsigned
  * upload, or the signed file without its signature files) with `manifest.json`'s `version`
  * rewritten, and becomes a version through the upload path (compatibility, permissions, licence),
- * with the source's release notes. It is not sent to a human (the code was reviewed): the scan and
- * signing jobs approve it. The audit log records `version_rollback`; the authors are mailed.
+ * with the source's release notes and review date. It is not sent to a human (the code was
+ * reviewed; no review is requested, so it is never in the queue): the scan and signing jobs approve it. The audit log records `version_rollback`; the authors are mailed.
  */
 export class RollbackService {
   constructor(
@@ -113,6 +113,7 @@ export class RollbackService {
       });
       const version = await createVersionFromUpload(em, { lifecycle: this.lifecycle, jobs: this.jobs }, upload, pkg, {
         license: source.license,
+        reviewed: source.reviewed,
       });
       version.releaseNotes = source.releaseNotes;
       await em.flush();

@@ -204,13 +204,14 @@ export interface VersionCreationDeps {
  * a listed one waits for review; its `scan-version` job is queued (which queues `sign-version` for an
  * automatically signed one).
  * `license`: a listed version's licence given with the submission (v5), else the last listed one's.
+ * `reviewed`: a rollback's copy of reviewed code keeps its source's review date (no review is requested).
  */
 export async function createVersionFromUpload(
   tx: EntityManager,
   deps: VersionCreationDeps,
   upload: FileUpload,
   pkg: ParsedPackage,
-  options: { license?: License | null } = {},
+  options: { license?: License | null; reviewed?: Date | null } = {},
 ): Promise<Version> {
   if (!upload.addon) throw new Error(`upload ${upload.uuid} is not submitted to an add-on`);
   const addon = await tx.findOneOrFail(Addon, upload.addon.id);
@@ -224,6 +225,7 @@ export async function createVersionFromUpload(
     version: upload.version,
     channel: upload.channel,
     license: upload.channel === Channel.LISTED ? (options.license ?? previousListed?.license ?? null) : null,
+    reviewed: options.reviewed ?? null,
   });
   tx.persist(version);
   addCompatibility(tx, version, pkg);
@@ -238,7 +240,7 @@ export async function createVersionFromUpload(
     storageKey: upload.storageKey,
   });
   tx.assign(upload, { createdVersion: version });
-  if (upload.channel === Channel.LISTED) {
+  if (upload.channel === Channel.LISTED && !options.reviewed) {
     tx.create(ReviewNote, { addon, version, user: upload.user, action: ReviewAction.REVIEW_REQUESTED });
   }
   await tx.flush();
