@@ -432,4 +432,23 @@ describe('no server-side request forgery (WEBHOOKS_ALLOW_PRIVATE_NETWORKS off)',
     expect(res.errors![0]!.extensions.code).toBe('VALIDATION_FAILED');
     expect(res.errors![0]!.extensions.fields.url[0]).toMatch(message);
   });
+
+  it('checks the URL again before each attempt: a stored private address is not contacted', async () => {
+    const r = await receiver();
+    // A public IP literal: registered without any DNS lookup.
+    const { id } = await createEndpoint(user, { url: 'http://93.184.216.34/hook' }, strict);
+    // As if the address had changed since registration (a row written before a rule, a DNS change).
+    await strict.em().getConnection().execute('update webhook_endpoints set url = ? where id = ?', [r.url, id]);
+    const sent = await gql(strict, user, TEST_EVENT, { endpoint: id });
+    await strict.app.services.webhooks.attempt(sent.data!.sendTestWebhookEvent.id);
+    const [row] = await strict
+      .em()
+      .getConnection()
+      .execute('select status, attempts, last_error from webhook_deliveries where id = ?', [
+        sent.data!.sendTestWebhookEvent.id,
+      ]);
+    expect(row).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(row.last_error).toMatch(/^Refused URL: The host resolves to a private, loopback or reserved address/);
+    expect(r.requests).toHaveLength(0);
+  });
 });

@@ -25,8 +25,12 @@ export interface CheckedUrl {
 /** Why a URL is refused (a field message). */
 export class UrlRefused extends Error {}
 
-/** Addresses no webhook may reach unless private networks are allowed. */
-const NOT_PUBLIC = new BlockList();
+/**
+ * Addresses no webhook may reach unless private networks are allowed; one list per family (a
+ * BlockList matches IPv4 addresses against IPv4-mapped IPv6 rules too).
+ */
+const NOT_PUBLIC_V4 = new BlockList();
+const NOT_PUBLIC_V6 = new BlockList();
 for (const [net, prefix] of [
   ['0.0.0.0', 8], // "this network", unspecified
   ['10.0.0.0', 8],
@@ -43,7 +47,7 @@ for (const [net, prefix] of [
   ['224.0.0.0', 4], // multicast
   ['240.0.0.0', 4], // reserved, broadcast
 ] as const) {
-  NOT_PUBLIC.addSubnet(net, prefix, 'ipv4');
+  NOT_PUBLIC_V4.addSubnet(net, prefix, 'ipv4');
 }
 for (const [net, prefix] of [
   ['::', 96], // unspecified, loopback (::1), IPv4-compatible
@@ -55,13 +59,13 @@ for (const [net, prefix] of [
   ['fe80::', 10], // link-local
   ['ff00::', 8], // multicast
 ] as const) {
-  NOT_PUBLIC.addSubnet(net, prefix, 'ipv6');
+  NOT_PUBLIC_V6.addSubnet(net, prefix, 'ipv6');
 }
 
 export function isPublicAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return false;
-  return !NOT_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  return family === 4 ? !NOT_PUBLIC_V4.check(address, 'ipv4') : !NOT_PUBLIC_V6.check(address, 'ipv6');
 }
 
 /** The URL's form (scheme, credentials, host): no network access. Throws `UrlRefused`. */
