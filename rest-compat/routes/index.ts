@@ -14,6 +14,7 @@ import { shelfRoutes } from './shelves.js';
 import { discoveryRoutes } from './discovery.js';
 import { submissionRoutes } from './submission.js';
 import { blocklistRoutes } from './blocklist.js';
+import { trustedPublishingRoutes } from './trusted-publishing.js';
 
 /** The whole route table (v3, v4, v5), and the v5 submission API's entries. Each domain contributes its entries. */
 export const routes: readonly AnyRouteDefinition[] = [
@@ -32,4 +33,5 @@ export const routes: readonly AnyRouteDefinition[] = [
   ...discoveryRoutes,
   ...submissionRoutes,
   ...blocklistRoutes,
+  ...trustedPublishingRoutes,
 ];

@@ -1,0 +1,50 @@
+import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Accepts } from '../auth/credentials.js';
+import { objectRule, PUBLIC, Requires, SIGN_IN } from '../auth/requirements.js';
+import type { RequestContext } from '../core/context.js';
+import type { Services } from '../services.js';
+import { OidcTokenExchangeType, TrustedPublisherInput, TrustedPublisherType } from './trusted-publishing.types.js';
+
+const OWNER = objectRule('an owner of the add-on');
+
+/** Trusted publishing (TrustedPublishingService holds the rules). */
+@Resolver()
+export class TrustedPublishingResolver {
+  constructor(private readonly services: Services) {}
+
+  @Requires(SIGN_IN, OWNER)
+  @Accepts('session')
+  @Query(() => [TrustedPublisherType], { description: "The add-on's trusted publishers (CI providers' OIDC tokens)." })
+  trustedPublishers(@Arg('addon') addon: string, @Ctx() ctx: RequestContext) {
+    return this.services.trustedPublishing.list(ctx, addon);
+  }
+
+  @Requires(SIGN_IN, OWNER)
+  @Accepts('session')
+  @Mutation(() => TrustedPublisherType, {
+    description:
+      "Trusts a CI provider's OIDC tokens carrying these claims to publish the add-on, acting as the caller. " +
+      "Recorded in the add-on's audit log.",
+  })
+  addTrustedPublisher(@Arg('input') input: TrustedPublisherInput, @Ctx() ctx: RequestContext) {
+    return this.services.trustedPublishing.add(ctx, { ...input });
+  }
+
+  @Requires(SIGN_IN, OWNER)
+  @Accepts('session')
+  @Mutation(() => Boolean, { description: 'Removes a trusted publisher and revokes the keys issued for it.' })
+  removeTrustedPublisher(@Arg('id', () => Int) id: number, @Ctx() ctx: RequestContext) {
+    return this.services.trustedPublishing.remove(ctx, id);
+  }
+
+  @Requires(PUBLIC)
+  @Accepts()
+  @Mutation(() => OidcTokenExchangeType, {
+    description:
+      "Exchanges a CI provider's OIDC ID token for a short-lived API key scoped to the add-ons of the trusted " +
+      'publishers it matches (submit versions, read their status). No credentials: the token is the proof.',
+  })
+  exchangeOidcToken(@Arg('token', () => String, { nullable: true }) token: string | null, @Ctx() ctx: RequestContext) {
+    return this.services.trustedPublishing.exchange(ctx, token);
+  }
+}
