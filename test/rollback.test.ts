@@ -335,7 +335,14 @@ describe('rolling back an unlisted version (v5 REST)', () => {
     const addon = await freshAddon('unlisted');
     const v10 = await uploadSigned(addon, '1.0', 'unlisted');
     await uploadSigned(addon, '1.1', 'unlisted');
-    await uploadSigned(addon, '1.2', 'unlisted');
+    const v12 = await uploadSigned(addon, '1.2', 'unlisted');
+    const latest = await rollbackRest(dev.jwt(), addon.guid!, v12.id, { version: '1.3' });
+    expect([latest.status, latest.body]).toEqual([
+      400,
+      { non_field_errors: ['This is already the latest approved version of its channel.'] },
+    ]);
+    // Without its upload the signed file is copied, its signature files dropped.
+    await t.em().getConnection().execute('delete from file_uploads where created_version_id = ?', [v10.id]);
     const res = await rollbackRest(dev.jwt(), addon.guid!, v10.id, { version: '1.3' });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
@@ -346,8 +353,16 @@ describe('rolling back an unlisted version (v5 REST)', () => {
     });
     const file = await signedFile(res.body.id);
     const rolled = await packageOf(res.body.id);
-    expect(JSON.parse(rolled.get('manifest.json')!.toString()).version).toBe('1.3');
-    expect(rolled.has('META-INF/cose.sig')).toBe(true);
+    const original = await packageOf(v10.id);
+    expect(JSON.parse(rolled.get('manifest.json')!.toString())).toEqual({
+      ...JSON.parse(original.get('manifest.json')!.toString()),
+      version: '1.3',
+    });
+    expect(rolled.get('background.js')!.equals(original.get('background.js')!)).toBe(true);
+    expect([...rolled.keys()].sort()).toEqual([...original.keys()].sort());
+    expect(rolled.get('META-INF/cose.sig')!.equals(original.get('META-INF/cose.sig')!)).toBe(false);
+    const bytes = (await t.app.services.files.get(file.storageKey))!;
+    expect(await verifySignedPackage(bytes, readCaPem(t.app.services.config.dataDir))).toContain(addon.guid);
     expect(file.isSigned).toBe(true);
     const logged = await t.em().count(AddonActivity, { addon: addon.id, action: 'version_rollback' });
     expect(logged).toBe(1);

@@ -1,4 +1,5 @@
 import { randomUUID, createHash } from 'node:crypto';
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { User } from '../accounts/user.entity.js';
 import { Permission } from '../auth/permissions.js';
@@ -85,7 +86,8 @@ export class RollbackService {
       throw (await this.catalogue.canView(ctx, record)) ? errors.forbidden() : errors.notFound();
     }
     const em = ctx.em;
-    const addon = await em.findOneOrFail(Addon, record.id, { refresh: true });
+    // Locked first: concurrent rollbacks (or lifecycle changes) of the add-on wait, and see each other's versions.
+    const addon = await em.findOneOrFail(Addon, record.id, { refresh: true, lockMode: LockMode.PESSIMISTIC_WRITE });
     const source = await em.findOne(
       Version,
       { id: input.versionId, addon, deleted: false },
@@ -186,7 +188,11 @@ export class RollbackService {
     const key = original?.storageKey ?? file.storageKey;
     const uuid = randomUUID().replaceAll('-', '');
     const storageKey = `uploads/${uuid.slice(0, 2)}/${uuid}.xpi`;
-    const bytes = await this.withLocal(key, (path) => rewritePackageVersion(path, version, this.limits));
+    const bytes = await this.withLocal(key, (path) => rewritePackageVersion(path, version, this.limits)).catch(
+      (error: unknown) => {
+        throw error instanceof PackageError ? refuse(error.message) : error;
+      },
+    );
     await this.files.put(storageKey, bytes);
     try {
       const pkg = await this.withLocal(storageKey, (path) => parsePackage(path, { limits: this.limits }));
