@@ -204,6 +204,62 @@ describe('attaching source code (REST v5)', () => {
   });
 });
 
+describe('editing release notes (REST v5 PATCH)', () => {
+  const edit = (body: Record<string, unknown>) =>
+    t.http
+      .patch(`/api/v5/addons/addon/${addon.slug}/versions/${listedId}/`)
+      .set('Authorization', author.jwt())
+      .send(body);
+
+  it('sets them per locale (a string for the request language), refuses over 3,000 characters, clears with null', async () => {
+    const set = await edit({ release_notes: { 'en-US': 'Fixed the toolbar.', fr: 'Barre corrigée.' } });
+    expect(set.status).toBe(200);
+    expect(set.body.release_notes).toEqual({ 'en-US': 'Fixed the toolbar.', fr: 'Barre corrigée.' });
+    expect(set.body.has_source).toBe(true);
+    const one = await edit({ release_notes: 'Fixed the toolbar again.' });
+    expect(one.body.release_notes).toEqual({ 'en-US': 'Fixed the toolbar again.', fr: 'Barre corrigée.' });
+
+    const long = await edit({ release_notes: { de: 'x'.repeat(3001) } });
+    expect([long.status, long.body]).toEqual([
+      400,
+      { release_notes: ['Ensure this field has no more than 3000 characters.'] },
+    ]);
+    const badLocale = await edit({ release_notes: { xx: 'hello' } });
+    expect([badLocale.status, badLocale.body]).toEqual([
+      400,
+      { release_notes: ["The language code 'xx' is invalid."] },
+    ]);
+    const badType = await edit({ release_notes: 42 });
+    expect(badType.status).toBe(400);
+    // A refused edit stored nothing, the archive included.
+    const withSource = await t.http
+      .patch(`/api/v5/addons/addon/${addon.slug}/versions/${listedId}/`)
+      .set('Authorization', author.jwt())
+      .field('release_notes', 'y'.repeat(3001))
+      .attach('source', await zipFiles({ 'a.js': 'x' }), 'new.zip');
+    expect(withSource.status).toBe(400);
+    expect((await t.em().findOneOrFail(VersionSource, { version: listedId })).filename).toMatch(/\.tar\.gz$/);
+
+    // Multipart: a text field for the request's language, with the archive.
+    const both = await t.http
+      .patch(`/api/v5/addons/addon/${addon.slug}/versions/${listedId}/?lang=fr`)
+      .set('Authorization', author.jwt())
+      .field('release_notes', 'Barre corrigée deux fois.')
+      .attach('source', gzipSync(tar('b.js', 'y')), 'again.tar.gz');
+    expect(both.status).toBe(200);
+    // v5 with `lang` shows that language only; both are stored.
+    expect(both.body.release_notes).toEqual({ fr: 'Barre corrigée deux fois.' });
+    expect((await t.em().findOneOrFail(Version, listedId)).releaseNotes).toEqual({
+      'en-US': 'Fixed the toolbar again.',
+      fr: 'Barre corrigée deux fois.',
+    });
+    expect((await t.em().findOneOrFail(VersionSource, { version: listedId })).filename).toMatch(/\.tar\.gz$/);
+
+    const cleared = await edit({ release_notes: null });
+    expect([cleared.status, cleared.body.release_notes]).toEqual([200, null]);
+  });
+});
+
 describe('downloading source code', () => {
   it('streams the archive to authors and reviewers of its channel; others 404, anonymous 401', async () => {
     const stored = await t.em().findOneOrFail(VersionSource, { version: listedId });

@@ -8,6 +8,7 @@ import { VersionType } from '../catalogue/catalogue.types.js';
 import type { VersionRecord } from '../catalogue/catalogue.records.js';
 import type { RequestContext } from '../core/context.js';
 import { receiveUpload } from '../core/multipart.js';
+import { TranslatedInputScalar } from '../graphql/scalars.js';
 import { OwnTransactions } from '../graphql/transactions.js';
 import type { Services } from '../services.js';
 import { sourceByVersionId } from './source.service.js';
@@ -26,15 +27,22 @@ export class VersionSourceResolver {
   )
   @Mutation(() => VersionType, {
     description:
-      'Edit a version: attach its source code archive (.zip, .tar.gz, .tgz or .tar.bz2), replacing any earlier one. Send `apollo-require-preflight: true` with multipart requests.',
+      'Edit a version: its release notes, and its source code archive (.zip, .tar.gz, .tgz or .tar.bz2), replacing any earlier one. Send `apollo-require-preflight: true` with multipart requests.',
   })
   editVersion(
     @Arg('addon', { description: 'Add-on id, slug or guid.' }) addon: string,
     @Arg('id', () => Int) id: number,
     @Arg('source', () => GraphQLUpload, { nullable: true }) source: Promise<UploadedFile> | null,
     @Ctx() ctx: RequestContext,
+    @Arg('releaseNotes', () => TranslatedInputScalar, {
+      nullable: true,
+      description: 'Omitted: unchanged; null: cleared.',
+    })
+    releaseNotes?: unknown,
   ) {
-    return receiveUpload(source).then((file) => this.services.versionSources.attach(ctx, addon, id, file));
+    return receiveUpload(source).then((file) =>
+      this.services.versionSources.attach(ctx, addon, id, { source: file, releaseNotes }),
+    );
   }
 
   @Accepts('jwt', 'session')

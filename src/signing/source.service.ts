@@ -14,7 +14,9 @@ import { existingVersion, isChannelReviewer } from '../catalogue/version-access.
 import { Version } from '../catalogue/version.entity.js';
 import type { RequestContext } from '../core/context.js';
 import { asAppError, errors } from '../core/errors.js';
+import { mergeTranslations, parseTranslationsInput, type Translations } from '../core/i18n/translations.js';
 import { defineLoader } from '../core/loaders.js';
+import { lengthProblem } from '../core/text-limits.js';
 import { spoolToFile } from '../core/spool.js';
 import { lookupRows } from '../db/rows.js';
 import { intArray } from '../db/sql.js';
@@ -53,6 +55,26 @@ export const sourceByVersionId = defineLoader<number, SourceRecord | null>('sour
   });
 });
 
+/** What a version edit changes: its source archive, its release notes (undefined: unchanged). */
+export interface VersionEdit {
+  source: UploadedFile | null;
+  /** A string (the request's language) or an object of locales; null clears them. */
+  releaseNotes?: unknown;
+}
+
+/**
+ * The version's release notes after the edit: merged per locale, each translation within
+ * `releaseNotes` (the original's 3,000); field errors under `release_notes`.
+ */
+function checkedReleaseNotes(version: Version, input: unknown, locale: string): Translations | null {
+  const merged = mergeTranslations(version.releaseNotes, parseTranslationsInput('release_notes', input, locale));
+  for (const text of Object.values(merged ?? {})) {
+    const tooLong = lengthProblem(text, 'releaseNotes');
+    if (tooLong) throw errors.field('release_notes', tooLong);
+  }
+  return merged && Object.keys(merged).length ? merged : null;
+}
+
 /** An accepted archive, spooled to a temporary file. */
 interface ReceivedSource {
   path: string;
@@ -84,24 +106,34 @@ export class VersionSourceService {
   ) {}
 
   /**
-   * Attaches `upload` (when given) as the version's source, after the caller's rights on the
-   * version; returns the version as the version query shows it. Runs without the executor's
+   * Edits a version (v5's PATCH): attaches `edit.source` (when given) as its source, and sets its
+   * release notes, after the caller's rights on the version; returns the version as the version
+   * query shows it. Runs without the executor's
    * transaction (the archive is streamed and stored first): its rows are written in one
    * transaction of its own afterwards.
    */
-  async attach(ctx: RequestContext, addonIdentifier: string, versionId: number, upload: UploadedFile | null) {
+  async attach(ctx: RequestContext, addonIdentifier: string, versionId: number, edit: VersionEdit) {
     const { addon, userId } = await this.editableAddon(ctx, addonIdentifier);
     const version = existingVersion(
       ctx,
       Number.isSafeInteger(versionId) ? await ctx.em.findOne(Version, { id: versionId, addon: addon.id }) : null,
       'nobody',
     );
-    if (!upload) return this.catalogue.getVersion(ctx, addonIdentifier, version.id);
-    const received = await this.receive(upload);
+    // The release notes are checked before the archive is read: a refused edit changes nothing.
+    const releaseNotes =
+      edit.releaseNotes === undefined ? undefined : checkedReleaseNotes(version, edit.releaseNotes, ctx.locale);
+    const received = edit.source ? await this.receive(edit.source) : null;
     try {
-      await this.store(ctx, addon, version, userId, received);
+      if (releaseNotes !== undefined) {
+        await ctx.em.transactional(async (tx) => {
+          const locked = await tx.findOneOrFail(Version, version.id);
+          locked.releaseNotes = releaseNotes;
+          await tx.flush();
+        });
+      }
+      if (received) await this.store(ctx, addon, version, userId, received);
     } finally {
-      await rm(received.path, { force: true });
+      if (received) await rm(received.path, { force: true });
     }
     return this.catalogue.getVersion(ctx, addonIdentifier, version.id);
   }
