@@ -1,5 +1,6 @@
 import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Accepts } from '../auth/credentials.js';
+import { KeyOperation, KeyScope } from '../auth/key-scopes.js';
 import type { RequestContext } from '../core/context.js';
 import { PageArgs } from '../graphql/pagination.js';
 import type { Services } from '../services.js';
@@ -29,6 +30,7 @@ export class AbuseResolver {
   constructor(private readonly services: Services) {}
 
   @Accepts('jwt', 'session')
+  @KeyScope(KeyOperation.ACCOUNT)
   @Requires(PUBLIC)
   @OwnTransactions(
     'commits before failing',
@@ -44,6 +46,7 @@ export class AbuseResolver {
   }
 
   @Accepts('jwt', 'session')
+  @KeyScope(KeyOperation.ACCOUNT)
   @Requires(PUBLIC)
   @OwnTransactions(
     'commits before failing',

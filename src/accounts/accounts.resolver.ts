@@ -1,8 +1,9 @@
 import GraphQLUpload from 'graphql-upload/GraphQLUpload.mjs';
 import { receiveUpload } from '../core/multipart.js';
 import { Accepts } from '../auth/credentials.js';
+import { KeyOperation, KeyScope } from '../auth/key-scopes.js';
 import type { FileUpload as UploadedFile } from 'graphql-upload/processRequest.mjs';
-import { Arg, Args, Ctx, Float, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, Float, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../core/context.js';
 import { PageArgs } from '../graphql/pagination.js';
 import { OwnTransactions } from '../graphql/transactions.js';
@@ -29,6 +30,7 @@ export class AccountsResolver {
   constructor(private readonly services: Services) {}
 
   @Accepts('jwt', 'session')
+  @KeyScope(KeyOperation.ACCOUNT)
   @Requires(SIGN_IN)
   @Query(() => UserType, { description: 'The authenticated caller.' })
   me(@Ctx() ctx: RequestContext) {
@@ -62,6 +64,7 @@ export class AccountsResolver {
   }
 
   @Accepts('jwt', 'session')
+  @KeyScope(KeyOperation.ACCOUNT)
   @Requires(SIGN_IN, objectRule('the account itself or Users:Edit'))
   @OwnTransactions(
     'slow external work',
@@ -91,6 +94,7 @@ export class AccountsResolver {
   }
 
   @Accepts('jwt')
+  @KeyScope(KeyOperation.ACCOUNT)
   @Requires(objectRule('Accounts:SuperCreate, checked once super-create is found enabled'))
   @Mutation(() => TestAccountType, {
     description: 'Create a test account (when enabled); bad parameters are UNPROCESSABLE.',
@@ -227,8 +231,13 @@ export class AccountsResolver {
   }
 
   @Requires(SIGN_IN, objectRule('a browser session'))
-  @Mutation(() => Boolean, { description: 'Revoke the active JWT API key; false if there was none.' })
-  revokeApiKey(@Ctx() ctx: RequestContext) {
-    return this.services.accounts.revokeApiKey(ctx);
+  @Mutation(() => Boolean, {
+    description:
+      'Revoke the active default JWT API key, or with `id` one of your active keys (see `apiKeys`); false if there was none.',
+  })
+  revokeApiKey(@Ctx() ctx: RequestContext, @Arg('id', () => ID, { nullable: true }) id?: string | null) {
+    return id === null || id === undefined
+      ? this.services.accounts.revokeApiKey(ctx)
+      : this.services.accounts.scopedKeys.revoke(ctx, id);
   }
 }

@@ -22,6 +22,7 @@ import { accountStatsByUserId, permissionsByUserId, type AccountStats } from './
 import type { UserRecord } from './accounts.records.js';
 import { Group } from './group.entity.js';
 import { isValidRule } from './permissions.js';
+import { ScopedKeysService } from './scoped-keys.service.js';
 import { User } from './user.entity.js';
 import { Permission } from '../auth/permissions.js';
 
@@ -99,7 +100,11 @@ export class AccountsService {
     private readonly options: AccountsOptions = {},
   ) {
     this.images = options.images ?? new ImageRenderer();
+    this.scopedKeys = new ScopedKeysService(apiKeys);
   }
+
+  /** Scoped, expiring API keys (listed, created and revoked by their owner from a session). */
+  readonly scopedKeys: ScopedKeysService;
 
   private get maxPictureBytes(): number {
     return this.options.maxPictureBytes ?? DEFAULT_MAX_PICTURE_BYTES;

@@ -4,9 +4,10 @@ import { UserNotification } from './notification.entity.js';
 import { User } from './user.entity.js';
 import { AccountsResolver } from './accounts.resolver.js';
 import { UserSummaryResolver } from './accounts.summary.js';
+import { ScopedKeysResolver } from './scoped-keys.resolver.js';
 
 export const accountsManifest: DomainManifest = {
   name: 'accounts',
   entities: [User, Group, UserNotification],
-  resolvers: [AccountsResolver, UserSummaryResolver],
+  resolvers: [AccountsResolver, UserSummaryResolver, ScopedKeysResolver],
 };

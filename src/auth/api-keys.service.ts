@@ -6,6 +6,9 @@ import { User } from '../accounts/user.entity.js';
 import type { SecretBox } from '../core/secrets.js';
 import { ApiKey, type ApiKeyKind } from './api-key.entity.js';
 
+/** How often a key's `last_used_at` is refreshed (as `last_login` is for the user). */
+const LAST_USED_REFRESH_MS = 60_000;
+
 export interface IssuedApiKey {
   key: string;
   /** Shown once; only its ciphertext is stored. */
@@ -170,6 +173,46 @@ export class ApiKeysService {
       trusted_publisher_id: trustedPublisherId,
     });
     return { apiKey, secret, permissions: permissions ?? [] };
+  }
+
+  /**
+   * The secret of an active key that has expired (null otherwise): the authenticator verifies a
+   * token's signature with it before answering "expired", so only the key's holder learns that.
+   */
+  async expiredSecret(em: EntityManager, key: string): Promise<string | null> {
+    const [row] = await em
+      .getConnection()
+      .execute<{ secret_ciphertext: string }[]>(
+        'select secret_ciphertext from api_keys where key = ? and is_active and expires_at <= now()',
+        [key],
+      );
+    return row ? this.box.open(row.secret_ciphertext, key) : null;
+  }
+
+  /** Records that the key authenticated a request: one UPDATE, at most once a minute per key. */
+  async touchLastUsed(em: EntityManager, apiKey: ApiKey, now = new Date()): Promise<void> {
+    if (apiKey.lastUsedAt && now.getTime() - apiKey.lastUsedAt.getTime() < LAST_USED_REFRESH_MS) return;
+    await em
+      .getConnection()
+      .execute('update api_keys set last_used_at = ? where id = ? and (last_used_at is null or last_used_at < ?)', [
+        now,
+        apiKey.id,
+        new Date(now.getTime() - LAST_USED_REFRESH_MS),
+      ]);
+  }
+
+  /** The user's active (unexpired) keys of every kind, newest first. */
+  async listActive(em: EntityManager, userId: number): Promise<ApiKey[]> {
+    return em.find(
+      ApiKey,
+      { user: userId, isActive: true, $or: [{ expiresAt: null }, { expiresAt: { $gt: new Date() } }] },
+      { orderBy: { created: 'desc', id: 'desc' } },
+    );
+  }
+
+  /** Revokes one active key of the user by id; false when the user has no such active key. */
+  async revokeById(em: EntityManager, userId: number, id: number): Promise<boolean> {
+    return (await em.nativeUpdate(ApiKey, { id, user: userId, isActive: true }, { isActive: null })) > 0;
   }
 
   /** Records a jti; false when it was already used by this issuer within its lifetime. */

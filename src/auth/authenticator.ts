@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { User } from '../accounts/user.entity.js';
 import { errors } from '../core/errors.js';
 import type { ApiKeysService } from './api-keys.service.js';
+import { keyScopeMessages } from './key-scopes.js';
 import { JWT_LEEWAY_SECONDS, jwtMessages, verifyApiKeyJwt } from './jwt.js';
 import type { SessionsService } from './sessions.service.js';
 import { Viewer } from './viewer.js';
@@ -47,10 +48,11 @@ export class Authenticator {
     const claims = await verifyApiKeyJwt(token, async (issuer) => {
       const active = await this.apiKeys.findActive(em, issuer);
       found.set(issuer, active);
-      return active?.secret ?? null;
+      // An expired key: its token is verified all the same, so only its holder is told it expired.
+      return active?.secret ?? (await this.apiKeys.expiredSecret(em, issuer));
     });
     const active = found.get(claims.iss);
-    if (!active) throw errors.authenticationFailed(jwtMessages.issuerUnknown);
+    if (!active) throw errors.authenticationFailed(keyScopeMessages.expired);
     const { user } = active.apiKey;
     if (user.deleted) throw errors.authenticationFailed(jwtMessages.userDisabled);
     if (!user.readDevAgreement) throw errors.authenticationFailed(jwtMessages.noDevAgreement);
@@ -61,7 +63,12 @@ export class Authenticator {
       }
     }
     await this.touchLastLogin(em, user, ip);
-    return new Viewer(user, active.permissions, 'jwt');
+    await this.apiKeys.touchLastUsed(em, active.apiKey);
+    const { id, scopeAddonIds: addonIds, scopeOperations: operations } = active.apiKey;
+    // A key limited to some add-ons carries none of the user's permissions (admin and reviewer
+    // rights reach every add-on): it acts as an author of its add-ons only.
+    const permissions = addonIds ? [] : active.permissions;
+    return new Viewer(user, permissions, 'jwt', null, false, { id, addonIds, operations });
   }
 
   private async fromSession(em: EntityManager, token: string, ip: string | null): Promise<Viewer> {

@@ -25,12 +25,17 @@ const EXTENSION = 'credentials';
  */
 export const Accepts = (...schemes: AuthScheme[]) => Extensions({ [EXTENSION]: schemes });
 
+/** The credentials a root field declares it accepts (`@Accepts`; sessions only without it). */
+export function declaredSchemes(field: { extensions?: Record<string, unknown> | null }): readonly AuthScheme[] {
+  return (field.extensions?.[EXTENSION] as AuthScheme[] | undefined) ?? DEFAULT_SCHEMES;
+}
+
 /** The credentials a root field accepts. */
 function fieldSchemes(type: GraphQLObjectType, name: string): readonly AuthScheme[] | null {
   if (name.startsWith('__')) return null; // introspection: no rule of its own
   const field = type.getFields()[name];
   if (!field) return null; // unknown: validation refuses the document
-  return (field.extensions?.[EXTENSION] as AuthScheme[] | undefined) ?? DEFAULT_SCHEMES;
+  return declaredSchemes(field);
 }
 
 /**

@@ -2,6 +2,8 @@ import type { GraphQLFieldConfig, GraphQLObjectType, GraphQLSchema } from 'graph
 import { Extensions } from 'type-graphql';
 import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
+import { declaredSchemes } from './credentials.js';
+import { fieldKeyScope, keyScopeProblem } from './key-scopes.js';
 import type { Permission } from './permissions.js';
 
 /**
@@ -90,6 +92,7 @@ export function enforceRequirements(schema: GraphQLSchema): void {
   for (const type of [schema.getQueryType(), schema.getMutationType()]) {
     if (!type) continue;
     for (const field of Object.values((type as GraphQLObjectType).getFields()) as RootField[]) {
+      guardKeyScope(field);
       const req = fieldRequirement(field);
       if (!req) continue;
       const line = describeRequirement(req);
@@ -105,4 +108,20 @@ export function enforceRequirements(schema: GraphQLSchema): void {
       };
     }
   }
+}
+
+/**
+ * A root field accepting API keys refuses a scoped key without the field's family (`@KeyScope`,
+ * src/auth/key-scopes.ts) with 403 before anything else runs: the one place key families are
+ * enforced, for both APIs. Sessions and full-scope keys pass untouched.
+ */
+function guardKeyScope(field: RootField): void {
+  const resolve = field.resolve;
+  if (!resolve || !declaredSchemes(field).includes('jwt')) return;
+  const family = fieldKeyScope(field);
+  field.resolve = (source, args, ctx, info) => {
+    const problem = keyScopeProblem(ctx.viewer, family);
+    if (problem) return Promise.reject(errors.forbidden(problem));
+    return resolve(source, args, ctx, info);
+  };
 }

@@ -4,6 +4,16 @@ import type { Permission } from './permissions.js';
 
 export type AuthMethod = 'jwt' | 'session';
 
+/**
+ * The API key a JWT caller signed with, and what limits it (src/auth/key-scopes.ts): `addonIds`
+ * null: every add-on of the user (and new ones); `operations` null: every operation family.
+ */
+export interface ViewerKey {
+  readonly id: number;
+  readonly addonIds: readonly number[] | null;
+  readonly operations: readonly string[] | null;
+}
+
 /** Who is making a request. Built once per request by the authenticator; read by every service. */
 export class Viewer {
   static readonly anonymous = new Viewer(null, [], null);
@@ -19,7 +29,24 @@ export class Viewer {
      * without permissions sees public catalogue answers as an anonymous caller does.
      */
     readonly authorsNoAddon = false,
+    /** The API key of a JWT caller (null for sessions). */
+    readonly key: ViewerKey | null = null,
   ) {}
+
+  /**
+   * Whether the caller's credentials reach this add-on: always, except for an API key limited to
+   * other add-ons (then the caller is treated as a stranger to it: `authorRole` in
+   * src/catalogue/addon-access.ts).
+   */
+  keyReachesAddon(addonId: number): boolean {
+    const addonIds = this.key?.addonIds;
+    return !addonIds || addonIds.includes(addonId);
+  }
+
+  /** An API key limited to some add-ons: it may not create new ones. */
+  get keyLimitsAddons(): boolean {
+    return !!this.key?.addonIds;
+  }
 
   get isAuthenticated(): boolean {
     return this.user !== null;

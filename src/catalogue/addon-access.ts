@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { keyScopeMessages } from '../auth/key-scopes.js';
 import { Permission } from '../auth/permissions.js';
 import type { Viewer } from '../auth/viewer.js';
 import type { RequestContext } from '../core/context.js';
@@ -73,10 +74,15 @@ export async function isAuthor(ctx: RequestContext, addonId: number): Promise<bo
   return (await authorRole(ctx, addonId)) !== null;
 }
 
-/** The caller's role (`AddonRole`) among the add-on's authors; null when not one (or anonymous). */
+/**
+ * The caller's role (`AddonRole`) among the add-on's authors; null when not one (or anonymous). An
+ * API key limited to other add-ons is no author of this one: the caller is answered as a stranger
+ * to the add-on everywhere authorship decides (uploads, status, versions, files, review notes,
+ * listing edits): 403 where a stranger gets 403, 404 where a non-public add-on is hidden.
+ */
 export async function authorRole(ctx: RequestContext, addonId: number): Promise<number | null> {
   const userId = ctx.viewer.userId;
-  if (userId === null) return null;
+  if (userId === null || !ctx.viewer.keyReachesAddon(addonId)) return null;
   const authors = await ctx.loaders.get(authorsByAddonId).load(addonId);
   return authors.find((a) => a.user.id === userId)?.role ?? null;
 }
@@ -87,6 +93,14 @@ export async function authorRole(ctx: RequestContext, addonId: number): Promise<
  */
 export async function isUserAuthor(em: EntityManager, addonId: number, userId: number): Promise<boolean> {
   return (await em.count(AddonUser, { addon: addonId, user: userId })) > 0;
+}
+
+/**
+ * A new add-on needs credentials without add-on limits: an API key limited to some add-ons is
+ * refused (403) creating one (v3/v4 POST or PUT of an unknown guid, v5 submission without one).
+ */
+export function assertMayCreateAddon(ctx: RequestContext): void {
+  if (ctx.viewer.keyLimitsAddons) throw errors.forbidden(keyScopeMessages.newAddon);
 }
 
 // Who sees it

@@ -1,5 +1,6 @@
 import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
 import { Accepts } from '../auth/credentials.js';
+import { KeyOperation, KeyScope } from '../auth/key-scopes.js';
 import type { RequestContext } from '../core/context.js';
 import { PageArgs } from '../graphql/pagination.js';
 import { TranslationsScalar } from '../graphql/scalars.js';
@@ -66,6 +67,7 @@ export class CatalogueResolver {
 
   /** API keys too: the v5 submission API follows a submitted version with them (web-ext). */
   @Accepts('jwt', 'session')
+  @KeyScope(KeyOperation.STATUS)
   @Requires(objectRule('public add-ons for anyone; others for their authors and reviewers'))
   @Query(() => VersionPageType, { description: 'Versions of an add-on, newest first.' })
   addonVersions(@Args() { addon, filter, page, pageSize }: VersionListArgs, @Ctx() ctx: RequestContext) {
@@ -73,6 +75,7 @@ export class CatalogueResolver {
   }
 
   @Accepts('jwt', 'session')
+  @KeyScope(KeyOperation.STATUS)
   @Requires(objectRule('public add-ons for anyone; others for their authors and reviewers'))
   @Query(() => VersionType)
   addonVersion(

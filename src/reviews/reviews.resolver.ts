@@ -1,5 +1,6 @@
 import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Accepts } from '../auth/credentials.js';
+import { KeyOperation, KeyScope } from '../auth/key-scopes.js';
 import { NESTED_USER, UserSummaryType } from '../accounts/accounts.summary.js';
 import { UserType } from '../accounts/accounts.types.js';
 import { Channel } from '../catalogue/catalogue.enums.js';
@@ -95,6 +96,7 @@ export class ReviewsResolver {
   }
 
   @Accepts('jwt', 'session')
+  @KeyScope(KeyOperation.STATUS)
   @Requires(objectRule('signed in; an author of the add-on or a reviewer'))
   @Query(() => ReviewNotePageType, { description: 'Review history of a version, newest first.' })
   reviewNotes(@Args() { addon, versionId, page, pageSize }: ReviewNotesArgs, @Ctx() ctx: RequestContext) {
@@ -102,6 +104,7 @@ export class ReviewsResolver {
   }
 
   @Accepts('jwt', 'session')
+  @KeyScope(KeyOperation.STATUS)
   @Requires(objectRule('signed in; an author of the add-on or a reviewer'))
   @Query(() => ReviewNoteType)
   reviewNote(
@@ -114,6 +117,7 @@ export class ReviewsResolver {
   }
 
   @Accepts('jwt', 'session')
+  @KeyScope(KeyOperation.UPLOAD)
   @Requires(objectRule('signed in; an author of the add-on or a reviewer'))
   @Mutation(() => ReviewNoteType, {
     description: 'A reply in the review history, on the latest version of its channel only.',

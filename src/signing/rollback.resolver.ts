@@ -1,5 +1,6 @@
 import { Arg, Ctx, Int, Mutation, Resolver } from 'type-graphql';
 import { Accepts } from '../auth/credentials.js';
+import { KeyOperation, KeyScope } from '../auth/key-scopes.js';
 import { Requires, SIGN_IN, objectRule } from '../auth/requirements.js';
 import { VersionType } from '../catalogue/catalogue.types.js';
 import type { RequestContext } from '../core/context.js';
@@ -11,6 +12,7 @@ export class RollbackResolver {
   constructor(private readonly services: Services) {}
 
   @Accepts('jwt', 'session')
+  @KeyScope(KeyOperation.UPLOAD)
   @Requires(SIGN_IN, objectRule('an author of the add-on (or Addons:Edit)'))
   @Mutation(() => VersionType, {
     description:

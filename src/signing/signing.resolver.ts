@@ -1,6 +1,7 @@
 import GraphQLUpload from 'graphql-upload/GraphQLUpload.mjs';
 import { receiveUpload } from '../core/multipart.js';
 import { Accepts } from '../auth/credentials.js';
+import { KeyOperation, KeyScope } from '../auth/key-scopes.js';
 import type { FileUpload as UploadedFile } from 'graphql-upload/processRequest.mjs';
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { addonById, versionById } from '../catalogue/catalogue.loaders.js';
@@ -17,6 +18,7 @@ export class SigningResolver {
   constructor(private readonly services: Services) {}
 
   @Accepts('jwt', 'session')
+  @KeyScope(KeyOperation.UPLOAD)
   @Requires(objectRule('signed in; a new version of an existing add-on from one of its authors'))
   @OwnTransactions(
     'slow external work',
@@ -67,6 +69,7 @@ export class SigningResolver {
   }
 
   @Accepts('jwt', 'session')
+  @KeyScope(KeyOperation.STATUS)
   @Requires(SIGN_IN, objectRule('an author of the add-on (Addons:Edit reads any); by uuid alone, the uploader'))
   @Query(() => UploadType, {
     description:
@@ -97,6 +100,7 @@ export class SigningResolver {
   }
 
   @Accepts('jwt', 'session')
+  @KeyScope(KeyOperation.STATUS)
   @Requires(objectRule('public files for anyone; others for their authors and reviewers'))
   @Query(() => FileDownloadType, {
     description: 'A file the viewer may download.',

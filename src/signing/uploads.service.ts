@@ -7,7 +7,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { User } from '../accounts/user.entity.js';
 import { jwtMessages } from '../auth/jwt.js';
 import { Addon, AddonUser } from '../catalogue/addon.entity.js';
-import { addonIdByGuid, existingAddon, isAuthor, isDeletedAddon } from '../catalogue/addon-access.js';
+import {
+  addonIdByGuid,
+  assertMayCreateAddon,
+  existingAddon,
+  isAuthor,
+  isDeletedAddon,
+} from '../catalogue/addon-access.js';
 import { AddonStatus, addonTypeName, Channel, FileStatus } from '../catalogue/catalogue.enums.js';
 import { Version } from '../catalogue/version.entity.js';
 import type { RequestContext } from '../core/context.js';
@@ -152,6 +158,7 @@ export class UploadsService {
     if (input.detached) return this.acceptDetached(ctx, user, input);
     const existing = input.guid === null ? null : await this.findByGuid(ctx.em, input.guid);
     if (existing && !isDeletedAddon(existing) && !(await isAuthor(ctx, existing.id))) throw signingErrors.notOwner();
+    if (!existing) assertMayCreateAddon(ctx);
     if (!input.upload) throw signingErrors.missingUpload();
     const pkg = await this.parse(input.upload.path);
     const checked = await this.checkSubmission(ctx.em, user, existing, pkg, {
@@ -246,6 +253,7 @@ export class UploadsService {
 
     const existing = input.guid === null ? null : await this.findByGuid(ctx.em, input.guid);
     if (existing && !isDeletedAddon(existing) && !(await isAuthor(ctx, existing.id))) throw signingErrors.notOwner();
+    if (!existing) assertMayCreateAddon(ctx);
     const pkg = await this.parseStored(upload.storageKey);
     const checked = await this.checkSubmission(ctx.em, user, existing, pkg, {
       guid: input.guid,
@@ -298,7 +306,7 @@ export class UploadsService {
       : null;
     const allowed =
       upload &&
-      (upload.user.id === userId ||
+      ((upload.user.id === userId && (!upload.addon || ctx.viewer.keyReachesAddon(upload.addon.id))) ||
         (upload.addon && ((await isAuthor(ctx, upload.addon.id)) || ctx.viewer.can(Permission.ADDONS_EDIT))));
     if (!upload || !allowed) throw errors.notFound();
     return upload;

@@ -1,0 +1,38 @@
+import { Arg, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Requires, SIGN_IN, objectRule } from '../auth/requirements.js';
+import { AddonObjectType } from '../catalogue/catalogue.types.js';
+import type { RequestContext } from '../core/context.js';
+import type { Services } from '../services.js';
+import { ApiKeyType, CreateApiKeyInput, CreatedApiKeyType } from './scoped-keys.types.js';
+
+/** Scoped, expiring API keys: listed, created and revoked by their owner, from a session only. */
+@Resolver(() => ApiKeyType)
+export class ScopedKeysResolver {
+  constructor(private readonly services: Services) {}
+
+  @Requires(SIGN_IN, objectRule('a browser session'))
+  @Query(() => [ApiKeyType], { description: "The caller's active API keys, newest first (never their secrets)." })
+  apiKeys(@Ctx() ctx: RequestContext) {
+    return this.services.accounts.scopedKeys.list(ctx);
+  }
+
+  @Requires(SIGN_IN, objectRule('a browser session; the developer agreement; add-ons the caller authors'))
+  @Mutation(() => CreatedApiKeyType, {
+    description:
+      'Create a named API key limited to some add-ons and/or operation families, expiring within 366 days, ' +
+      'beside the default key. The secret is answered once. Revoke it with `revokeApiKey(id)`.',
+  })
+  createApiKey(@Arg('input', () => CreateApiKeyInput) input: CreateApiKeyInput, @Ctx() ctx: RequestContext) {
+    return this.services.accounts.scopedKeys.create(ctx, { ...input });
+  }
+
+  @FieldResolver(() => [AddonObjectType], {
+    nullable: true,
+    description: 'The add-ons of `scopeAddonIds` the caller may see; null: no add-on limit.',
+  })
+  async addons(@Root() key: ApiKeyType, @Ctx() ctx: RequestContext) {
+    if (!key.scopeAddonIds) return null;
+    const addons = await this.services.catalogue.visibleAddons(ctx, key.scopeAddonIds);
+    return addons.filter((a) => a !== null);
+  }
+}

@@ -1,0 +1,153 @@
+import type { ApiKey } from '../auth/api-key.entity.js';
+import type { ApiKeysService, IssuedApiKey } from '../auth/api-keys.service.js';
+import { KEY_OPERATIONS, isKeyOperation, type KeyOperation } from '../auth/key-scopes.js';
+import { jwtMessages } from '../auth/jwt.js';
+import { AddonStatus } from '../catalogue/catalogue.enums.js';
+import type { RequestContext } from '../core/context.js';
+import { errors } from '../core/errors.js';
+import { FieldErrorCollector } from '../core/field-errors.js';
+import { fieldMessages } from '../core/messages.js';
+import { lengthProblem } from '../core/text-limits.js';
+import { selectRows } from '../db/rows.js';
+import { intArray } from '../db/sql.js';
+import type { User } from './user.entity.js';
+
+/** At most this many active scoped keys per user. */
+export const MAX_SCOPED_KEYS = 20;
+/** A scoped key expires at most this many days after its creation. */
+export const MAX_KEY_DAYS = 366;
+/** Without an expiry given, a scoped key expires this many days after its creation. */
+export const DEFAULT_KEY_DAYS = 90;
+/** At most this many add-ons in one key's scope. */
+export const MAX_KEY_ADDONS = 100;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface CreateScopedKeyInput {
+  name: string;
+  /** Add-on ids; null: every add-on of the user (and new ones). */
+  addons?: readonly string[] | null;
+  /** Families; null: all. */
+  operations?: readonly string[] | null;
+  expiresAt?: Date | null;
+  expiresInDays?: number | null;
+}
+
+export const scopedKeyMessages = {
+  sessionOnly: 'API keys can only be managed from a session.',
+  duplicateName: 'You already have an active API key with this name.',
+  tooMany: `You have ${MAX_SCOPED_KEYS} active scoped API keys; revoke one first.`,
+  notAuthor: (ids: readonly string[]) => `You are not an author of these add-ons: ${ids.join(', ')}.`,
+  emptyList: 'Give at least one, or leave the field out for no limit.',
+  tooManyAddons: `At most ${MAX_KEY_ADDONS} add-ons.`,
+  unknownFamily: (names: readonly string[]) =>
+    `Unknown operation families: ${names.join(', ')} (known: ${KEY_OPERATIONS.join(', ')}).`,
+  bothExpiries: 'Give expiresAt or expiresInDays, not both.',
+  pastExpiry: 'The expiry must be in the future.',
+  farExpiry: `The expiry must be at most ${MAX_KEY_DAYS} days ahead.`,
+} as const;
+
+/**
+ * Scoped, expiring API keys made by their owner (src/auth/key-scopes.ts): listed, created (the
+ * secret is answered once) and revoked through a browser session only, so a key never mints keys.
+ * The user's default key keeps its own issue/revoke flow (AccountsService.issueApiKey).
+ */
+export class ScopedKeysService {
+  constructor(private readonly apiKeys: ApiKeysService) {}
+
+  /** The caller's active keys of every kind, newest first (never their secrets). */
+  async list(ctx: RequestContext): Promise<ApiKey[]> {
+    const user = this.sessionUser(ctx);
+    return this.apiKeys.listActive(ctx.em, user.id);
+  }
+
+  async create(ctx: RequestContext, input: CreateScopedKeyInput): Promise<IssuedApiKey & { apiKey: ApiKey }> {
+    const user = this.sessionUser(ctx);
+    const problems = new FieldErrorCollector();
+    const name = typeof input.name === 'string' ? input.name.trim() : '';
+    if (!problems.check('name', lengthProblem(input.name, 'apiKeyName')) && !name) {
+      problems.add('name', fieldMessages.required);
+    }
+    const addonIds = await this.checkAddons(ctx, user.id, input.addons ?? null, problems);
+    const operations = this.checkOperations(input.operations ?? null, problems);
+    const expiresAt = this.checkExpiry(input, problems);
+    problems.throwIfAny();
+    if (!user.readDevAgreement) throw errors.forbidden(jwtMessages.noDevAgreement);
+
+    const active = await this.apiKeys.listActive(ctx.em, user.id);
+    if (active.some((k) => k.name !== null && k.name.toLowerCase() === name.toLowerCase())) {
+      throw errors.field('name', scopedKeyMessages.duplicateName);
+    }
+    if (active.filter((k) => k.kind === 'scoped').length >= MAX_SCOPED_KEYS) {
+      throw errors.forbidden(scopedKeyMessages.tooMany);
+    }
+    const { key, secret, apiKey } = await this.apiKeys.issueScoped(ctx.em, user, {
+      kind: 'scoped',
+      name,
+      addonIds,
+      operations,
+      expiresAt,
+    });
+    return { key, secret, apiKey };
+  }
+
+  /** Revokes one of the caller's active keys; false when the caller has no such key (another's included). */
+  async revoke(ctx: RequestContext, id: string): Promise<boolean> {
+    const user = this.sessionUser(ctx);
+    if (!/^[1-9][0-9]{0,9}$/.test(id) || Number(id) > 2_147_483_647) return false;
+    return this.apiKeys.revokeById(ctx.em, user.id, Number(id));
+  }
+
+  private sessionUser(ctx: RequestContext): User {
+    const user = ctx.viewer.user;
+    if (!user) throw errors.notAuthenticated();
+    if (ctx.viewer.method !== 'session') throw errors.forbidden(scopedKeyMessages.sessionOnly);
+    return user;
+  }
+
+  /** Ids of add-ons the user authors (not deleted); a field error names the others. */
+  private async checkAddons(
+    ctx: RequestContext,
+    userId: number,
+    given: readonly string[] | null,
+    problems: FieldErrorCollector,
+  ): Promise<number[] | null> {
+    if (given === null) return null;
+    if (!given.length) return problems.add('addons', scopedKeyMessages.emptyList);
+    if (given.length > MAX_KEY_ADDONS) return problems.add('addons', scopedKeyMessages.tooManyAddons);
+    const ids = [...new Set(given.map((id) => (/^[1-9][0-9]{0,9}$/.test(id) ? Number(id) : NaN)))];
+    const valid = ids.filter((id) => Number.isSafeInteger(id) && id <= 2_147_483_647);
+    const rows = valid.length
+      ? await selectRows<{ addon_id: number }>(
+          ctx.em,
+          `select au.addon_id from addon_users au join addons a on a.id = au.addon_id
+           where au.user_id = ? and au.addon_id = any(?::int[]) and a.status <> ?`,
+          [userId, intArray(valid), AddonStatus.DELETED],
+        )
+      : [];
+    const authored = new Set(rows.map((r) => Number(r.addon_id)));
+    const foreign = given.filter((id) => !authored.has(Number(id)) || !/^[1-9][0-9]{0,9}$/.test(id));
+    if (foreign.length) return problems.add('addons', scopedKeyMessages.notAuthor([...new Set(foreign)]));
+    return [...authored].sort((a, b) => a - b);
+  }
+
+  private checkOperations(given: readonly string[] | null, problems: FieldErrorCollector): KeyOperation[] | null {
+    if (given === null) return null;
+    if (!given.length) return problems.add('operations', scopedKeyMessages.emptyList);
+    const unknown = given.filter((o) => !isKeyOperation(o));
+    if (unknown.length) return problems.add('operations', scopedKeyMessages.unknownFamily(unknown));
+    return KEY_OPERATIONS.filter((o) => given.includes(o));
+  }
+
+  private checkExpiry(input: CreateScopedKeyInput, problems: FieldErrorCollector): Date | null {
+    const now = Date.now();
+    const hasAt = input.expiresAt !== null && input.expiresAt !== undefined;
+    const hasDays = input.expiresInDays !== null && input.expiresInDays !== undefined;
+    if (hasAt && hasDays) return problems.add('expiresAt', scopedKeyMessages.bothExpiries);
+    const at = hasAt ? input.expiresAt! : new Date(now + (hasDays ? input.expiresInDays! : DEFAULT_KEY_DAYS) * DAY_MS);
+    const field = hasDays ? 'expiresInDays' : 'expiresAt';
+    if (Number.isNaN(at.getTime()) || at.getTime() <= now) return problems.add(field, scopedKeyMessages.pastExpiry);
+    if (at.getTime() > now + MAX_KEY_DAYS * DAY_MS) return problems.add(field, scopedKeyMessages.farExpiry);
+    return at;
+  }
+}
