@@ -313,6 +313,46 @@ describe('who receives what', () => {
     expect(outsider.requests).toHaveLength(0);
   });
 
+  it('a reviewer’s information request is `version.information_requested`, with the version; comments are not sent', async () => {
+    const author = await keyCaller(t);
+    const addon = await createAddon(t.em(), { authors: [{ id: author.id }], versions: [{ version: '2.5' }] });
+    const [version] = await t.em().getConnection().execute('select id from versions where addon_id = ?', [addon.id]);
+    const r = await receiver();
+    const { secret } = await createEndpoint(author, {
+      url: r.url,
+      events: ['version.information_requested', 'version.rejected'],
+      addon: addon.id,
+    });
+    const decide = (decision: 'comment' | 'requestInformation' | 'reject') =>
+      t.app.db.fork().transactional(async (tx) => {
+        await t.app.services.events.publish(
+          tx,
+          'review.decided',
+          { addonId: addon.id, versionId: version.id, noteId: 1, decision },
+          null,
+        );
+        if (decision === 'reject') {
+          await t.app.services.events.publish(
+            tx,
+            'version.rejected',
+            { addonId: addon.id, versionId: version.id, channel: 2 },
+            null,
+          );
+        }
+      });
+    await decide('comment');
+    await decide('requestInformation');
+    await decide('reject');
+    await waitFor('two events', async () => r.requests.length === 2);
+    const events = r.requests.map((q) => verified(secret, q));
+    expect(events.map((e) => e.type)).toEqual(['version.information_requested', 'version.rejected']);
+    expect(events[0]!.data).toMatchObject({
+      addon: { id: addon.id, guid: addon.guid, slug: addon.slug },
+      version: { id: version.id, version: '2.5', channel: 'listed' },
+      sequence: 1,
+    });
+  });
+
   it("a stranger can neither see nor change another's endpoint; API keys cannot manage webhooks", async () => {
     const r = await receiver();
     const { id } = await createEndpoint(dev, { url: r.url });

@@ -22,6 +22,9 @@ export interface CheckedUrl {
   readonly family: 4 | 6;
 }
 
+/** The longest a host name's resolution may take (a mutation's transaction waits for it). */
+const LOOKUP_TIMEOUT_MS = 3_000;
+
 /** Why a URL is refused (a field message). */
 export class UrlRefused extends Error {}
 
@@ -91,10 +94,16 @@ export async function checkWebhookUrl(raw: string, policy: UrlPolicy): Promise<C
   if (isIP(host)) {
     addresses = [{ address: host, family: isIP(host) }];
   } else {
+    let timer: NodeJS.Timeout | undefined;
     try {
-      addresses = await lookup(host, { all: true, verbatim: true });
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('timeout')), LOOKUP_TIMEOUT_MS);
+      });
+      addresses = await Promise.race([lookup(host, { all: true, verbatim: true }), timeout]);
     } catch {
       throw new UrlRefused('The host name could not be resolved.');
+    } finally {
+      clearTimeout(timer);
     }
   }
   if (!addresses.length) throw new UrlRefused('The host name could not be resolved.');
