@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Addon } from '../src/catalogue/addon.entity.js';
-import { AddonStatus, FileStatus } from '../src/catalogue/catalogue.enums.js';
+import { AddonStatus, AddonType, FileStatus } from '../src/catalogue/catalogue.enums.js';
 import { AddonActivity } from '../src/catalogue/lifecycle/activity.entity.js';
 import { AddonFile, Version } from '../src/catalogue/version.entity.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
@@ -305,6 +305,14 @@ describe('refusals of versions and add-ons (v5 REST)', () => {
     expect((await rollbackRest(dev.jwt(), addon.guid!, ids['1.0'], { version: '3.0' })).body).toEqual({
       non_field_errors: ['You cannot roll back a version of a disabled add-on.'],
     });
+  });
+
+  it('refuses add-ons that are not extensions, as the original does', async () => {
+    const { addon, ids } = await seeded('theme', [{ version: '1.0' }, { version: '2.0' }], {
+      type: AddonType.STATICTHEME,
+    });
+    const res = await rollbackRest(dev.jwt(), addon.guid!, ids['1.0'], { version: '3.0' });
+    expect([res.status, res.body]).toEqual([400, { non_field_errors: ['Only extensions can be rolled back.'] }]);
   });
 
   it('refuses across a block: a blocked source version, or a new version in the block range', async () => {
