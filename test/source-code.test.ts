@@ -303,6 +303,21 @@ describe('GraphQL', () => {
     expect((await ask(null, listedId)).body.data.addonVersion.sourceDownloadUrl).toBeNull();
   });
 
+  it('an anonymous answer asked before and after a new source follows it', async () => {
+    const created = await createAddon(t.em(), { authors: [{ id: author.id }], versions: [{ version: '4.0' }] });
+    const [versionId] = await versionIds(created.id);
+    const anonymous = () =>
+      t.http.post('/graphql').send({ query: QUERY, variables: { a: created.slug, id: versionId } });
+    for (let i = 0; i < 2; i++) expect((await anonymous()).body.data.addonVersion.hasSource).toBe(false);
+    const res = await patch(author, versionId, await zipFiles({ 'a.js': 'x' }), 'src.zip', created.slug);
+    expect(res.status).toBe(200);
+    expect((await anonymous()).body.data.addonVersion).toEqual({
+      id: versionId,
+      hasSource: true,
+      sourceDownloadUrl: null,
+    });
+  });
+
   it('editVersion attaches a source from a GraphQL multipart request', async () => {
     const created = await createAddon(t.em(), { authors: [{ id: author.id }], versions: [{ version: '3.0' }] });
     const [versionId] = await versionIds(created.id);
