@@ -30,10 +30,10 @@ interface TestIssuer {
   close(): Promise<void>;
 }
 
-/** An OIDC issuer on loopback; `discoveryIssuer` makes its discovery document name another issuer. */
-async function startIssuer(discoveryIssuer?: string): Promise<TestIssuer> {
-  const { publicKey, privateKey } = await generateKeyPair('RS256');
-  const jwk = { ...(await exportJWK(publicKey)), kid: 'key-1', alg: 'RS256', use: 'sig' };
+/** An OIDC issuer on loopback (one `alg` key); `discoveryIssuer` makes its discovery document name another issuer. */
+async function startIssuer(discoveryIssuer?: string, alg = 'RS256'): Promise<TestIssuer> {
+  const { publicKey, privateKey } = await generateKeyPair(alg);
+  const jwk = { ...(await exportJWK(publicKey)), kid: 'key-1', alg, use: 'sig' };
   const requests: string[] = [];
   let url = '';
   const server: Server = createServer((req, res) => {
@@ -77,6 +77,8 @@ let issuer: TestIssuer;
 let untrusted: TestIssuer;
 /** Its discovery document names another issuer. */
 let impostor: TestIssuer;
+/** Publishes an ES256 key. */
+let es256: TestIssuer;
 let owner: KeyCaller;
 let developer: KeyCaller;
 let stranger: KeyCaller;
@@ -91,12 +93,13 @@ beforeAll(async () => {
   issuer = await startIssuer();
   untrusted = await startIssuer();
   impostor = await startIssuer('https://someone-else.example');
+  es256 = await startIssuer(undefined, 'ES256');
   t = await startTestApp({
     env: {
       SIGNING_CA_KEY_BITS: '2048',
       SIGNING_KEY_POOL: '1',
       SITE_URL: AUDIENCE,
-      TRUSTED_PUBLISHING_ISSUERS: [issuer.url, untrusted.url, impostor.url, GITHUB].join(','),
+      TRUSTED_PUBLISHING_ISSUERS: [issuer.url, untrusted.url, impostor.url, es256.url, GITHUB].join(','),
       TRUSTED_PUBLISHING_ALLOW_INSECURE_ISSUERS: 'true',
       TRUSTED_PUBLISHING_KEY_SECONDS: String(KEY_SECONDS),
     },
@@ -123,7 +126,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t?.close();
-  await Promise.all([issuer, untrusted, impostor].map((i) => i?.close()));
+  await Promise.all([issuer, untrusted, impostor, es256].map((i) => i?.close()));
 });
 
 const graphql = (who: string | null, query: string, variables: Record<string, unknown> = {}) => {
@@ -264,6 +267,21 @@ describe('the exchange', () => {
     const lifetime = new Date(res.body.expires_at).getTime() - Date.now();
     expect(lifetime).toBeGreaterThan(0);
     expect(lifetime).toBeLessThanOrEqual(KEY_SECONDS * 1000);
+    const [key] = await t
+      .em()
+      .getConnection()
+      .execute<Record<string, unknown>[]>(
+        'select user_id, kind, name, scope_addon_ids, scope_operations, trusted_publisher_id from api_keys where key = ?',
+        [res.body.api_key],
+      );
+    expect(key).toEqual({
+      user_id: owner.id,
+      kind: 'trusted-publishing',
+      name: `Trusted publisher #${publisherId}`,
+      scope_addon_ids: [addonId],
+      scope_operations: ['upload', 'status'],
+      trusted_publisher_id: publisherId,
+    });
     const auth = keyJwt(res.body.api_key, res.body.api_secret);
     const put = await t.http
       .put(`/api/v4/addons/${encodeURIComponent(guid)}/versions/2.0.0/`)
@@ -315,6 +333,21 @@ describe('the exchange', () => {
     expect(again.body.detail).toMatch(/already been exchanged/);
   });
 
+  it('refuses a token without jti exchanged before (its hash is kept)', async () => {
+    const token = await issuer.mint({ ...CLAIMS, jti: undefined });
+    expect((await exchange(token)).status).toBe(200);
+    const again = await exchange(token);
+    expect(again.status).toBe(401);
+    expect(again.body.detail).toMatch(/already been exchanged/);
+  });
+
+  it('accepts an ES256 signature from a key the issuer publishes', async () => {
+    const other = await createAddon(t.em(), { authors: [{ id: owner.id }] });
+    await addPublisher(owner, String(other.id), { repository: 'octo/es256' }, es256.url);
+    const res = await exchange(await es256.mint({ ...CLAIMS, repository: 'octo/es256' }, { alg: 'ES256' }));
+    expect(res.status).toBe(200);
+  });
+
   it('GraphQL: exchangeOidcToken answers the same fields, and accepts no credentials', async () => {
     const res = await graphql(null, EXCHANGE, { token: await issuer.mint(CLAIMS) });
     expect(res.body.errors).toBeUndefined();
@@ -328,6 +361,8 @@ describe('the exchange', () => {
     ['a token for another audience', { aud: 'https://elsewhere.example' }, /audience/],
     ['a token too old (iat)', { iat: now() - 7200, exp: now() + 300 }, /too old/],
     ['a token without exp', { exp: undefined }, /exp/],
+    ['a token not valid yet (nbf)', { nbf: now() + 600 }, /nbf/],
+    ['a token issued in the future (iat)', { iat: now() + 600 }, /future/],
   ])('401: %s', async (_label, claims, message) => {
     const res = await exchange(await issuer.mint({ ...CLAIMS, ...claims }));
     expect(res.status).toBe(401);
