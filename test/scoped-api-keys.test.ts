@@ -5,6 +5,7 @@
  * 401; use is recorded; keys are managed from a session only. The default key keeps full scope.
  */
 import type { GraphQLObjectType } from 'graphql';
+import { User } from '../src/accounts/user.entity.js';
 import { signJwt } from '../src/auth/jwt.js';
 import { declaredSchemes } from '../src/auth/credentials.js';
 import { KEY_OPERATIONS, fieldKeyScope } from '../src/auth/key-scopes.js';
@@ -294,6 +295,51 @@ describe('add-on scope', () => {
     // A key without add-on limits creates one.
     expect((await v5Put(dev.jwt(), 'scoped-new2@example.com', fresh)).status).toBe(201);
   }, 120_000);
+});
+
+describe('other families and trusted-publishing keys', () => {
+  it('abuse reports are "account", review notes "status"', async () => {
+    const uploadOnly = await createKey(dev, { name: 'upload, for notes', operations: ['UPLOAD'] });
+    const accountOnly = await createKey(dev, { name: 'account, for reports', operations: ['ACCOUNT'] });
+    const statusOnly = await createKey(dev, { name: 'status, for notes', operations: ['STATUS'] });
+    const stranger = await keyCaller(t);
+    const REPORT = `mutation ($input: UserAbuseReportInput!) { reportUser(input: $input) { message } }`;
+    const input = { user: String(stranger.id), message: 'Spam from this account' };
+    const refused = await gql(uploadOnly.jwt(), REPORT, { input });
+    expect(code(refused)).toBe('FORBIDDEN');
+    expect(refused.body.errors[0].message).toMatch(/may not perform "account" operations; it is limited to: upload/);
+    expect((await gql(accountOnly.jwt(), REPORT, { input })).body.data.reportUser.message).toBe(input.message);
+
+    const [{ id: versionId }] = await t
+      .em()
+      .getConnection()
+      .execute<{ id: number }[]>(`select id from versions where addon_id = ? order by id limit 1`, [xId]);
+    const NOTES = `query ($addon: String!, $versionId: Int!) { reviewNotes(addon: $addon, versionId: $versionId) { count } }`;
+    expect(code(await gql(uploadOnly.jwt(), NOTES, { addon: X, versionId }))).toBe('FORBIDDEN');
+    expect((await gql(statusOnly.jwt(), NOTES, { addon: X, versionId })).body.data.reviewNotes.count).toEqual(
+      expect.any(Number),
+    );
+  });
+
+  it('a trusted-publishing key (issueScoped) is enforced as any scoped key', async () => {
+    const em = t.em();
+    const user = await em.findOneOrFail(User, dev.id);
+    const issued = await t.app.services.apiKeys.issueScoped(em, user, {
+      kind: 'trusted-publishing',
+      name: null,
+      addonIds: [xId],
+      operations: ['upload', 'status'],
+      expiresAt: new Date(Date.now() + 15 * 60_000),
+    });
+    const tp = jwtOf(issued.key, issued.secret);
+    expect((await status(tp(), X, '1.0.0')).status).toBe(200);
+    expect((await v4Put(tp(), X, '3.0.0', await extension({ id: X, version: '3.0.0' }))).status).toBe(202);
+    expect((await profile(tp())).status).toBe(403);
+    expect((await status(tp(), Y, '1.0.0')).status).toBe(403);
+    expect((await v4Post(tp(), await extension({ id: null }))).status).toBe(403);
+    const listed = await gql(dev.session, `{ apiKeys { key kind } }`);
+    expect(listed.body.data.apiKeys).toContainEqual({ key: issued.key, kind: 'trusted-publishing' });
+  }, 60_000);
 });
 
 describe('expiry, revocation and use', () => {
