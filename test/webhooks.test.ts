@@ -197,6 +197,24 @@ describe('deliveries to a real receiver, verified with the standardwebhooks libr
     expect(log[0]!.responseExcerpt).toBe('answer 3: 200');
   }, 120_000);
 
+  it('a healthy endpoint receives a burst of events in the order they occurred, numbered', async () => {
+    const author = await keyCaller(t);
+    const addons = [];
+    for (let i = 0; i < 6; i++) addons.push(await createAddon(t.em(), { authors: [{ id: author.id }] }));
+    const r = await receiver();
+    const { secret } = await createEndpoint(author, { url: r.url, events: ['addon.disabled'] });
+    for (const addon of addons) {
+      await publish('addon.disabled', addon.id);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await waitFor('six events', async () => r.requests.length === 6);
+    const events = r.requests.map((q) => verified(secret, q));
+    expect(events.map((e) => (e.data.addon as { id: number }).id)).toEqual(addons.map((a) => a.id));
+    expect(events.map((e) => e.data.sequence)).toEqual([1, 2, 3, 4, 5, 6]);
+    const times = events.map((e) => Date.parse(e.timestamp));
+    expect([...times].sort((x, y) => x - y)).toEqual(times);
+  });
+
   it('sends the test event', async () => {
     const r = await receiver();
     const { secret, id } = await createEndpoint(dev, { url: r.url, events: ['addon.disabled'] });
