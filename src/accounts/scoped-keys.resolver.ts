@@ -32,7 +32,7 @@ export class ScopedKeysResolver {
   })
   async addons(@Root() key: ApiKeyType, @Ctx() ctx: RequestContext) {
     if (!key.scopeAddonIds) return null;
-    const addons = await this.services.catalogue.visibleAddons(ctx, key.scopeAddonIds);
+    const addons = await Promise.all(key.scopeAddonIds.map((id) => this.services.catalogue.visibleAddon(ctx, id)));
     return addons.filter((a) => a !== null);
   }
 }
