@@ -31,7 +31,7 @@ interface TestIssuer {
 }
 
 /** An OIDC issuer on loopback (one `alg` key); `discoveryIssuer` makes its discovery document name another issuer. */
-async function startIssuer(discoveryIssuer?: string, alg = 'RS256'): Promise<TestIssuer> {
+async function startIssuer(discoveryIssuer?: string, alg = 'RS256', jwksUri?: string): Promise<TestIssuer> {
   const { publicKey, privateKey } = await generateKeyPair(alg);
   const jwk = { ...(await exportJWK(publicKey)), kid: 'key-1', alg, use: 'sig' };
   const requests: string[] = [];
@@ -40,7 +40,7 @@ async function startIssuer(discoveryIssuer?: string, alg = 'RS256'): Promise<Tes
     requests.push(req.url ?? '');
     res.setHeader('content-type', 'application/json');
     if (req.url === '/.well-known/openid-configuration') {
-      res.end(JSON.stringify({ issuer: discoveryIssuer ?? url, jwks_uri: `${url}/jwks` }));
+      res.end(JSON.stringify({ issuer: discoveryIssuer ?? url, jwks_uri: jwksUri ?? `${url}/jwks` }));
     } else if (req.url === '/jwks') {
       res.end(JSON.stringify({ keys: [jwk] }));
     } else {
@@ -79,6 +79,10 @@ let untrusted: TestIssuer;
 let impostor: TestIssuer;
 /** Publishes an ES256 key. */
 let es256: TestIssuer;
+/** Stopped before the app starts: unreachable. */
+let gone: TestIssuer;
+/** Its discovery document names an unreachable key set. */
+let keyless: TestIssuer;
 let owner: KeyCaller;
 let developer: KeyCaller;
 let stranger: KeyCaller;
@@ -94,12 +98,23 @@ beforeAll(async () => {
   untrusted = await startIssuer();
   impostor = await startIssuer('https://someone-else.example');
   es256 = await startIssuer(undefined, 'ES256');
+  gone = await startIssuer();
+  await gone.close();
+  keyless = await startIssuer(undefined, 'RS256', `${gone.url}/jwks`);
   t = await startTestApp({
     env: {
       SIGNING_CA_KEY_BITS: '2048',
       SIGNING_KEY_POOL: '1',
       SITE_URL: AUDIENCE,
-      TRUSTED_PUBLISHING_ISSUERS: [issuer.url, untrusted.url, impostor.url, es256.url, GITHUB].join(','),
+      TRUSTED_PUBLISHING_ISSUERS: [
+        issuer.url,
+        untrusted.url,
+        impostor.url,
+        es256.url,
+        gone.url,
+        keyless.url,
+        GITHUB,
+      ].join(','),
       TRUSTED_PUBLISHING_ALLOW_INSECURE_ISSUERS: 'true',
       TRUSTED_PUBLISHING_KEY_SECONDS: String(KEY_SECONDS),
     },
@@ -126,7 +141,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t?.close();
-  await Promise.all([issuer, untrusted, impostor, es256].map((i) => i?.close()));
+  await Promise.all([issuer, untrusted, impostor, es256, keyless].map((i) => i?.close()));
 });
 
 const graphql = (who: string | null, query: string, variables: Record<string, unknown> = {}) => {
@@ -428,6 +443,16 @@ describe('the exchange', () => {
     expect(res.status).toBe(401);
     expect(res.body.detail).toMatch(/names another issuer/);
     expect(impostor.requests).toEqual(['/.well-known/openid-configuration']);
+  });
+
+  it('401: an issuer that cannot be reached, or whose key set cannot', async () => {
+    await addPublisher(owner, guid, { repository: REPOSITORY }, gone.url);
+    await addPublisher(owner, guid, { repository: REPOSITORY }, keyless.url);
+    for (const unreachable of [gone, keyless]) {
+      const res = await exchange(await unreachable.mint(CLAIMS));
+      expect(res.status).toBe(401);
+      expect(res.body.detail).toMatch(/could not be fetched/);
+    }
   });
 
   it('removing the publisher revokes the keys issued for it', async () => {

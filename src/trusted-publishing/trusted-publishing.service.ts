@@ -1,6 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { decodeJwt, decodeProtectedHeader, errors as jose, jwtVerify, type JWTPayload } from 'jose';
+import {
+  decodeJwt,
+  decodeProtectedHeader,
+  errors as jose,
+  jwtVerify,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+} from 'jose';
 import { User } from '../accounts/user.entity.js';
 import { ApiKey } from '../auth/api-key.entity.js';
 import type { ApiKeysService } from '../auth/api-keys.service.js';
@@ -334,7 +341,16 @@ export class TrustedPublishingService {
 
   private async verify(token: string, issuer: string, audiences: string[]): Promise<JWTPayload> {
     try {
-      const keys = await this.issuers.keys(issuer);
+      const remote = await this.issuers.keys(issuer);
+      // The key set's own failures (unreachable, not JSON, not 200) are the issuer's, not the token's.
+      const keys: JWTVerifyGetKey = async (header, input) => {
+        try {
+          return await remote(header, input);
+        } catch (error) {
+          if (error instanceof jose.JWKSNoMatchingKey || error instanceof jose.JWKSMultipleMatchingKeys) throw error;
+          throw new IssuerDiscoveryError(`its key set could not be read (${(error as Error).message})`);
+        }
+      };
       const { payload } = await jwtVerify(token, keys, {
         issuer,
         audience: audiences,
@@ -363,9 +379,6 @@ export class TrustedPublishingService {
       }
       if (error instanceof jose.JWKSNoMatchingKey || error instanceof jose.JWSSignatureVerificationFailed) {
         throw tokenError("The token's signature does not verify with the issuer's published keys.");
-      }
-      if (error instanceof jose.JWKSTimeout || error instanceof jose.JWKSInvalid) {
-        throw tokenError(`The keys of the issuer ${issuer} could not be fetched.`);
       }
       if (error instanceof jose.JOSEError) throw tokenError('The token is not a valid signed JWT.');
       throw error;
