@@ -442,6 +442,81 @@ describe('endpoint input', () => {
     });
   });
 
+  it('updates an endpoint: checked like creation; an inactive endpoint records nothing', async () => {
+    const author = await keyCaller(t);
+    const addon = await createAddon(t.em(), { authors: [{ id: author.id }] });
+    const r = await receiver();
+    const { id } = await createEndpoint(author, { url: 'http://127.0.0.1:9/old', events: ['addon.disabled'] });
+    const UPDATE = `mutation($id: Int!, $input: WebhookEndpointInput!) { updateWebhookEndpoint(id: $id, input: $input) {
+      id url events description isActive addonId } }`;
+    const bad = await gql(t, author, UPDATE, { id, input: { url: 'gopher://x', events: [], addon: addon.id } });
+    expect(bad.errors![0]!.extensions.fields).toEqual({
+      url: ['Only http and https URLs.'],
+      events: ['Choose at least one event.'],
+      addon: ['An endpoint’s add-on cannot be changed.'],
+    });
+    const updated = await gql(t, author, UPDATE, {
+      id,
+      input: { url: r.url, events: ['addon.blocked', 'addon.disabled'], description: ' Deploys ', isActive: false },
+    });
+    expect(updated.data!.updateWebhookEndpoint).toEqual({
+      id,
+      url: r.url,
+      events: ['addon.disabled', 'addon.blocked'],
+      description: 'Deploys',
+      isActive: false,
+      addonId: null,
+    });
+    // Another endpoint of the author's witnesses that each event has been recorded.
+    const witness = await receiver();
+    await createEndpoint(author, { url: witness.url, events: ['addon.disabled'] });
+    await publish('addon.disabled', addon.id);
+    await waitFor('recorded', async () => witness.requests.length === 1);
+    await gql(t, author, UPDATE, { id, input: { isActive: true } });
+    await publish('addon.disabled', addon.id);
+    await waitFor('one event', async () => r.requests.length === 1 && witness.requests.length === 2);
+    expect(await deliveries(author, id)).toHaveLength(1);
+  });
+
+  it('pages the delivery log with first/after', async () => {
+    const r = await receiver();
+    const { id } = await createEndpoint(stranger, { url: r.url, events: ['addon.disabled'] });
+    const ids: number[] = [];
+    for (let i = 0; i < 3; i++)
+      ids.push((await gql(t, stranger, TEST_EVENT, { endpoint: id })).data!.sendTestWebhookEvent.id);
+    const first = await gql(t, stranger, DELIVERIES, { endpoint: id, first: 2 });
+    expect(first.data!.webhookDeliveries).toMatchObject({ hasNextPage: true, endCursor: String(ids[1]) });
+    expect(first.data!.webhookDeliveries.items.map((d: { id: number }) => d.id)).toEqual([ids[2], ids[1]]);
+    const next = await gql(t, stranger, DELIVERIES, {
+      endpoint: id,
+      first: 2,
+      after: first.data!.webhookDeliveries.endCursor,
+    });
+    expect(next.data!.webhookDeliveries).toMatchObject({ hasNextPage: false, items: [{ id: ids[0] }] });
+    for (const [variables, field] of [
+      [{ first: 0 }, 'first'],
+      [{ first: 51 }, 'first'],
+      [{ after: 'abc' }, 'after'],
+    ] as const) {
+      const res = await gql(t, stranger, DELIVERIES, { endpoint: id, ...variables });
+      expect(Object.keys(res.errors![0]!.extensions.fields)).toEqual([field]);
+    }
+    await waitFor('sent', async () => r.requests.length === 3);
+  });
+
+  it('allows 5 endpoints per add-on', async () => {
+    const author = await keyCaller(t);
+    const coAuthor = await keyCaller(t);
+    const addon = await createAddon(t.em(), { authors: [{ id: author.id }, { id: coAuthor.id }] });
+    for (let i = 0; i < 5; i++) {
+      await createEndpoint(i < 3 ? author : coAuthor, { url: `http://127.0.0.1:9/${i}`, addon: addon.id });
+    }
+    const res = await gql(t, coAuthor, CREATE, {
+      input: { url: 'http://127.0.0.1:9/x', events: ALL_EVENTS, addon: addon.id },
+    });
+    expect(res.errors![0]!.extensions.fields).toEqual({ addon: ['At most 5 webhook endpoints per add-on.'] });
+  });
+
   it('allows 10 endpoints per user', async () => {
     const user = await keyCaller(t);
     for (let i = 0; i < 10; i++) await createEndpoint(user, { url: `http://127.0.0.1:9/${i}` });
