@@ -298,7 +298,7 @@ describe('add-on scope', () => {
 });
 
 describe('other families and trusted-publishing keys', () => {
-  it('abuse reports are "account", review notes "status"', async () => {
+  it('abuse reports are "account", review notes and source downloads "status"', async () => {
     const uploadOnly = await createKey(dev, { name: 'upload, for notes', operations: ['UPLOAD'] });
     const accountOnly = await createKey(dev, { name: 'account, for reports', operations: ['ACCOUNT'] });
     const statusOnly = await createKey(dev, { name: 'status, for notes', operations: ['STATUS'] });
@@ -318,6 +318,14 @@ describe('other families and trusted-publishing keys', () => {
     expect(code(await gql(uploadOnly.jwt(), NOTES, { addon: X, versionId }))).toBe('FORBIDDEN');
     expect((await gql(statusOnly.jwt(), NOTES, { addon: X, versionId })).body.data.reviewNotes.count).toEqual(
       expect.any(Number),
+    );
+
+    // The source code download (outside GraphQL) is "status" too: refused before the version is looked up.
+    const source = await t.http.get(`/downloads/source/${versionId}`).set('Authorization', uploadOnly.jwt());
+    expect(source.status).toBe(403);
+    expect(source.body).toEqual({ detail: expect.stringMatching(/may not perform "status" operations/) });
+    expect((await t.http.get(`/downloads/source/${versionId}`).set('Authorization', statusOnly.jwt())).status).toBe(
+      404, // no source attached
     );
   });
 

@@ -1,4 +1,5 @@
 import { Extensions } from 'type-graphql';
+import { errors } from '../core/errors.js';
 import type { Viewer } from './viewer.js';
 
 /**
@@ -51,6 +52,15 @@ export function keyScopeProblem(viewer: Viewer, family: KeyOperation | undefined
   return family
     ? `This API key may not perform "${family}" operations; it is limited to: ${allowed}.`
     : `This API key may not perform this operation; it is limited to: ${allowed}.`;
+}
+
+/**
+ * The same refusal (403) for the few handlers outside GraphQL that accept API keys (the source
+ * code download): they call this with their family right after authenticating.
+ */
+export function assertKeyScope(viewer: Viewer, family: KeyOperation): void {
+  const problem = keyScopeProblem(viewer, family);
+  if (problem) throw errors.forbidden(problem);
 }
 
 /** The refusal of an add-on a key limited to other add-ons names (creating add-ons included). */

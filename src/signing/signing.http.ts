@@ -1,4 +1,5 @@
 import type { RequestHandler, Response } from 'express';
+import { KeyOperation, assertKeyScope } from '../auth/key-scopes.js';
 import { createRequestContext } from '../core/context.js';
 import { asAppError, ErrorCode } from '../core/errors.js';
 import { baseUrlOf, sendJson } from '../core/http.js';
@@ -44,6 +45,7 @@ export function sourceDownload(services: Services, db: Database): RequestHandler
         ['jwt', 'session'],
         req.ip ?? null,
       );
+      assertKeyScope(viewer, KeyOperation.STATUS);
       const ctx = createRequestContext({
         em,
         viewer,
@@ -56,6 +58,7 @@ export function sourceDownload(services: Services, db: Database): RequestHandler
       if (code === ErrorCode.UNAUTHENTICATED) {
         return sendJson(res, 401, { detail: asAppError(error)!.message }, { 'WWW-Authenticate': 'JWT realm="api"' });
       }
+      if (code === ErrorCode.FORBIDDEN) return sendJson(res, 403, { detail: asAppError(error)!.message });
       if (code === ErrorCode.NOT_FOUND) return sendJson(res, 404, { detail: 'Not found.' });
       throw error;
     }
