@@ -378,5 +378,12 @@ describe('rolling back an unlisted version (v5 REST)', () => {
       .get(`/api/v5/addons/addon/${addon.guid}/versions/${res.body.id}/`)
       .set('Authorization', dev.jwt());
     expect(detail.body).toMatchObject({ version: '1.3', file: { status: 'public' } });
+
+    // Addons:Edit rolls back an add-on it does not author (and whose unlisted versions it does not review).
+    const v11 = await versionByString(addon, '1.1');
+    const byEditor = await rollbackGql(editor, addon.guid!, v11.id, '1.4');
+    expect(byEditor.body.errors).toBeUndefined();
+    expect(byEditor.body.data.rollbackVersion).toMatchObject({ version: '1.4', channel: 'UNLISTED' });
+    await signedFile(byEditor.body.data.rollbackVersion.id);
   }, 180_000);
 });

@@ -20,13 +20,12 @@ export class RollbackResolver {
       'the new version `newVersion` (greater than every version of the add-on, unused), signed anew and ' +
       'approved without a human review once signed. Refused for blocked versions and disabled add-ons.',
   })
-  async rollbackVersion(
+  rollbackVersion(
     @Arg('addon', { description: 'Add-on id, slug or guid.' }) addon: string,
     @Arg('version', () => Int, { description: 'The id of the version to roll back to.' }) version: number,
     @Arg('newVersion', { description: "The new version's string." }) newVersion: string,
     @Ctx() ctx: RequestContext,
   ) {
-    const id = await this.services.rollback.rollback(ctx, { addon, versionId: version, newVersion });
-    return this.services.catalogue.getVersion(ctx, addon, id);
+    return this.services.rollback.rollback(ctx, { addon, versionId: version, newVersion });
   }
 }

@@ -6,6 +6,8 @@ import { Permission } from '../auth/permissions.js';
 import { Addon, AddonUser } from '../catalogue/addon.entity.js';
 import { existingAddon, isAuthor } from '../catalogue/addon-access.js';
 import type { CatalogueService } from '../catalogue/catalogue.service.js';
+import { versionById } from '../catalogue/catalogue.loaders.js';
+import type { VersionRecord } from '../catalogue/catalogue.records.js';
 import { AddonStatus, AddonType, Channel, FileStatus } from '../catalogue/catalogue.enums.js';
 import type { AddonLifecycle } from '../catalogue/lifecycle/lifecycle.service.js';
 import { Version } from '../catalogue/version.entity.js';
@@ -77,8 +79,11 @@ export class RollbackService {
     private readonly limits: Partial<PackageLimits> = {},
   ) {}
 
-  /** Runs in the operation's transaction (`ctx.em`); returns the new version's id. */
-  async rollback(ctx: RequestContext, input: RollbackInput): Promise<number> {
+  /**
+   * Runs in the operation's transaction (`ctx.em`); returns the new version, which the caller may
+   * see as an author or Addons:Edit (whether or not a reviewer of its channel).
+   */
+  async rollback(ctx: RequestContext, input: RollbackInput): Promise<VersionRecord> {
     const userId = ctx.viewer.userId;
     if (userId === null) throw errors.notAuthenticated();
     const record = existingAddon(ctx, await this.catalogue.find(ctx, input.addon), 'nobody');
@@ -127,7 +132,9 @@ export class RollbackService {
         version: newVersion,
         actorId: userId,
       });
-      return version.id;
+      const created = await ctx.loaders.get(versionById).load(version.id);
+      if (!created) throw new Error(`version ${version.id} was not created`);
+      return created;
     } catch (error) {
       await this.files.delete(upload.storageKey);
       throw error;
