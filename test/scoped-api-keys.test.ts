@@ -270,6 +270,10 @@ describe('add-on scope', () => {
     );
     const uuid = await validUpload(Y, '2.1.0');
     expect((await v5Put(xKey.jwt(), Y, uuid)).status).toBe(403);
+    // The user's own upload, once submitted to Y, is hidden from the key (404) like Y's others.
+    expect((await v5Put(dev.jwt(), Y, uuid)).status).toBe(200);
+    expect((await t.http.get(`/api/v5/addons/upload/${uuid}/`).set('Authorization', xKey.jwt())).status).toBe(404);
+    expect((await t.http.get(`/api/v5/addons/upload/${uuid}/`).set('Authorization', dev.jwt())).status).toBe(200);
 
     // New add-ons: v4 POST, v4 PUT of an unknown guid, v5 submission without and with a new guid.
     const created = 'This API key is limited to some add-ons and may not create new ones.';
