@@ -293,7 +293,7 @@ describe('refusals of versions and add-ons (v5 REST)', () => {
     expect((await rollbackRest(stranger.jwt(), addon.guid!, ids['1.0'], { version: '3.0' })).status).toBe(404);
   });
 
-  it('refuses disabled add-ons', async () => {
+  it('refuses disabled add-ons, and deleted ones as unknown', async () => {
     const { addon, ids } = await seeded('disabled', [{ version: '1.0' }, { version: '2.0' }]);
     await t.em().nativeUpdate(Addon, { id: addon.id }, { disabledByUser: true });
     const hidden = await rollbackRest(dev.jwt(), addon.guid!, ids['1.0'], { version: '3.0' });
@@ -305,6 +305,9 @@ describe('refusals of versions and add-ons (v5 REST)', () => {
     expect((await rollbackRest(dev.jwt(), addon.guid!, ids['1.0'], { version: '3.0' })).body).toEqual({
       non_field_errors: ['You cannot roll back a version of a disabled add-on.'],
     });
+    // A deleted add-on is unknown, to its authors too.
+    await t.em().nativeUpdate(Addon, { id: addon.id }, { status: AddonStatus.DELETED });
+    expect((await rollbackRest(dev.jwt(), addon.guid!, ids['1.0'], { version: '3.0' })).status).toBe(404);
   });
 
   it('refuses add-ons that are not extensions, as the original does', async () => {
