@@ -111,15 +111,19 @@ async function entriesOf(addonId: number): Promise<Entry[]> {
   return page.items;
 }
 
-/** The `domain-event` jobs about the add-on, as pg-boss stores them. */
-async function jobsOf(addonId: number): Promise<EventJob[]> {
+/**
+ * The `domain-event` jobs about the add-on, as pg-boss stores them; those of the `webhooks`
+ * subscriber (src/webhooks/, which gets every event it may turn into a webhook) only when asked.
+ */
+async function jobsOf(addonId: number, subscriber: 'others' | 'webhooks' = 'others'): Promise<EventJob[]> {
   const rows = await t
     .em()
     .getConnection()
     .execute<{ id: string; state: string; data: EventJobData | string }[]>(
       `select id::text as id, state::text as state, data from pgboss.job
-        where name = 'domain-event' and data->'event'->'data'->>'addonId' = ? order by created_on, id`,
-      [String(addonId)],
+        where name = 'domain-event' and data->'event'->'data'->>'addonId' = ?
+          and (data->>'subscriber' = 'webhooks') = ? order by created_on, id`,
+      [String(addonId), subscriber === 'webhooks'],
     );
   return rows.map((r) => ({
     id: r.id,
@@ -386,6 +390,10 @@ describe('each lifecycle operation writes one audit entry and queues its domain 
     ]);
     const onAgain = await observe(addon.id, () => disableByDeveloper(owner, addon.id, false));
     expect([onAgain.entries, onAgain.jobs]).toEqual([[], []]);
+    // The webhooks subscriber got the disabling (a webhook event), not the enabling (none).
+    expect(await jobsOf(addon.id, 'webhooks')).toMatchObject([
+      eventJob('webhooks', 'addon.disabled', { addonId: addon.id, by: 'developer' }, owner.id),
+    ]);
   });
 
   it('setAddonDisabledByVendor: DISABLED_BY_ADMIN (PUBLIC to DISABLED) and ENABLED_BY_ADMIN back, with the comment', async () => {
