@@ -23,7 +23,13 @@ import { playground } from './graphql/playground.js';
 import { createGraphqlEndpoint } from './graphql/server.js';
 import { refuseDeepJson } from './core/input-guards.js';
 import { remoteSettingsRouter } from './blocklist/remote-settings.http.js';
-import { mediaFromStorage, publicDownload, validationReport, validationReportJson } from './signing/signing.http.js';
+import {
+  mediaFromStorage,
+  publicDownload,
+  sourceDownload,
+  validationReport,
+  validationReportJson,
+} from './signing/signing.http.js';
 import { buildAppSchema } from './graphql/schema.js';
 import { ServiceMetrics } from './ops/metrics.js';
 import { DatabaseGate, sendUnavailable } from './ops/outage.js';
@@ -129,6 +135,7 @@ export async function createApp(config: Config, logger: Logger, options: CreateA
       );
     }
     app.get('/downloads/file/:id{/:name}', publicDownload(services, db));
+    app.get('/downloads/source/:id', sourceDownload(services, db));
     app.use('/v1', corsHandler, remoteSettingsRouter(services.blocklistPublisher, db, config.SITE_URL));
     app.get('/developers/upload/:uuid', validationReport(services, db));
     app.get('/developers/upload/:uuid/json', validationReportJson(services, db));
@@ -192,6 +199,14 @@ async function startJobWorkers(services: Services, metrics: ServiceMetrics | nul
     timed('publish-blocklist', () => services.blocklistPublisher.publish({ force: job.data.force })),
   );
   await jobs.work('domain-event', (job) => timed('domain-event', () => events.deliver(job.data)), { concurrency: 2 });
+  await jobs.work(
+    'webhook-deliver',
+    (job) => timed('webhook-deliver', () => services.webhooks.attempt(job.data.deliveryId)),
+    {
+      concurrency: services.config.WEBHOOKS_CONCURRENCY,
+      pollIntervalSeconds: 1,
+    },
+  );
 }
 
 function listen(app: Express, port: number, host?: string): Promise<Server> {

@@ -125,6 +125,8 @@ const schema = z.object({
   WEB_PROCESSES: z.coerce.number().int().min(1).max(64).default(1),
   /** Largest accepted upload, in MiB (the package's decompressed limits are checked separately). */
   MAX_UPLOAD_MB: z.coerce.number().int().min(1).max(1024).default(200),
+  /** Largest version source code archive accepted, in MiB (the original's 200 MB); within MAX_UPLOAD_MB for REST multipart. */
+  MAX_SOURCE_UPLOAD_MB: z.coerce.number().int().min(1).max(1024).default(200),
   /** Uploads one account may stream at once (REST and GraphQL multipart); one more is a 429. */
   MAX_CONCURRENT_UPLOADS_PER_USER: z.coerce.number().int().min(1).max(100).default(4),
   /** Image uploads that may wait for one of the process's 2 decoders; one more is a 429 with Retry-After. */
@@ -217,6 +219,42 @@ const schema = z.object({
   BLOCKLIST_BASE_THRESHOLD: z.coerce.number().int().min(1).max(10_000_000).default(5_000),
   /** Reviewers may decide on versions of add-ons they are an author of (the original's ALLOW_SELF_REVIEWS). */
   ALLOW_SELF_REVIEWS: bool.default(false),
+  /** Outgoing webhooks (src/webhooks/): the longest one attempt waits for an answer, in milliseconds. */
+  WEBHOOKS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /**
+   * Seconds before each retry of a failed webhook delivery (comma-separated, fractions allowed); after
+   * the last one the delivery is abandoned. Default: Standard Webhooks' schedule (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h).
+   */
+  WEBHOOKS_RETRY_SCHEDULE: list
+    .transform((items) => items.map(Number))
+    .refine((items) => items.length <= 20 && items.every((n) => Number.isFinite(n) && n >= 0 && n <= 7 * 86_400), {
+      message: 'must be up to 20 comma-separated numbers of seconds (0 to 604800)',
+    })
+    .default([5, 300, 1800, 7200, 18_000, 36_000, 36_000]),
+  /**
+   * Milliseconds a webhook delivery waits before its first attempt, so that the events of one change
+   * (signed and approved commit together) are all recorded and sent to an endpoint in their order.
+   */
+  WEBHOOKS_SEND_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
+  /** Webhook attempts one process makes at once (each endpoint's are sent one at a time). */
+  WEBHOOKS_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
+  /** Webhook URLs may name hosts resolving to private, loopback or link-local addresses (development only). */
+  WEBHOOKS_ALLOW_PRIVATE_NETWORKS: bool.default(false),
+  /** Host names (exact, lower-case) webhook URLs may name whatever they resolve to (e.g. an internal relay). */
+  WEBHOOKS_ALLOWED_HOSTS: list.default([]),
+  /** Webhook URLs must be https (default: in production only). */
+  WEBHOOKS_REQUIRE_HTTPS: bool.optional(),
+  /**
+   * Trusted publishing (src/trusted-publishing/): the OIDC issuers add-on owners may trust (exact
+   * issuer URLs, comma-separated); only these are ever fetched. Default: GitHub Actions and GitLab.com.
+   */
+  TRUSTED_PUBLISHING_ISSUERS: list.default(['https://token.actions.githubusercontent.com', 'https://gitlab.com']),
+  /** Listed issuers may be plain http (a local test issuer; development only). */
+  TRUSTED_PUBLISHING_ALLOW_INSECURE_ISSUERS: bool.default(false),
+  /** The `aud` a new trusted publisher expects by default; default: SITE_URL. */
+  TRUSTED_PUBLISHING_AUDIENCE: z.string().min(1).max(255).optional(),
+  /** Lifetime of a key issued for an OIDC token, in seconds (default 15 minutes). */
+  TRUSTED_PUBLISHING_KEY_SECONDS: z.coerce.number().int().min(1).max(3600).default(900),
   /** Domain of `reviewreply+<uuid>@<domain>` addresses; default: SITE_URL's host name. */
   INBOUND_EMAIL_DOMAIN: z.string().min(1).optional(),
   /** Where files and media live: `local` (DATA_DIR) or `s3` (an S3-compatible object store, shared by every process). */

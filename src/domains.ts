@@ -14,6 +14,8 @@ import { abuseManifest } from './abuse/manifest.js';
 import { curationManifest } from './curation/manifest.js';
 import { shelvesManifest } from './shelves/manifest.js';
 import { discoveryManifest } from './discovery/manifest.js';
+import { webhooksManifest } from './webhooks/manifest.js';
+import { trustedPublishingManifest } from './trusted-publishing/manifest.js';
 
 /**
  * Every domain (composition). A new domain adds `src/<domain>/manifest.ts` and its line here; its
@@ -40,6 +42,8 @@ export const domains: readonly DomainManifest[] = [
   curationManifest,
   shelvesManifest,
   discoveryManifest,
+  webhooksManifest,
+  trustedPublishingManifest,
 ];
 
 /** The domains' entities, given to the database port (`openDatabase`), which adds its own (cache tags). */

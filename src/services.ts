@@ -41,6 +41,8 @@ import { UploadProcessor } from './signing/upload-processor.js';
 import { ScannersService } from './scanners/scanners.service.js';
 import { LazySigningTools } from './signing/lazy-signing-tools.js';
 import { UploadsService } from './signing/uploads.service.js';
+import { VersionSourceService } from './signing/source.service.js';
+import { RollbackService } from './signing/rollback.service.js';
 import { collectionsOptions } from './collections/collections.config.js';
 import { CollectionsService } from './collections/collections.service.js';
 import { CollectionItemsService } from './collections/collection-items.service.js';
@@ -59,6 +61,9 @@ import { BlocklistPublisher } from './blocklist/blocklist.publisher.js';
 import { CurationLog } from './curation/curation-log.js';
 import { ShelvesService } from './shelves/shelves.service.js';
 import { DiscoveryService } from './discovery/discovery.service.js';
+import { TrustedPublishingService } from './trusted-publishing/trusted-publishing.service.js';
+import { WebhooksService } from './webhooks/webhooks.service.js';
+import { WEBHOOK_SOURCE_EVENTS } from './webhooks/webhook-events.js';
 
 /** The service singletons. Each holds the rules of one domain; all take a RequestContext or an EntityManager. */
 export interface Services {
@@ -82,10 +87,14 @@ export interface Services {
   readonly reviewFlags: ReviewFlagsService;
   readonly uploads: UploadsService;
   readonly processor: UploadProcessor;
+  /** Rolling back a release: an earlier approved version re-published under a new version string. */
+  readonly rollback: RollbackService;
   /** The scanners run on every version made from an upload (YARA rules, secrets, look-alike names). */
   readonly scanners: ScannersService;
   readonly signingTools: LazySigningTools;
   readonly downloads: DownloadsService;
+  /** Version source code archives: attached by authors, downloaded by authors and reviewers. */
+  readonly versionSources: VersionSourceService;
   readonly reviews: ReviewsService;
   readonly reviewMail: ReviewMailService;
   readonly reviewerSubscriptions: ReviewerSubscriptionsService;
@@ -121,6 +130,10 @@ export interface Services {
   readonly curationLog: CurationLog;
   /** The discovery pane, its editorial content and recommendations. */
   readonly discovery: DiscoveryService;
+  /** Trusted publishing: CI providers' OIDC tokens exchanged for short-lived scoped API keys. */
+  readonly trustedPublishing: TrustedPublishingService;
+  /** Developers' webhook endpoints and the signed deliveries of their add-ons' events. */
+  readonly webhooks: WebhooksService;
 }
 
 export function createServices(config: Config, logger: Logger, keyring: Keyring, db: Database): Services {
@@ -219,10 +232,35 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
         .send('publish-blocklist', {}, { singletonKey: 'mlbf', startAfter: config.BLOCKLIST_PUBLISH_DELAY_SECONDS })
         .then(() => undefined),
   });
+  const webhooks = new WebhooksService(keyring.box('webhook-secrets'), jobs, () => db.fork(), {
+    timeoutMs: config.WEBHOOKS_TIMEOUT_MS,
+    retrySchedule: config.WEBHOOKS_RETRY_SCHEDULE,
+    sendDelayMs: config.WEBHOOKS_SEND_DELAY_MS,
+    allowPrivateNetworks: config.WEBHOOKS_ALLOW_PRIVATE_NETWORKS,
+    allowedHosts: config.WEBHOOKS_ALLOWED_HOSTS.map((host) => host.toLowerCase()),
+    requireHttps: config.WEBHOOKS_REQUIRE_HTTPS ?? config.NODE_ENV === 'production',
+  });
+  events.subscribe({
+    name: 'webhooks',
+    on: WEBHOOK_SOURCE_EVENTS,
+    handle: (event) => webhooks.record(event),
+  });
   events.subscribe({
     name: 'review-mail',
     on: ['review.decided'],
     handle: (event) => reviews.mailDecision(db.fork(), (event.data as LifecycleEvents['review.decided']).noteId),
+  });
+  const rollback = new RollbackService(catalogue, files, jobs, lifecycle, mailer, {
+    siteUrl,
+    serviceName: config.VENDOR_NAME,
+  });
+  events.subscribe({
+    name: 'rollback-mail',
+    on: ['version.rolled_back'],
+    handle: (event) => {
+      const { versionId, fromVersionId } = event.data as LifecycleEvents['version.rolled_back'];
+      return rollback.mailAuthors(db.fork(), versionId, fromVersionId);
+    },
   });
 
   return {
@@ -250,12 +288,17 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
     jobs,
     reviewFlags,
     uploads,
+    rollback,
     processor: new UploadProcessor(db, files, signingTools, jobs, reviewFlags, lifecycle, logger),
     scanners: new ScannersService(db, files, jobs, lifecycle, logger, {
       trademarks: [config.VENDOR_NAME, config.BROWSER_NAME],
     }),
     signingTools,
     downloads: new DownloadsService(files),
+    versionSources: new VersionSourceService(files, catalogue, lifecycle, uploads, {
+      tmpDir: join(config.dataDir, 'tmp'),
+      maxBytes: config.MAX_SOURCE_UPLOAD_MB * 1024 * 1024,
+    }),
     reviews,
     reviewMail: new ReviewMailService(reviews, {
       secretKey: config.INBOUND_EMAIL_SECRET_KEY ?? null,
@@ -293,6 +336,13 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
     shelves: new ShelvesService(catalogue, curationLog),
     curationLog,
     discovery: new DiscoveryService(catalogue, curationLog),
+    trustedPublishing: new TrustedPublishingService(catalogue, apiKeys, lifecycle, {
+      issuers: config.TRUSTED_PUBLISHING_ISSUERS,
+      allowInsecureIssuers: config.TRUSTED_PUBLISHING_ALLOW_INSECURE_ISSUERS,
+      defaultAudience: config.TRUSTED_PUBLISHING_AUDIENCE ?? siteUrl,
+      keySeconds: config.TRUSTED_PUBLISHING_KEY_SECONDS,
+    }),
+    webhooks,
   };
 }
 

@@ -234,16 +234,37 @@ describe('operation families', () => {
     expect((await gql(withIt.jwt(), ME)).body.data.me.id).toBe(dev.id);
   }, 60_000);
 
-  it('listing: no operation accepting API keys edits listings, so a listing-only key is refused everywhere', async () => {
+  it('listing: a listing key edits the listing through GraphQL and nothing else; other keys may not edit it', async () => {
     const listing = await createKey(dev, { name: 'listing only', operations: ['LISTING'] });
+    const upload = await createKey(dev, { name: 'upload for listing', operations: ['UPLOAD', 'STATUS'] });
+    const EDIT = `mutation ($addon: String!, $input: UpdateAddonListingInput!) {
+      updateAddonListing(addon: $addon, input: $input) { id summary }
+    }`;
+    const edit = (auth: string, summary: string) =>
+      gql(auth, EDIT, { addon: String(xId), input: { summary: { 'en-US': summary } } });
+
+    const edited = await edit(listing.jwt(), 'Edited from CI with a listing key');
+    expect(edited.body.errors).toBeUndefined();
+    expect(edited.body.data.updateAddonListing.summary).toEqual({ 'en-US': 'Edited from CI with a listing key' });
+
+    const refused = await edit(upload.jwt(), 'Not with an upload key');
+    expect(code(refused)).toBe('FORBIDDEN');
+    expect(refused.body.errors[0].message).toMatch(/may not perform "listing" operations/);
+
     expect((await status(listing.jwt(), X, '1.0.0')).status).toBe(403);
     expect((await profile(listing.jwt())).status).toBe(403);
     expect((await v4Put(listing.jwt(), X, '1.6.0', await extension({ id: X, version: '1.6.0' }))).status).toBe(403);
+
     const schema = await buildAppSchema(null);
-    const listingFields = [schema.getQueryType()!, schema.getMutationType()!].flatMap((type) =>
-      Object.values(type.getFields()).filter((f) => fieldKeyScope(f) === 'listing'),
+    const listingFields = [schema.getQueryType()!, schema.getMutationType()!]
+      .flatMap((type) => Object.values(type.getFields()).filter((f) => fieldKeyScope(f) === 'listing'))
+      .map((f) => f.name)
+      .sort();
+    expect(listingFields).toEqual(['addAddonPreview', 'deleteAddonPreview', 'setAddonIcon', 'updateAddonListing']);
+    // Author management stays with sessions.
+    expect(code(await gql(listing.jwt(), `mutation { removeAddonAuthor(addon: "${xId}", userId: 1) { id } }`))).toBe(
+      'FORBIDDEN',
     );
-    expect(listingFields).toEqual([]);
   }, 60_000);
 });
 

@@ -217,6 +217,7 @@ const README_ROWS: Record<string, TextLimit[][]> = {
   'Add-on tag': [['tag']],
   'Custom licence name / text': [['licenseName'], ['licenseText']],
   'Preview caption': [['previewCaption']],
+  'Version `release_notes` (each translation)': [['releaseNotes']],
   'Collection `name`': [['collectionName']],
   'Collection `slug`': [['collectionSlug']],
   'Collection `description`, add-on `notes` in a collection': [['collectionDescription', 'collectionNotes']],
@@ -248,6 +249,14 @@ const README_ROWS: Record<string, TextLimit[][]> = {
     ['blockReason'],
     ['blockUrl'],
   ],
+  'Webhook endpoint `url` / `description`': [['webhookUrl'], ['webhookDescription']],
+  'Trusted publisher `issuer`, `audience` / claim name / claim value': [
+    ['trustedPublisherIssuer'],
+    ['trustedPublisherClaim'],
+    ['trustedPublisherClaimValue'],
+  ],
+  'OIDC `token` (trusted publishing exchange)': [['oidcToken']],
+  'API key `name` (`createApiKey`)': [['apiKeyName']],
 };
 
 /** The rows of README's "### Limits" table: input label and its limits ("3,000 / 64" is [3000, 64]). */

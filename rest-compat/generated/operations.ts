@@ -768,6 +768,15 @@ export type RestEditAccountMutation = {
   editUser: RestUserFieldsFragment;
 };
 
+/** mutation RestExchangeOidcToken */
+export type RestExchangeOidcTokenMutation = {
+  exchangeOidcToken: {
+    apiKey: string;
+    apiSecret: string;
+    expiresAt: string;
+  };
+};
+
 /** query RestFileDownload */
 export type RestFileDownloadQuery = {
   fileDownload: {
@@ -1104,6 +1113,30 @@ export type RestVersionScannerResultsQuery = {
   };
 };
 
+/** mutation SubmissionCreateVersion */
+export type SubmissionCreateVersionMutation = {
+  createAddonVersion: RestVersionFieldsFragment & {
+    hasSource: boolean;
+  };
+};
+
+/** mutation SubmissionEditVersion */
+export type SubmissionEditVersionMutation = {
+  editVersion: RestVersionFieldsFragment & {
+    hasSource: boolean;
+  };
+};
+
+/** mutation SubmissionRollback */
+export type SubmissionRollbackMutation = {
+  rollbackVersion: RestVersionFieldsFragment & {
+    license: {
+      text: Translations | null;
+    } | null;
+    queueStanding: RestQueueStandingFieldsFragment | null;
+  };
+};
+
 /** mutation SubmissionSubmit */
 export type SubmissionSubmitMutation = {
   submitAddonVersion: {
@@ -1146,6 +1179,7 @@ export type SubmissionUploadDetailQuery = {
 /** query SubmissionVersion */
 export type SubmissionVersionQuery = {
   addonVersion: RestVersionFieldsFragment & {
+    hasSource: boolean;
     license: {
       text: Translations | null;
     } | null;
@@ -1160,6 +1194,10 @@ export type SubmissionVersionsQuery = {
     page: number;
     pageSize: number;
     pageCount: number;
-    items: RestVersionFieldsFragment[];
+    items: Array<
+      RestVersionFieldsFragment & {
+        hasSource: boolean;
+      }
+    >;
   };
 };

@@ -2,10 +2,13 @@ import Upload from 'graphql-upload/Upload.mjs';
 import { errors } from '../../src/core/errors.js';
 import { fieldMessages } from '../../src/core/messages.js';
 import type {
+  SubmissionCreateVersionMutation,
+  SubmissionEditVersionMutation,
   SubmissionSubmitMutation,
   SubmissionUploadDetailQuery,
   SubmissionUploadFieldsFragment,
   SubmissionUploadMutation,
+  SubmissionRollbackMutation,
   SubmissionVersionQuery,
   SubmissionVersionsQuery,
 } from '../generated/operations.js';
@@ -68,12 +71,28 @@ function shapeUpload(u: SubmissionUploadFieldsFragment, ctx: Context) {
  * fields as objects), whose file `url` is the API-key download (`/api/v4/file/…`: streamed to
  * authors, public files redirected to the mirror), which web-ext fetches with its key.
  */
-function shapeVersion(version: VersionData, ctx: Context) {
-  const shaped = shapeCatalogueVersion(version, ctx);
+function shapeVersion(version: VersionData & { hasSource?: boolean }, ctx: Context) {
+  const shaped = withSource(shapeCatalogueVersion(version, ctx), version);
   const file = version.files[0];
   if (!file || !('file' in shaped) || !shaped.file) return shaped;
   const url = `${ctx.baseUrl}/api/v4/file/${file.id}/${new URL(file.url).pathname.split('/').pop()}`;
   return { ...shaped, file: { ...shaped.file, url } };
+}
+
+/** v5's `has_source` (whether a source code archive is attached), where the document asked for it. */
+function withSource<T extends object>(shaped: T, version: { hasSource?: boolean }) {
+  return version.hasSource === undefined ? shaped : { ...shaped, has_source: version.hasSource };
+}
+
+/**
+ * A version edit's `source`: a multipart file part. Anything else named `source` is DRF's refusal
+ * of a non-file (a JSON body cannot carry one); absent or null: no change.
+ */
+function sourceField(req: Request): Upload | null {
+  const { source } = form(req);
+  if (source === undefined || source === null) return null;
+  if (source instanceof Upload) return source;
+  throw errors.field('source', 'The submitted data was not a file. Check the encoding type on the form.');
 }
 
 /**
@@ -254,6 +273,7 @@ export const submissionRoutes = defineSubmissionRoutes([
           pageCount
           items {
             ...RestVersionFields
+            hasSource
           }
         }
       }
@@ -270,6 +290,7 @@ export const submissionRoutes = defineSubmissionRoutes([
       query SubmissionVersion($addon: String!, $id: Int!) {
         addonVersion(addon: $addon, id: $id) {
           ...RestVersionFields
+          hasSource
           license {
             text
           }
@@ -288,6 +309,92 @@ export const submissionRoutes = defineSubmissionRoutes([
     shape: (data: SubmissionVersionQuery, ctx) => ({
       ...shapeVersion(data.addonVersion, ctx),
       ...shapeQueueStanding(data.addonVersion.queueStanding, ctx),
+    }),
+  },
+  {
+    ...v5,
+    method: 'POST',
+    path: '/addons/addon/<addon>/versions/',
+    uploads: true,
+    document: gql`
+      mutation SubmissionCreateVersion($addon: String!, $upload: String!, $license: String, $source: Upload) {
+        createAddonVersion(addon: $addon, uploadUuid: $upload, license: $license, source: $source) {
+          ...RestVersionFields
+          hasSource
+        }
+      }
+      ${versionFields}
+    `,
+    variables: (req) => {
+      const { upload, license } = form(req);
+      if (typeof upload !== 'string' || !upload) throw errors.field('upload', fieldMessages.required);
+      if (license !== undefined && license !== null && typeof license !== 'string') {
+        throw errors.field('license', 'Incorrect type. Expected slug value.');
+      }
+      return { addon: req.params.addon, upload, license: license ?? null, source: sourceField(req) };
+    },
+    status: 201,
+    shape: (data: SubmissionCreateVersionMutation, ctx) => shapeVersion(data.createAddonVersion, ctx),
+  },
+  {
+    ...v5,
+    method: 'PATCH',
+    path: '/addons/addon/<addon>/versions/<version>/',
+    uploads: true,
+    document: gql`
+      mutation SubmissionEditVersion($addon: String!, $id: Int!, $source: Upload, $releaseNotes: TranslatedInput) {
+        editVersion(addon: $addon, id: $id, source: $source, releaseNotes: $releaseNotes) {
+          ...RestVersionFields
+          hasSource
+        }
+      }
+      ${versionFields}
+    `,
+    variables: (req) => {
+      // `release_notes`: an object of locales (JSON), or one string for the request's language.
+      const notes = form(req).release_notes;
+      if (notes !== undefined && notes !== null && typeof notes !== 'string' && !isObject(notes)) {
+        throw errors.field('release_notes', 'You must provide an object of {lang-code:value}.');
+      }
+      return {
+        addon: req.params.addon,
+        id: parseIntParam(req.params.version),
+        source: sourceField(req),
+        ...(notes === undefined ? {} : { releaseNotes: notes }),
+      };
+    },
+    shape: (data: SubmissionEditVersionMutation, ctx) => shapeVersion(data.editVersion, ctx),
+  },
+  {
+    // Not in the original's API (its rollback is a devhub form): `{"version": "<new version string>"}`.
+    ...v5,
+    method: 'POST',
+    path: '/addons/addon/<addon>/versions/<version>/rollback/',
+    document: gql`
+      mutation SubmissionRollback($addon: String!, $version: Int!, $newVersion: String!) {
+        rollbackVersion(addon: $addon, version: $version, newVersion: $newVersion) {
+          ...RestVersionFields
+          license {
+            text
+          }
+          queueStanding {
+            ...RestQueueStandingFields
+          }
+        }
+      }
+      ${versionFields}
+      ${queueStandingFields}
+    `,
+    variables: (req) => {
+      const newVersion = form(req).version;
+      if (newVersion === undefined || newVersion === null) throw errors.field('version', fieldMessages.required);
+      if (typeof newVersion !== 'string') throw errors.field('version', 'Not a valid string.');
+      return { addon: req.params.addon, version: parseIntParam(req.params.version), newVersion };
+    },
+    status: 201,
+    shape: (data: SubmissionRollbackMutation, ctx) => ({
+      ...shapeVersion(data.rollbackVersion, ctx),
+      ...shapeQueueStanding(data.rollbackVersion.queueStanding, ctx),
     }),
   },
 ]);

@@ -8,13 +8,21 @@ import type { Services } from '../services.js';
 import { AddonObjectType, PreviewType } from './catalogue.types.js';
 import { AuthorRole, UpdateAddonListingInput } from './listing.types.js';
 import { Requires, SIGN_IN, objectRule } from '../auth/requirements.js';
+import { Accepts } from '../auth/credentials.js';
+import { KeyOperation, KeyScope } from '../auth/key-scopes.js';
 import { OwnTransactions } from '../graphql/transactions.js';
 
-/** Developer-side listing changes (authors of the add-on only). */
+/**
+ * Developer-side listing changes (authors of the add-on only). The listing edits accept API keys
+ * (family `listing`, so CI can keep a listing in step with its releases); author management takes a
+ * session.
+ */
 @Resolver()
 export class ListingResolver {
   constructor(private readonly services: Services) {}
 
+  @Accepts('jwt', 'session')
+  @KeyScope(KeyOperation.LISTING)
   @Requires(SIGN_IN, objectRule('an author of the add-on'))
   @Mutation(() => AddonObjectType, {
     description:
@@ -61,6 +69,8 @@ export class ListingResolver {
     return this.services.listing.removeAuthor(ctx, addon, userId);
   }
 
+  @Accepts('jwt', 'session')
+  @KeyScope(KeyOperation.LISTING)
   @Requires(SIGN_IN, objectRule('an author of the add-on'))
   @OwnTransactions('slow external work', 'reads the image (graphql-upload), renders it with sharp and stores the files')
   @Mutation(() => PreviewType, {
@@ -76,6 +86,8 @@ export class ListingResolver {
     return this.services.listing.addPreview(ctx, addon, await receiveUpload(image), caption);
   }
 
+  @Accepts('jwt', 'session')
+  @KeyScope(KeyOperation.LISTING)
   @Requires(SIGN_IN, objectRule('an author of the add-on'))
   @Mutation(() => AddonObjectType)
   deleteAddonPreview(
@@ -86,6 +98,8 @@ export class ListingResolver {
     return this.services.listing.deletePreview(ctx, addon, previewId);
   }
 
+  @Accepts('jwt', 'session')
+  @KeyScope(KeyOperation.LISTING)
   @Requires(SIGN_IN, objectRule('an author of the add-on'))
   @OwnTransactions('slow external work', 'reads the image (graphql-upload), renders it with sharp and stores the files')
   @Mutation(() => AddonObjectType, {

@@ -55,6 +55,8 @@ export const TEXT_LIMITS = {
   licenseText: 50_000,
   /** chosen; preview caption */
   previewCaption: 280,
+  /** original (`max_length=3000`); each translation of a version's release notes */
+  releaseNotes: 3_000,
 
   // Collections
   /** chosen */
@@ -141,6 +143,26 @@ export const TEXT_LIMITS = {
   blockReason: 10_000,
   /** `varchar(255)`; the block's documentation URL */
   blockUrl: 255,
+
+  // Webhooks
+  /** chosen */
+  webhookUrl: 2_000,
+  /** `varchar(255)` */
+  webhookDescription: 255,
+
+  // Trusted publishing
+  /** `varchar(255)`; a trusted publisher's issuer URL and expected audience */
+  trustedPublisherIssuer: 255,
+  /** chosen; the name of a claim a trusted publisher requires */
+  trustedPublisherClaim: 64,
+  /** chosen; the value a trusted publisher requires of a claim */
+  trustedPublisherClaimValue: 255,
+  /** chosen; an OIDC ID token exchanged for an API key (refused before it is parsed) */
+  oidcToken: 8_192,
+
+  // API keys
+  /** `varchar(100)`; a scoped API key's name */
+  apiKeyName: 100,
 } as const;
 
 export type TextLimit = keyof typeof TEXT_LIMITS;

@@ -26,6 +26,9 @@ import { Migration20261127173713_Blocklist } from './Migration20261127173713_Blo
 import { Migration20261127182143_NeedsHumanReview } from './Migration20261127182143_NeedsHumanReview.js';
 import { Migration20261127182934_Scanners } from './Migration20261127182934_Scanners.js';
 import { Migration20261127221514_ScopedApiKeys } from './Migration20261127221514_ScopedApiKeys.js';
+import { Migration20261127223500_VersionSources } from './Migration20261127223500_VersionSources.js';
+import { Migration20261127224500_Webhooks } from './Migration20261127224500_Webhooks.js';
+import { Migration20261127225000_TrustedPublishing } from './Migration20261127225000_TrustedPublishing.js';
 
 /** Applied in order at start. Add each new migration here (npm run migration:create prints the line). */
 export const migrationsList: MigrationObject[] = [
@@ -56,4 +59,7 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127182143_NeedsHumanReview', class: Migration20261127182143_NeedsHumanReview },
   { name: 'Migration20261127182934_Scanners', class: Migration20261127182934_Scanners },
   { name: 'Migration20261127221514_ScopedApiKeys', class: Migration20261127221514_ScopedApiKeys },
+  { name: 'Migration20261127223500_VersionSources', class: Migration20261127223500_VersionSources },
+  { name: 'Migration20261127224500_Webhooks', class: Migration20261127224500_Webhooks },
+  { name: 'Migration20261127225000_TrustedPublishing', class: Migration20261127225000_TrustedPublishing },
 ];

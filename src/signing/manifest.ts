@@ -1,9 +1,12 @@
 import type { DomainManifest } from '../core/domain.js';
 import { FileUpload } from './upload.entity.js';
 import { SigningResolver } from './signing.resolver.js';
+import { VersionSourceResolver } from './source.resolver.js';
+import { VersionSource } from './version-source.entity.js';
+import { RollbackResolver } from './rollback.resolver.js';
 
 export const signingManifest: DomainManifest = {
   name: 'signing',
-  entities: [FileUpload],
-  resolvers: [SigningResolver],
+  entities: [FileUpload, VersionSource],
+  resolvers: [SigningResolver, RollbackResolver, VersionSourceResolver],
 };

@@ -9,6 +9,7 @@ import type { DomainEvent } from '../events/domain-events.js';
  */
 export const WEBHOOK_EVENT_TYPES = [
   'version.submitted',
+  'version.rolled_back',
   'version.validated',
   'version.signed',
   'version.approved',
@@ -25,6 +26,7 @@ export const WEBHOOK_TEST_EVENT = 'webhook.test';
 /** The lifecycle events the webhooks subscriber listens to. */
 export const WEBHOOK_SOURCE_EVENTS: readonly (keyof LifecycleEvents)[] = [
   'version.submitted',
+  'version.rolled_back',
   'version.validated',
   'version.signed',
   'version.approved',
@@ -62,6 +64,10 @@ export function webhookFacts(event: DomainEvent<LifecycleEvents>): WebhookFacts 
         ...facts('version.submitted', d.addonId, null, { uploadId: d.uploadId }),
         version: { version: d.version, channel: channelName(d.channel as Channel) },
       };
+    }
+    case 'version.rolled_back': {
+      const d = event.data as LifecycleEvents['version.rolled_back'];
+      return facts('version.rolled_back', d.addonId, d.versionId, { fromVersionId: d.fromVersionId });
     }
     case 'version.validated': {
       const d = event.data as LifecycleEvents['version.validated'];

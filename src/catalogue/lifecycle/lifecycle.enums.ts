@@ -7,6 +7,8 @@ export const ActivityAction = {
   VERSION_APPROVED: 'version_approved',
   VERSION_REJECTED: 'version_rejected',
   VERSION_DELETED: 'version_deleted',
+  /** A new version re-publishing an earlier approved one's package (the original's VERSION_ROLLBACK). */
+  VERSION_ROLLBACK: 'version_rollback',
   REVIEW_APPROVED: 'review_approved',
   REVIEW_REJECTED: 'review_rejected',
   REVIEW_INFORMATION_REQUESTED: 'review_information_requested',
@@ -24,6 +26,13 @@ export const ActivityAction = {
   BLOCKED: 'blocked',
   BLOCK_EDITED: 'block_edited',
   UNBLOCKED: 'unblocked',
+  /** A source code archive was attached to a version, or replaced (the original's SOURCE_CODE_UPLOADED). */
+  SOURCE_CODE_UPLOADED: 'source_code_uploaded',
+  /** An owner trusted a CI provider's OIDC tokens, or removed that trust (src/trusted-publishing/). */
+  TRUSTED_PUBLISHER_ADDED: 'trusted_publisher_added',
+  TRUSTED_PUBLISHER_REMOVED: 'trusted_publisher_removed',
+  /** A CI provider's OIDC token was exchanged for a short-lived API key scoped to the add-on. */
+  TRUSTED_PUBLISHING_KEY_ISSUED: 'trusted_publishing_key_issued',
 } as const;
 export type ActivityAction = (typeof ActivityAction)[keyof typeof ActivityAction];
 
@@ -49,6 +58,8 @@ export interface LifecycleEvents {
   'version.approved': { addonId: number; versionId: number; channel: number };
   'version.rejected': { addonId: number; versionId: number; channel: number };
   'version.deleted': { addonId: number; versionId: number };
+  /** `versionId` was created from `fromVersionId`'s package by a rollback (signed and approved by the pipeline). */
+  'version.rolled_back': { addonId: number; versionId: number; fromVersionId: number };
   /** A reviewer's decision, with the review note the authors are mailed. */
   'review.decided': { addonId: number; versionId: number; noteId: number; decision: ReviewDecisionKind };
   'addon.disabled': { addonId: number; by: DisabledBy };

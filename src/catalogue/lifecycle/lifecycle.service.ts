@@ -129,6 +129,32 @@ export class AddonLifecycle {
   }
 
   /**
+   * A rollback: `versionId` (just created from an upload) re-publishes the package of the earlier
+   * approved version `fromVersionId` under the string `version`; the signing job approves it.
+   */
+  async rolledBack(
+    tx: EntityManager,
+    args: {
+      addonId: number;
+      versionId: number;
+      fromVersionId: number;
+      fromVersion: string;
+      version: string;
+      actorId: number;
+    },
+  ): Promise<void> {
+    const { addonId, versionId, fromVersionId, fromVersion, version, actorId } = args;
+    await this.change(tx, addonId, {
+      action: ActivityAction.VERSION_ROLLBACK,
+      actorId,
+      versionId,
+      details: { fromVersionId, fromVersion, version },
+      derive: false,
+      events: [['version.rolled_back', { addonId, versionId, fromVersionId }]],
+    });
+  }
+
+  /**
    * A reviewer's decision, recorded with its review note: approval marks the version reviewed (the
    * caller queues its signature); rejection disables its waiting files and the add-on's status
    * follows; information requests and comments change nothing else.
@@ -368,6 +394,50 @@ export class AddonLifecycle {
       details: block.details,
       derive: false,
       events: [['addon.blocked', { addonId, change: block.change, soft }]],
+    });
+  }
+
+  /**
+   * A version's source code archive was attached (or replaced) by `actorId`: recorded only (no
+   * status follows from it; the original flags a human review only for versions pending
+   * rejection, which this service does not have).
+   */
+  async sourceUploaded(
+    tx: EntityManager,
+    args: { addonId: number; versionId: number; actorId: number; details: Record<string, unknown> },
+  ): Promise<void> {
+    await this.change(tx, args.addonId, {
+      action: ActivityAction.SOURCE_CODE_UPLOADED,
+      actorId: args.actorId,
+      versionId: args.versionId,
+      details: args.details,
+      derive: false,
+    });
+  }
+
+  /**
+   * Trusted publishing (src/trusted-publishing/): a publisher added or removed, or a key issued for
+   * an OIDC token; recorded only (no status follows from it).
+   */
+  async recordTrustedPublishing(
+    tx: EntityManager,
+    addonId: number,
+    entry: {
+      change: 'added' | 'removed' | 'keyIssued';
+      actorId: number | null;
+      details: Record<string, unknown>;
+    },
+  ): Promise<void> {
+    const action = {
+      added: ActivityAction.TRUSTED_PUBLISHER_ADDED,
+      removed: ActivityAction.TRUSTED_PUBLISHER_REMOVED,
+      keyIssued: ActivityAction.TRUSTED_PUBLISHING_KEY_ISSUED,
+    };
+    await this.change(tx, addonId, {
+      action: action[entry.change],
+      actorId: entry.actorId,
+      details: entry.details,
+      derive: false,
     });
   }
 
