@@ -27,6 +27,8 @@ interface TestIssuer {
     claims: JWTPayload,
     options?: { key?: CryptoKey; alg?: string; header?: Record<string, unknown> },
   ): Promise<string>;
+  /** Holds its key set's answers until the returned function is called. */
+  hold(): () => void;
   close(): Promise<void>;
 }
 
@@ -36,12 +38,14 @@ async function startIssuer(discoveryIssuer?: string, alg = 'RS256', jwksUri?: st
   const jwk = { ...(await exportJWK(publicKey)), kid: 'key-1', alg, use: 'sig' };
   const requests: string[] = [];
   let url = '';
-  const server: Server = createServer((req, res) => {
+  let held: Promise<void> | null = null;
+  const server: Server = createServer(async (req, res) => {
     requests.push(req.url ?? '');
     res.setHeader('content-type', 'application/json');
     if (req.url === '/.well-known/openid-configuration') {
       res.end(JSON.stringify({ issuer: discoveryIssuer ?? url, jwks_uri: jwksUri ?? `${url}/jwks` }));
     } else if (req.url === '/jwks') {
+      await held;
       res.end(JSON.stringify({ keys: [jwk] }));
     } else {
       res.statusCode = 404;
@@ -67,6 +71,11 @@ async function startIssuer(discoveryIssuer?: string, alg = 'RS256', jwksUri?: st
         .setProtectedHeader({ alg: options.alg ?? 'RS256', kid: 'key-1', typ: 'JWT', ...options.header })
         .sign(options.key ?? privateKey);
     },
+    hold: () => {
+      let release = () => {};
+      held = new Promise<void>((resolve) => (release = resolve));
+      return release;
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -79,6 +88,8 @@ let untrusted: TestIssuer;
 let impostor: TestIssuer;
 /** Publishes an ES256 key. */
 let es256: TestIssuer;
+/** Its key set is held by one test: fetched only there. */
+let slow: TestIssuer;
 /** Stopped before the app starts: unreachable. */
 let gone: TestIssuer;
 /** Its discovery document names an unreachable key set. */
@@ -98,6 +109,7 @@ beforeAll(async () => {
   untrusted = await startIssuer();
   impostor = await startIssuer('https://someone-else.example');
   es256 = await startIssuer(undefined, 'ES256');
+  slow = await startIssuer();
   gone = await startIssuer();
   await gone.close();
   keyless = await startIssuer(undefined, 'RS256', `${gone.url}/jwks`);
@@ -111,6 +123,7 @@ beforeAll(async () => {
         untrusted.url,
         impostor.url,
         es256.url,
+        slow.url,
         gone.url,
         keyless.url,
         GITHUB,
@@ -141,7 +154,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t?.close();
-  await Promise.all([issuer, untrusted, impostor, es256, keyless].map((i) => i?.close()));
+  await Promise.all([issuer, untrusted, impostor, es256, slow, keyless].map((i) => i?.close()));
 });
 
 const graphql = (who: string | null, query: string, variables: Record<string, unknown> = {}) => {
@@ -346,6 +359,46 @@ describe('the exchange', () => {
     const again = await exchange(token);
     expect(again.status).toBe(401);
     expect(again.body.detail).toMatch(/already been exchanged/);
+  });
+
+  it('one of two concurrent exchanges of a token wins; the other is a replay and writes nothing', async () => {
+    const token = await issuer.mint(CLAIMS);
+    const keys = async () =>
+      Number(
+        (
+          await t
+            .em()
+            .getConnection()
+            .execute<{ n: string }[]>("select count(*) as n from api_keys where kind = 'trusted-publishing'")
+        )[0].n,
+      );
+    const before = await keys();
+    const answers = await Promise.all([exchange(token), exchange(token)]);
+    expect(answers.map((res) => res.status).sort()).toEqual([200, 401]);
+    expect(answers.find((res) => res.status === 401)!.body.detail).toMatch(/already been exchanged/);
+    expect(await keys()).toBe(before + 1);
+  });
+
+  it("fetches the issuer's keys outside any transaction: other mutations complete meanwhile", async () => {
+    const addon = await createAddon(t.em(), { authors: [{ id: owner.id }] });
+    await addPublisher(owner, String(addon.id), { repository: 'octo/slow' }, slow.url);
+    const release = slow.hold();
+    try {
+      const pending = exchange(await slow.mint({ ...CLAIMS, repository: 'octo/slow' })).then((res) => res);
+      await waitFor('the key set request', async () => slow.requests.includes('/jwks'));
+      // On the embedded database's one connection, a transaction held during the fetch blocks this.
+      const meanwhile = await Promise.race([
+        addPublisher(owner, String(addon.id), { repository: 'octo/meanwhile' }, slow.url).then(() => 'done'),
+        new Promise((resolve) => setTimeout(() => resolve('blocked'), 3_000)),
+      ]);
+      expect(meanwhile).toBe('done');
+      release();
+      const res = await pending;
+      expect(res.status).toBe(200);
+      expect(res.body.api_key).toMatch(new RegExp(`^user:${owner.id}:\\d+$`));
+    } finally {
+      release();
+    }
   });
 
   it('refuses a token without jti exchanged before (its hash is kept)', async () => {

@@ -5,7 +5,7 @@ import { Addon } from '../catalogue/addon.entity.js';
 /**
  * A trusted publisher: an owner of the add-on trusts an OIDC issuer (a CI provider) and a set of
  * claims of its ID tokens (e.g. GitHub's `repository` and `workflow_ref`). CI exchanges such a
- * token for a short-lived API key scoped to the add-on (`TrustedPublishingService.exchange`),
+ * token for a short-lived API key scoped to the add-on (`TokenExchangeService.exchange`),
  * acting as the owner who added the publisher (`user`), while that user is still an author.
  * Removing a publisher deactivates it (`isActive` false): its history stays in the audit log.
  */

@@ -2,12 +2,13 @@ import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { Accepts } from '../auth/credentials.js';
 import { objectRule, PUBLIC, Requires, SIGN_IN } from '../auth/requirements.js';
 import type { RequestContext } from '../core/context.js';
+import { OwnTransactions } from '../graphql/transactions.js';
 import type { Services } from '../services.js';
 import { OidcTokenExchangeType, TrustedPublisherInput, TrustedPublisherType } from './trusted-publishing.types.js';
 
 const OWNER = objectRule('an owner of the add-on');
 
-/** Trusted publishing (TrustedPublishingService holds the rules). */
+/** Trusted publishing (TrustedPublishersService and TokenExchangeService hold the rules). */
 @Resolver()
 export class TrustedPublishingResolver {
   constructor(private readonly services: Services) {}
@@ -16,7 +17,7 @@ export class TrustedPublishingResolver {
   @Accepts('session')
   @Query(() => [TrustedPublisherType], { description: "The add-on's trusted publishers (CI providers' OIDC tokens)." })
   trustedPublishers(@Arg('addon') addon: string, @Ctx() ctx: RequestContext) {
-    return this.services.trustedPublishing.list(ctx, addon);
+    return this.services.trustedPublishers.list(ctx, addon);
   }
 
   @Requires(SIGN_IN, OWNER)
@@ -27,24 +28,28 @@ export class TrustedPublishingResolver {
       "Recorded in the add-on's audit log.",
   })
   addTrustedPublisher(@Arg('input') input: TrustedPublisherInput, @Ctx() ctx: RequestContext) {
-    return this.services.trustedPublishing.add(ctx, { ...input });
+    return this.services.trustedPublishers.add(ctx, { ...input });
   }
 
   @Requires(SIGN_IN, OWNER)
   @Accepts('session')
   @Mutation(() => Boolean, { description: 'Removes a trusted publisher and revokes the keys issued for it.' })
   removeTrustedPublisher(@Arg('id', () => Int) id: number, @Ctx() ctx: RequestContext) {
-    return this.services.trustedPublishing.remove(ctx, id);
+    return this.services.trustedPublishers.remove(ctx, id);
   }
 
   @Requires(PUBLIC)
   @Accepts()
+  @OwnTransactions(
+    'slow external work',
+    "fetches the issuer's discovery document and key set to verify the token before its writes",
+  )
   @Mutation(() => OidcTokenExchangeType, {
     description:
       "Exchanges a CI provider's OIDC ID token for a short-lived API key scoped to the add-ons of the trusted " +
       'publishers it matches (submit versions, read their status). No credentials: the token is the proof.',
   })
   exchangeOidcToken(@Arg('token', () => String, { nullable: true }) token: string | null, @Ctx() ctx: RequestContext) {
-    return this.services.trustedPublishing.exchange(ctx, token);
+    return this.services.tokenExchange.exchange(ctx, token);
   }
 }
