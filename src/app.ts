@@ -201,7 +201,7 @@ async function startJobWorkers(services: Services, metrics: ServiceMetrics | nul
   await jobs.work('domain-event', (job) => timed('domain-event', () => events.deliver(job.data)), { concurrency: 2 });
   await jobs.work(
     'webhook-deliver',
-    (job) => timed('webhook-deliver', () => services.webhooks.attempt(job.data.deliveryId)),
+    (job) => timed('webhook-deliver', () => services.webhookDeliveries.attempt(job.data.deliveryId)),
     {
       concurrency: services.config.WEBHOOKS_CONCURRENCY,
       pollIntervalSeconds: 1,

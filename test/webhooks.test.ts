@@ -480,6 +480,41 @@ describe('endpoint input', () => {
     expect(await deliveries(author, id)).toHaveLength(1);
   });
 
+  it('creation and update resolve the URL first, then write in a transaction of their own', async () => {
+    // Both declare @OwnTransactions (test/operation-transactions.test.ts): the lookup holds no
+    // transaction, and a refusal found afterwards (in the writing transaction) leaves nothing.
+    const author = await keyCaller(t);
+    const othersAddon = await createAddon(t.em(), { authors: [{ id: stranger.id }] });
+    const endpoints = async () =>
+      (await gql(t, author, '{ webhookEndpoints { url events } }')).data!.webhookEndpoints as unknown[];
+    const refused = await gql(t, author, CREATE, {
+      input: { url: 'http://127.0.0.1:9/a', events: ['addon.disabled'], addon: othersAddon.id },
+    });
+    expect(refused.errors![0]!.extensions.fields).toEqual({ addon: ['No add-on of yours has this id.'] });
+    expect(await endpoints()).toEqual([]);
+    // Outside the executor's transaction, each root field of a document commits on its own.
+    const two = await gql(
+      t,
+      author,
+      `mutation($ok: WebhookEndpointInput!, $bad: WebhookEndpointInput!) {
+        ok: createWebhookEndpoint(input: $ok) { secret } bad: createWebhookEndpoint(input: $bad) { secret } }`,
+      {
+        ok: { url: 'http://127.0.0.1:9/ok', events: ['addon.disabled'] },
+        bad: { url: 'http://127.0.0.1:9/bad', events: ['addon.disabled'], addon: othersAddon.id },
+      },
+    );
+    expect(two.errors).toMatchObject([{ path: ['bad'], extensions: { code: 'VALIDATION_FAILED' } }]);
+    expect(two.errors).toHaveLength(1);
+    expect(await endpoints()).toEqual([{ url: 'http://127.0.0.1:9/ok', events: ['addon.disabled'] }]);
+    const [{ id }] = (await gql(t, author, '{ webhookEndpoints { id } }')).data!.webhookEndpoints;
+    const UPDATE = `mutation($id: Int!, $input: WebhookEndpointInput!) { updateWebhookEndpoint(id: $id, input: $input) { url } }`;
+    const bad = await gql(t, author, UPDATE, { id, input: { url: 'http://127.0.0.1:9/new', events: [] } });
+    expect(bad.errors![0]!.extensions.fields).toEqual({ events: ['Choose at least one event.'] });
+    const good = await gql(t, author, UPDATE, { id, input: { url: 'http://127.0.0.1:9/new' } });
+    expect(good.data!.updateWebhookEndpoint).toEqual({ url: 'http://127.0.0.1:9/new' });
+    expect(await endpoints()).toEqual([{ url: 'http://127.0.0.1:9/new', events: ['addon.disabled'] }]);
+  });
+
   it('pages the delivery log with first/after', async () => {
     const r = await receiver();
     const { id } = await createEndpoint(stranger, { url: r.url, events: ['addon.disabled'] });
@@ -568,7 +603,7 @@ describe('no server-side request forgery (WEBHOOKS_ALLOW_PRIVATE_NETWORKS off)',
       strict,
     );
     // No job workers here: the subscriber and the attempt are called as the jobs would.
-    await strict.app.services.webhooks.record({
+    await strict.app.services.webhookDeliveries.record({
       id: '00000000-0000-4000-8000-000000000001',
       type: 'addon.disabled',
       data: { addonId: addon.id, by: 'developer' },
@@ -579,7 +614,7 @@ describe('no server-side request forgery (WEBHOOKS_ALLOW_PRIVATE_NETWORKS off)',
     const [recorded] = await conn.execute('select id, status from webhook_deliveries where endpoint_id = ?', [id]);
     expect(recorded.status).toBe('pending');
     await conn.execute('delete from addon_users where addon_id = ? and user_id = ?', [addon.id, author.id]);
-    await strict.app.services.webhooks.attempt(recorded.id);
+    await strict.app.services.webhookDeliveries.attempt(recorded.id);
     const [row] = await conn.execute('select status, attempts, last_error from webhook_deliveries where id = ?', [
       recorded.id,
     ]);
@@ -597,7 +632,7 @@ describe('no server-side request forgery (WEBHOOKS_ALLOW_PRIVATE_NETWORKS off)',
     // As if the address had changed since registration (a row written before a rule, a DNS change).
     await strict.em().getConnection().execute('update webhook_endpoints set url = ? where id = ?', [r.url, id]);
     const sent = await gql(strict, user, TEST_EVENT, { endpoint: id });
-    await strict.app.services.webhooks.attempt(sent.data!.sendTestWebhookEvent.id);
+    await strict.app.services.webhookDeliveries.attempt(sent.data!.sendTestWebhookEvent.id);
     const [row] = await strict
       .em()
       .getConnection()

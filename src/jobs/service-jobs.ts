@@ -27,7 +27,7 @@ export interface ServiceJobs {
     event: { id: string; type: string; data: object; occurredAt: string; actorId: number | null };
   };
   /**
-   * One attempt at one webhook delivery (`WebhooksService.attempt`); its retries are new jobs at the
+   * One attempt at one webhook delivery (`WebhookDeliveriesService.attempt`); its retries are new jobs at the
    * delivery's next attempt time, so this queue's own retries only cover crashes.
    */
   'webhook-deliver': { deliveryId: number };

@@ -2,6 +2,7 @@ import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 't
 import { Accepts } from '../auth/credentials.js';
 import { Requires, SIGN_IN, objectRule } from '../auth/requirements.js';
 import type { RequestContext } from '../core/context.js';
+import { OwnTransactions } from '../graphql/transactions.js';
 import type { Services } from '../services.js';
 import type { WebhookDelivery, WebhookEndpoint } from './webhook.entity.js';
 import {
@@ -15,9 +16,10 @@ import {
 const OWNER = objectRule('the endpoint’s owner (anyone else: NOT_FOUND)');
 
 /**
- * Developers' webhook endpoints (WebhooksService holds the rules). Sessions only: an endpoint
- * receives every event of its owner's add-ons and its secret is shown on creation, so API keys
- * (made for CI uploads, often stored in CI settings) cannot redirect or read that stream.
+ * Developers' webhook endpoints (WebhookEndpointsService holds their rules, WebhookDeliveriesService
+ * those of their deliveries). Sessions only: an endpoint receives every event of its owner's add-ons
+ * and its secret is shown on creation, so API keys (made for CI uploads, often stored in CI
+ * settings) cannot redirect or read that stream.
  */
 @Resolver(() => WebhookEndpointType)
 export class WebhooksResolver {
@@ -27,36 +29,38 @@ export class WebhooksResolver {
   @Requires(SIGN_IN)
   @Query(() => [WebhookEndpointType], { description: 'Your webhook endpoints (secrets are never shown again).' })
   webhookEndpoints(@Ctx() ctx: RequestContext) {
-    return this.services.webhooks.list(ctx);
+    return this.services.webhookEndpoints.list(ctx);
   }
 
   @Accepts('session')
   @Requires(SIGN_IN)
+  @OwnTransactions('slow external work', 'resolves the URL’s host (up to 3 s) before the endpoint is written')
   @Mutation(() => WebhookEndpointWithSecretType, {
     description:
       'Registers an endpoint (at most 10 per user, 5 per add-on) and returns its secret, once. The URL must ' +
       'resolve to public addresses only.',
   })
   createWebhookEndpoint(@Arg('input') input: WebhookEndpointInput, @Ctx() ctx: RequestContext) {
-    return this.services.webhooks.create(ctx, { ...input });
+    return this.services.webhookEndpoints.create(ctx, { ...input });
   }
 
   @Accepts('session')
   @Requires(SIGN_IN, OWNER)
+  @OwnTransactions('slow external work', 'resolves the URL’s host (up to 3 s) before the endpoint is written')
   @Mutation(() => WebhookEndpointType, { description: 'Changes an endpoint’s URL, events, description or state.' })
   updateWebhookEndpoint(
     @Arg('id', () => Int) id: number,
     @Arg('input') input: WebhookEndpointInput,
     @Ctx() ctx: RequestContext,
   ) {
-    return this.services.webhooks.update(ctx, id, { ...input });
+    return this.services.webhookEndpoints.update(ctx, id, { ...input });
   }
 
   @Accepts('session')
   @Requires(SIGN_IN, OWNER)
   @Mutation(() => Boolean, { description: 'Deletes an endpoint and its delivery log.' })
   deleteWebhookEndpoint(@Arg('id', () => Int) id: number, @Ctx() ctx: RequestContext) {
-    return this.services.webhooks.remove(ctx, id);
+    return this.services.webhookEndpoints.remove(ctx, id);
   }
 
   @Accepts('session')
@@ -65,7 +69,7 @@ export class WebhooksResolver {
     description: 'Replaces an endpoint’s secret and returns the new one, once; the old one stops at once.',
   })
   rotateWebhookSecret(@Arg('id', () => Int) id: number, @Ctx() ctx: RequestContext) {
-    return this.services.webhooks.rotateSecret(ctx, id);
+    return this.services.webhookEndpoints.rotateSecret(ctx, id);
   }
 
   @Accepts('session')
@@ -77,14 +81,14 @@ export class WebhooksResolver {
     @Arg('first', () => Int, { nullable: true, description: 'Default 20, at most 50.' }) first?: number | null,
     @Arg('after', () => String, { nullable: true }) after?: string | null,
   ) {
-    return this.services.webhooks.deliveries(ctx, endpoint, first, after);
+    return this.services.webhookDeliveries.deliveries(ctx, endpoint, first, after);
   }
 
   @Accepts('session')
   @Requires(SIGN_IN, OWNER)
   @Mutation(() => WebhookDeliveryType, { description: 'Sends a `webhook.test` event to the endpoint.' })
   sendTestWebhookEvent(@Arg('endpoint', () => Int) endpoint: number, @Ctx() ctx: RequestContext) {
-    return this.services.webhooks.sendTest(ctx, endpoint);
+    return this.services.webhookDeliveries.sendTest(ctx, endpoint);
   }
 
   @Accepts('session')
@@ -93,7 +97,7 @@ export class WebhooksResolver {
     description: 'Sends a succeeded or abandoned delivery again: same `webhook-id` and body, a new retry schedule.',
   })
   redeliverWebhook(@Arg('delivery', () => Int) delivery: number, @Ctx() ctx: RequestContext) {
-    return this.services.webhooks.redeliver(ctx, delivery);
+    return this.services.webhookDeliveries.redeliver(ctx, delivery);
   }
 
   @FieldResolver(() => Int, { nullable: true })

@@ -2,23 +2,19 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { LifecycleEvents } from '../catalogue/lifecycle/lifecycle.enums.js';
 import { channelName, type Channel } from '../catalogue/catalogue.enums.js';
-import { AddonStatus } from '../catalogue/catalogue.enums.js';
 import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
-import { FieldErrorCollector } from '../core/field-errors.js';
-import type { SecretBox } from '../core/secrets.js';
 import { selectRows } from '../db/rows.js';
-import { lengthProblem, truncateText } from '../core/text-limits.js';
+import { truncateText } from '../core/text-limits.js';
 import type { DomainEvent } from '../events/domain-events.js';
 import type { JobQueue } from '../jobs/queue.port.js';
 import type { ServiceJobs } from '../jobs/service-jobs.js';
-import { newWebhookSecret, postWebhook, EXCERPT_BYTES, type AttemptResult } from './sender.js';
+import { postWebhook, EXCERPT_BYTES, type AttemptResult } from './sender.js';
 import { checkWebhookUrl, UrlRefused, type UrlPolicy } from './url-guard.js';
-import { WebhookDelivery, WebhookEndpoint } from './webhook.entity.js';
-import { WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT, webhookFacts, type WebhookFacts } from './webhook-events.js';
+import { WebhookDelivery } from './webhook.entity.js';
+import { webhookOwnerId, type WebhookEndpointsService } from './webhook-endpoints.service.js';
+import { WEBHOOK_TEST_EVENT, webhookFacts, type WebhookFacts } from './webhook-events.js';
 
-export const MAX_ENDPOINTS_PER_USER = 10;
-export const MAX_ENDPOINTS_PER_ADDON = 5;
 const DEFAULT_DELIVERIES_PAGE = 20;
 const MAX_DELIVERIES_PAGE = 50;
 /** Retries after a deferral (an earlier event of the same endpoint not yet tried). */
@@ -29,20 +25,6 @@ export interface WebhooksOptions extends UrlPolicy {
   /** Seconds before each retry; its length is the number of retries. */
   retrySchedule: readonly number[];
   sendDelayMs: number;
-}
-
-export interface EndpointInput {
-  url?: string | null;
-  events?: string[] | null;
-  addon?: number | null;
-  description?: string | null;
-  isActive?: boolean | null;
-}
-
-export interface EndpointWithSecret {
-  endpoint: WebhookEndpoint;
-  /** Shown once: only its ciphertext is stored. */
-  secret: string;
 }
 
 export interface DeliveryPage {
@@ -76,92 +58,25 @@ interface DeliveryRow {
 const TERMINAL = ['succeeded', 'abandoned'];
 
 /**
- * Outgoing webhooks: developers' endpoints (their secrets sealed), the subscriber that turns each
- * lifecycle event into one delivery per interested endpoint of the add-on's authors, and the
- * attempts (`webhook-deliver` jobs, Standard Webhooks signatures, retries on a schedule).
+ * Webhook deliveries: the subscriber that turns each lifecycle event into one delivery per
+ * interested endpoint of the add-on's authors, the endpoints' delivery logs, test events and
+ * redeliveries (GraphQL, the executor's transaction: they only queue jobs), and the attempts
+ * (`webhook-deliver` jobs, Standard Webhooks signatures, retries on a schedule).
  *
  * Order: an endpoint's deliveries are first tried in the order their events occurred (a delivery
  * waits while an earlier one of the same endpoint has not been tried yet), and each gets the next
  * per-endpoint `sequence` when first tried. A failed delivery does not hold back later ones: its
  * retries may arrive after them; receivers order by `data.sequence` (or `timestamp`).
  */
-export class WebhooksService {
+export class WebhookDeliveriesService {
   constructor(
-    private readonly box: SecretBox,
+    private readonly endpoints: WebhookEndpointsService,
     private readonly jobs: JobQueue<ServiceJobs>,
     private readonly fork: () => EntityManager,
     private readonly options: WebhooksOptions,
   ) {}
 
-  // ---- Endpoints (GraphQL; the executor's transaction) ----
-
-  list(ctx: RequestContext): Promise<WebhookEndpoint[]> {
-    return ctx.em.find(WebhookEndpoint, { owner: this.ownerId(ctx) }, { orderBy: { id: 'asc' } });
-  }
-
-  async create(ctx: RequestContext, input: EndpointInput): Promise<EndpointWithSecret> {
-    const ownerId = this.ownerId(ctx);
-    const fields = new FieldErrorCollector();
-    const description = this.checkDescription(fields, input.description) ?? '';
-    const url = await this.checkUrl(fields, input.url, true);
-    const events = this.checkEvents(fields, input.events, true);
-    const addonId = await this.checkAddon(ctx, fields, input.addon ?? null);
-    fields.throwIfAny();
-    const [counts] = await selectRows<{ mine: string; addon: string }>(
-      ctx.em,
-      `select (select count(*) from webhook_endpoints where owner_id = ?) as mine,
-        (select count(*) from webhook_endpoints where addon_id = ?) as addon`,
-      [ownerId, addonId ?? -1],
-    );
-    if (Number(counts!.mine) >= MAX_ENDPOINTS_PER_USER) {
-      throw errors.field('non_field_errors', `At most ${MAX_ENDPOINTS_PER_USER} webhook endpoints per user.`);
-    }
-    if (addonId !== null && Number(counts!.addon) >= MAX_ENDPOINTS_PER_ADDON) {
-      throw errors.field('addon', `At most ${MAX_ENDPOINTS_PER_ADDON} webhook endpoints per add-on.`);
-    }
-    const endpoint = ctx.em.create(WebhookEndpoint, {
-      owner: ownerId,
-      addon: addonId,
-      url: url!,
-      events: events!,
-      description,
-      isActive: input.isActive ?? true,
-      secretCiphertext: '',
-    });
-    await ctx.em.flush();
-    const secret = this.seal(endpoint);
-    await ctx.em.flush();
-    return { endpoint, secret };
-  }
-
-  async update(ctx: RequestContext, id: number, input: EndpointInput): Promise<WebhookEndpoint> {
-    const endpoint = await this.own(ctx, id);
-    const fields = new FieldErrorCollector();
-    const description = this.checkDescription(fields, input.description);
-    const url = await this.checkUrl(fields, input.url, false);
-    const events = this.checkEvents(fields, input.events, false);
-    if (input.addon !== undefined) fields.add('addon', 'An endpoint’s add-on cannot be changed.');
-    fields.throwIfAny();
-    if (description !== null) endpoint.description = description;
-    if (url) endpoint.url = url;
-    if (events) endpoint.events = events;
-    if (input.isActive !== undefined && input.isActive !== null) endpoint.isActive = input.isActive;
-    await ctx.em.flush();
-    return endpoint;
-  }
-
-  async remove(ctx: RequestContext, id: number): Promise<boolean> {
-    const endpoint = await this.own(ctx, id);
-    await ctx.em.nativeDelete(WebhookEndpoint, { id: endpoint.id });
-    return true;
-  }
-
-  async rotateSecret(ctx: RequestContext, id: number): Promise<EndpointWithSecret> {
-    const endpoint = await this.own(ctx, id);
-    const secret = this.seal(endpoint);
-    await ctx.em.flush();
-    return { endpoint, secret };
-  }
+  // ---- Delivery logs, test events, redeliveries (GraphQL; the executor's transaction) ----
 
   /** The endpoint's deliveries, newest first; `after` is a previous page's `endCursor`. */
   async deliveries(
@@ -170,7 +85,7 @@ export class WebhooksService {
     first: number | null | undefined,
     after: string | null | undefined,
   ): Promise<DeliveryPage> {
-    const endpoint = await this.own(ctx, endpointId);
+    const endpoint = await this.endpoints.own(ctx, endpointId);
     const size = first ?? DEFAULT_DELIVERIES_PAGE;
     if (!Number.isInteger(size) || size < 1 || size > MAX_DELIVERIES_PAGE) {
       throw errors.field('first', `Between 1 and ${MAX_DELIVERIES_PAGE}.`);
@@ -191,7 +106,7 @@ export class WebhooksService {
 
   /** Queues a `webhook.test` delivery (whatever events the endpoint asked for). */
   async sendTest(ctx: RequestContext, endpointId: number): Promise<WebhookDelivery> {
-    const endpoint = await this.own(ctx, endpointId);
+    const endpoint = await this.endpoints.own(ctx, endpointId);
     const occurredAt = new Date();
     const payload = {
       type: WEBHOOK_TEST_EVENT,
@@ -212,7 +127,7 @@ export class WebhooksService {
   /** Sends a finished delivery again (same `webhook-id` and body), with a new retry schedule. */
   async redeliver(ctx: RequestContext, deliveryId: number): Promise<WebhookDelivery> {
     const delivery = await ctx.em.findOne(WebhookDelivery, deliveryId, { populate: ['endpoint'] });
-    if (!delivery || delivery.endpoint.owner.id !== this.ownerId(ctx)) throw errors.notFound();
+    if (!delivery || delivery.endpoint.owner.id !== webhookOwnerId(ctx)) throw errors.notFound();
     if (!TERMINAL.includes(delivery.status)) throw errors.conflict('This delivery is still being attempted.');
     Object.assign(delivery, {
       status: 'pending',
@@ -291,7 +206,7 @@ export class WebhooksService {
     }
     const claimed = await this.claim(em, row);
     if (!claimed) return;
-    const secret = this.box.open(row.secret_ciphertext, secretContext(row.endpoint_id));
+    const secret = this.endpoints.openSecret(row.endpoint_id, row.secret_ciphertext);
     let result: AttemptResult;
     if (secret === null) {
       result = { ok: false, statusCode: null, error: 'The endpoint’s secret cannot be read.', excerpt: null };
@@ -429,83 +344,7 @@ export class WebhooksService {
     }
     return { addon: { id: addon.id, guid: addon.guid, slug: addon.slug }, version, ...facts.extra };
   }
-
-  private ownerId(ctx: RequestContext): number {
-    const id = ctx.viewer.userId;
-    if (id === null) throw errors.notAuthenticated();
-    return id;
-  }
-
-  /** The caller's endpoint; anyone else's is unknown (404). */
-  private async own(ctx: RequestContext, id: number): Promise<WebhookEndpoint> {
-    const endpoint = await ctx.em.findOne(WebhookEndpoint, { id, owner: this.ownerId(ctx) });
-    if (!endpoint) throw errors.notFound();
-    return endpoint;
-  }
-
-  private seal(endpoint: WebhookEndpoint): string {
-    const secret = newWebhookSecret();
-    endpoint.secretCiphertext = this.box.seal(secret, secretContext(endpoint.id));
-    return secret;
-  }
-
-  private checkDescription(fields: FieldErrorCollector, input: string | null | undefined): string | null {
-    if (input === undefined || input === null) return null;
-    if (fields.check('description', lengthProblem(input, 'webhookDescription'))) return null;
-    return input.trim();
-  }
-
-  private async checkUrl(
-    fields: FieldErrorCollector,
-    input: string | null | undefined,
-    required: boolean,
-  ): Promise<string | null> {
-    if (input === undefined || input === null || input.trim() === '') {
-      if (required || input !== undefined) fields.add('url', 'This field is required.');
-      return null;
-    }
-    if (fields.check('url', lengthProblem(input, 'webhookUrl'))) return null;
-    try {
-      return (await checkWebhookUrl(input.trim(), this.options)).url.href;
-    } catch (error) {
-      if (!(error instanceof UrlRefused)) throw error;
-      fields.add('url', error.message);
-      return null;
-    }
-  }
-
-  private checkEvents(
-    fields: FieldErrorCollector,
-    input: string[] | null | undefined,
-    required: boolean,
-  ): string[] | null {
-    if (input === undefined || (input === null && !required)) return null;
-    if (!input?.length) return fields.add('events', 'Choose at least one event.');
-    const known = new Set<string>(WEBHOOK_EVENT_TYPES);
-    const unknown = input.filter((name) => !known.has(name));
-    if (unknown.length) {
-      const shown = unknown.slice(0, 3).map((name) => JSON.stringify(truncateText(name, 64)));
-      return fields.add('events', `Unknown event: ${shown.join(', ')}. Known: ${WEBHOOK_EVENT_TYPES.join(', ')}.`);
-    }
-    return WEBHOOK_EVENT_TYPES.filter((name) => input.includes(name));
-  }
-
-  /** The add-on an endpoint is limited to: one the caller authors (else the field error of an unknown one). */
-  private async checkAddon(ctx: RequestContext, fields: FieldErrorCollector, addonId: number | null) {
-    if (addonId === null) return null;
-    const [row] = await selectRows<{ id: number }>(
-      ctx.em,
-      `select a.id from addons a join addon_users au on au.addon_id = a.id and au.user_id = ?
-          where a.id = ? and a.status <> ?`,
-      [this.ownerId(ctx), addonId, AddonStatus.DELETED],
-    );
-    if (!row) return fields.add('addon', 'No add-on of yours has this id.');
-    return row.id;
-  }
 }
-
-/** A secret's ciphertext is bound to its endpoint (not movable to another row). */
-const secretContext = (endpointId: number) => `webhook-endpoint:${endpointId}`;
 
 function parseJson(value: unknown): Record<string, unknown> {
   return (typeof value === 'string' ? JSON.parse(value) : value) as Record<string, unknown>;
