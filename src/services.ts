@@ -61,8 +61,10 @@ import { BlocklistPublisher } from './blocklist/blocklist.publisher.js';
 import { CurationLog } from './curation/curation-log.js';
 import { ShelvesService } from './shelves/shelves.service.js';
 import { DiscoveryService } from './discovery/discovery.service.js';
-import { TrustedPublishingService } from './trusted-publishing/trusted-publishing.service.js';
-import { WebhooksService } from './webhooks/webhooks.service.js';
+import { TokenExchangeService } from './trusted-publishing/token-exchange.service.js';
+import { TrustedPublishersService } from './trusted-publishing/trusted-publishers.service.js';
+import { WebhookDeliveriesService } from './webhooks/webhook-deliveries.service.js';
+import { WebhookEndpointsService } from './webhooks/webhook-endpoints.service.js';
 import { WEBHOOK_SOURCE_EVENTS } from './webhooks/webhook-events.js';
 
 /** The service singletons. Each holds the rules of one domain; all take a RequestContext or an EntityManager. */
@@ -130,10 +132,14 @@ export interface Services {
   readonly curationLog: CurationLog;
   /** The discovery pane, its editorial content and recommendations. */
   readonly discovery: DiscoveryService;
-  /** Trusted publishing: CI providers' OIDC tokens exchanged for short-lived scoped API keys. */
-  readonly trustedPublishing: TrustedPublishingService;
-  /** Developers' webhook endpoints and the signed deliveries of their add-ons' events. */
-  readonly webhooks: WebhooksService;
+  /** Trusted publishing: the publishers owners trust (CI providers' OIDC issuers and claims)... */
+  readonly trustedPublishers: TrustedPublishersService;
+  /** ...and the exchange of their OIDC tokens for short-lived scoped API keys. */
+  readonly tokenExchange: TokenExchangeService;
+  /** Developers' webhook endpoints. */
+  readonly webhookEndpoints: WebhookEndpointsService;
+  /** The signed deliveries of webhook endpoints' events: recorded, attempted, retried; their logs. */
+  readonly webhookDeliveries: WebhookDeliveriesService;
 }
 
 export function createServices(config: Config, logger: Logger, keyring: Keyring, db: Database): Services {
@@ -232,18 +238,22 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
         .send('publish-blocklist', {}, { singletonKey: 'mlbf', startAfter: config.BLOCKLIST_PUBLISH_DELAY_SECONDS })
         .then(() => undefined),
   });
-  const webhooks = new WebhooksService(keyring.box('webhook-secrets'), jobs, () => db.fork(), {
-    timeoutMs: config.WEBHOOKS_TIMEOUT_MS,
-    retrySchedule: config.WEBHOOKS_RETRY_SCHEDULE,
-    sendDelayMs: config.WEBHOOKS_SEND_DELAY_MS,
+  const webhookUrls = {
     allowPrivateNetworks: config.WEBHOOKS_ALLOW_PRIVATE_NETWORKS,
     allowedHosts: config.WEBHOOKS_ALLOWED_HOSTS.map((host) => host.toLowerCase()),
     requireHttps: config.WEBHOOKS_REQUIRE_HTTPS ?? config.NODE_ENV === 'production',
+  };
+  const webhookEndpoints = new WebhookEndpointsService(keyring.box('webhook-secrets'), webhookUrls);
+  const webhookDeliveries = new WebhookDeliveriesService(webhookEndpoints, jobs, () => db.fork(), {
+    ...webhookUrls,
+    timeoutMs: config.WEBHOOKS_TIMEOUT_MS,
+    retrySchedule: config.WEBHOOKS_RETRY_SCHEDULE,
+    sendDelayMs: config.WEBHOOKS_SEND_DELAY_MS,
   });
   events.subscribe({
     name: 'webhooks',
     on: WEBHOOK_SOURCE_EVENTS,
-    handle: (event) => webhooks.record(event),
+    handle: (event) => webhookDeliveries.record(event),
   });
   events.subscribe({
     name: 'review-mail',
@@ -262,6 +272,12 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
       return rollback.mailAuthors(db.fork(), versionId, fromVersionId);
     },
   });
+  const trustedPublishing = {
+    issuers: config.TRUSTED_PUBLISHING_ISSUERS,
+    allowInsecureIssuers: config.TRUSTED_PUBLISHING_ALLOW_INSECURE_ISSUERS,
+    defaultAudience: config.TRUSTED_PUBLISHING_AUDIENCE ?? siteUrl,
+    keySeconds: config.TRUSTED_PUBLISHING_KEY_SECONDS,
+  };
 
   return {
     config,
@@ -336,13 +352,10 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
     shelves: new ShelvesService(catalogue, curationLog),
     curationLog,
     discovery: new DiscoveryService(catalogue, curationLog),
-    trustedPublishing: new TrustedPublishingService(catalogue, apiKeys, lifecycle, {
-      issuers: config.TRUSTED_PUBLISHING_ISSUERS,
-      allowInsecureIssuers: config.TRUSTED_PUBLISHING_ALLOW_INSECURE_ISSUERS,
-      defaultAudience: config.TRUSTED_PUBLISHING_AUDIENCE ?? siteUrl,
-      keySeconds: config.TRUSTED_PUBLISHING_KEY_SECONDS,
-    }),
-    webhooks,
+    trustedPublishers: new TrustedPublishersService(catalogue, lifecycle, trustedPublishing),
+    tokenExchange: new TokenExchangeService(apiKeys, lifecycle, trustedPublishing),
+    webhookEndpoints,
+    webhookDeliveries,
   };
 }
 

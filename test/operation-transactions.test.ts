@@ -121,13 +121,16 @@ describe('@OwnTransactions', () => {
       'addAddonPreview',
       'createAddonVersion',
       'createRating',
+      'createWebhookEndpoint',
       'editUser',
       'editVersion',
+      'exchangeOidcToken',
       'replyToRating',
       'reportAddon',
       'reportUser',
       'setAddonIcon',
       'submitAddonVersion',
+      'updateWebhookEndpoint',
     ]);
     for (const name of declared(mutations)) {
       expect(fieldOwnTransactions(mutations.getFields()[name])).toMatch(
