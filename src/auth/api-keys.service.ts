@@ -15,6 +15,8 @@ export interface IssuedApiKey {
   secret: string;
 }
 
+type KeyScopeColumn = 'kind' | 'name' | 'scopeAddonIds' | 'scopeOperations' | 'expiresAt' | 'trustedPublisherId';
+
 /** What limits a scoped key; null fields are unlimited. */
 export interface KeyScopeInput {
   kind: 'scoped' | 'trusted-publishing';
@@ -63,29 +65,12 @@ interface ActiveKeyRow {
 export class ApiKeysService {
   constructor(private readonly box: SecretBox) {}
 
-  /** Revokes the user's active key (if any) and issues a new one. */
+  /** Revokes the user's active default key (if any) and issues a new one. */
   async issue(em: EntityManager, user: User): Promise<IssuedApiKey> {
-    for (let attempt = 0; attempt < 20; attempt++) {
-      const key = `user:${user.id}:${randomInt(0, 1000)}`;
-      if (await em.count(ApiKey, { key })) continue;
-      const secret = randomBytes(32).toString('hex');
-      try {
-        await em.transactional(async (tx) => {
-          await tx.nativeUpdate(ApiKey, { user, isActive: true, kind: 'default' }, { isActive: null });
-          tx.create(ApiKey, {
-            user,
-            key,
-            secretCiphertext: this.box.seal(secret, key),
-            isActive: true,
-            created: new Date(),
-          });
-        });
-        return { key, secret };
-      } catch (error) {
-        if (!(error instanceof UniqueConstraintViolationException)) throw error;
-      }
-    }
-    throw new Error(`Could not find a free API key number for user ${user.id}`);
+    const { key, secret } = await this.insertKey(em, user, 1000, {}, (tx) =>
+      tx.nativeUpdate(ApiKey, { user, isActive: true, kind: 'default' }, { isActive: null }),
+    );
+    return { key, secret };
   }
 
   /** Revokes the user's active default key. */
@@ -103,28 +88,45 @@ export class ApiKeysService {
    * The caller has checked the scope's rules (names, add-ons the user authors, families, expiry).
    */
   async issueScoped(em: EntityManager, user: User, scope: KeyScopeInput): Promise<IssuedApiKey & { apiKey: ApiKey }> {
+    const { key, secret } = await this.insertKey(em, user, 1_000_000, {
+      kind: scope.kind,
+      name: scope.name,
+      scopeAddonIds: scope.addonIds,
+      scopeOperations: scope.operations,
+      expiresAt: scope.expiresAt,
+      trustedPublisherId: scope.trustedPublisherId ?? null,
+    });
+    return { key, secret, apiKey: await em.findOneOrFail(ApiKey, { key }) };
+  }
+
+  /**
+   * Inserts a key with a free issuer number below `numbers` and a new secret, after `before` (in the
+   * same savepoint, so a unique violation aborts neither it nor the caller's transaction).
+   */
+  private async insertKey(
+    em: EntityManager,
+    user: User,
+    numbers: number,
+    fields: Partial<Pick<ApiKey, KeyScopeColumn>>,
+    before?: (tx: EntityManager) => Promise<unknown>,
+  ): Promise<IssuedApiKey> {
     for (let attempt = 0; attempt < 20; attempt++) {
-      const key = `user:${user.id}:${randomInt(0, 1_000_000)}`;
+      const key = `user:${user.id}:${randomInt(0, numbers)}`;
       if (await em.count(ApiKey, { key })) continue;
       const secret = randomBytes(32).toString('hex');
       try {
-        // A savepoint: a unique violation must not abort the caller's transaction.
         await em.transactional(async (tx) => {
+          await before?.(tx);
           tx.create(ApiKey, {
             user,
             key,
             secretCiphertext: this.box.seal(secret, key),
             isActive: true,
             created: new Date(),
-            kind: scope.kind,
-            name: scope.name,
-            scopeAddonIds: scope.addonIds,
-            scopeOperations: scope.operations,
-            expiresAt: scope.expiresAt,
-            trustedPublisherId: scope.trustedPublisherId ?? null,
+            ...fields,
           });
         });
-        return { key, secret, apiKey: await em.findOneOrFail(ApiKey, { key }) };
+        return { key, secret };
       } catch (error) {
         if (!(error instanceof UniqueConstraintViolationException)) throw error;
       }
