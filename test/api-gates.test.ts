@@ -5,7 +5,7 @@ import { shapeUser } from '../rest-compat/routes/accounts.js';
 import type { Addon } from '../src/catalogue/addon.entity.js';
 import { AddonStatus, AddonType, App, PromotedCategory } from '../src/catalogue/catalogue.enums.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
-import { createAddon } from './helpers/catalogue.js';
+import { createAddon, firstExtensionCategoryId } from './helpers/catalogue.js';
 import { attachPackage } from './helpers/packages.js';
 import { call, caller, clearThrottles, versionsOf, type Caller } from './helpers/ratings.js';
 
@@ -355,9 +355,7 @@ beforeAll(async () => {
   const curator = await caller(t, { permission: ['Admin:Curation'] });
 
   const em = t.em();
-  const [category] = await em
-    .getConnection()
-    .execute<{ id: number }[]>(`select id from categories where application = 1 and type = 1 order by id limit 1`);
+  const categoryId = await firstExtensionCategoryId(em);
   const authors = [{ id: dev.id }];
   ext = await createAddon(em, {
     slug: 'gate-ext',
@@ -366,7 +364,7 @@ beforeAll(async () => {
     homepage: { 'en-US': 'https://example.com/home' },
     supportUrl: { 'en-US': 'https://example.com/support' },
     contributionsUrl: 'https://example.com/donate',
-    categoryIds: [category.id],
+    categoryIds: [categoryId],
     promotedCategory: PromotedCategory.RECOMMENDED,
     promotedApps: [App.BROWSER],
     averageDailyUsers: 50,

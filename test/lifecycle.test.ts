@@ -4,7 +4,7 @@ import { AddonStatus, Channel, FileStatus } from '../src/catalogue/catalogue.enu
 import { Version } from '../src/catalogue/version.entity.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { keyCaller, type KeyCaller } from './helpers/callers.js';
-import { createAddon, type AddonSpec } from './helpers/catalogue.js';
+import { createAddon, type AddonSpec, firstExtensionCategoryId } from './helpers/catalogue.js';
 import { extension } from './helpers/signing.js';
 
 /**
@@ -74,11 +74,7 @@ beforeAll(async () => {
   admin = await caller({ permission: ['Reviews:Admin'] });
   editor = await caller({ permission: ['Addons:Edit'] });
   curator = await caller({ permission: ['Admin:Curation'] });
-  const [category] = await t
-    .em()
-    .getConnection()
-    .execute<{ id: number }[]>('select id from categories where application = 1 and type = 1 order by id limit 1');
-  categoryId = category.id;
+  categoryId = await firstExtensionCategoryId(t.em());
 }, 120_000);
 afterAll(() => t?.close());
 

@@ -6,7 +6,7 @@ import { ReviewAction } from '../src/reviews/review.enums.js';
 import { AddonReviewerFlags } from '../src/reviews/review.entity.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { keyCaller, type KeyCaller } from './helpers/callers.js';
-import { createAddon } from './helpers/catalogue.js';
+import { createAddon, firstExtensionCategoryId } from './helpers/catalogue.js';
 import { extension } from './helpers/signing.js';
 
 /**
@@ -74,11 +74,7 @@ beforeAll(async () => {
   admin = (await t.createUser({ session: true, permission: ['Reviews:Admin'] })).sessionToken!;
   stranger = (await t.createUser({ session: true })).sessionToken!;
   dev = await keyCaller(t);
-  const [category] = await t
-    .em()
-    .getConnection()
-    .execute<{ id: number }[]>('select id from categories where application = 1 and type = 1 order by id limit 1');
-  categoryId = category.id;
+  categoryId = await firstExtensionCategoryId(t.em());
 }, 120_000);
 afterAll(() => t?.close());
 

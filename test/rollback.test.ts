@@ -6,7 +6,7 @@ import { AddonActivity } from '../src/catalogue/lifecycle/activity.entity.js';
 import { AddonFile, Version } from '../src/catalogue/version.entity.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { keyCaller, type KeyCaller } from './helpers/callers.js';
-import { createAddon } from './helpers/catalogue.js';
+import { createAddon, firstExtensionCategoryId } from './helpers/catalogue.js';
 import { extension, readCaPem, unzip, verifySignedPackage, waitFor } from './helpers/signing.js';
 
 type Json = Record<string, any>;
@@ -109,11 +109,7 @@ beforeAll(async () => {
   reviewer = `Bearer ${(await t.createUser({ session: true, permission: ['Addons:Review'] })).sessionToken}`;
   editor = `Bearer ${(await t.createUser({ session: true, permission: ['Addons:Edit'] })).sessionToken}`;
   blockAdmin = `Bearer ${(await t.createUser({ session: true, permission: ['Blocklist:Create'] })).sessionToken}`;
-  const [category] = await t
-    .em()
-    .getConnection()
-    .execute<{ id: number }[]>('select id from categories where application = 1 and type = 1 order by id limit 1');
-  categoryId = category.id;
+  categoryId = await firstExtensionCategoryId(t.em());
 }, 120_000);
 afterAll(() => t?.close());
 

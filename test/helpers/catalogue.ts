@@ -103,3 +103,11 @@ export async function createAddon(em: EntityManager, spec: AddonSpec = {}): Prom
   await em.refresh(addon);
   return addon;
 }
+
+/** The first Firefox extension category (a listed submission needs one). */
+export async function firstExtensionCategoryId(em: EntityManager): Promise<number> {
+  const [category] = await em
+    .getConnection()
+    .execute<{ id: number }[]>('select id from categories where application = 1 and type = 1 order by id limit 1');
+  return category.id;
+}
