@@ -255,7 +255,7 @@ const README_ROWS: Record<string, TextLimit[][]> = {
     ['trustedPublisherClaim'],
     ['trustedPublisherClaimValue'],
   ],
-  'OIDC `token` (trusted publishing exchange)': [['oidcToken']],
+  'OIDC `token` / `addon` (trusted publishing exchange)': [['oidcToken'], ['oidcExchangeAddon']],
   'API key `name` (`createApiKey`)': [['apiKeyName']],
 };
 

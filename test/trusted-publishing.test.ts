@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWTPayload } from 'jose';
 import { signJwt } from '../src/auth/jwt.js';
+import { AddonStatus } from '../src/catalogue/catalogue.enums.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { keyCaller, type KeyCaller } from './helpers/callers.js';
 import { createAddon } from './helpers/catalogue.js';
@@ -184,7 +185,19 @@ async function addPublisher(
   return res.body.data.addTrustedPublisher.id as number;
 }
 
-const exchange = (token: unknown) => t.http.post('/api/v5/trusted-publishing/token/').send({ token });
+const exchange = (token: unknown, addon?: unknown) =>
+  t.http.post('/api/v5/trusted-publishing/token/').send(addon === undefined ? { token } : { token, addon });
+
+const keyRow = async (key: string) =>
+  (
+    await t
+      .em()
+      .getConnection()
+      .execute<Record<string, unknown>[]>(
+        'select user_id, is_active, scope_addon_ids, trusted_publisher_ids from api_keys where key = ?',
+        [key],
+      )
+  )[0];
 
 const now = () => Math.floor(Date.now() / 1000);
 const keyJwt = (key: string, secret: string) => `JWT ${signJwt({ iss: key, iat: now(), exp: now() + 60 }, secret)}`;
@@ -299,7 +312,7 @@ describe('the exchange', () => {
       .em()
       .getConnection()
       .execute<Record<string, unknown>[]>(
-        'select user_id, kind, name, scope_addon_ids, scope_operations, trusted_publisher_id from api_keys where key = ?',
+        'select user_id, kind, name, scope_addon_ids, scope_operations, trusted_publisher_ids from api_keys where key = ?',
         [res.body.api_key],
       );
     expect(key).toEqual({
@@ -308,7 +321,7 @@ describe('the exchange', () => {
       name: `Trusted publisher #${publisherId}`,
       scope_addon_ids: [addonId],
       scope_operations: ['upload', 'status'],
-      trusted_publisher_id: publisherId,
+      trusted_publisher_ids: [publisherId],
     });
     const auth = keyJwt(res.body.api_key, res.body.api_secret);
     const put = await t.http
@@ -535,14 +548,178 @@ describe('the exchange', () => {
     expect(res.body.detail).toMatch(/no longer an author/);
   });
 
-  it('403: a token matching publishers added by different users', async () => {
+  it('400 without `addon`: a token matching publishers of several add-ons (of anyone) must name one; the token is kept', async () => {
     const other = await keyCaller(t);
     const mine = await createAddon(t.em(), { authors: [{ id: owner.id }] });
     const theirs = await createAddon(t.em(), { authors: [{ id: other.id }] });
     await addPublisher(owner, String(mine.id), { repository: 'octo/shared' });
     await addPublisher(other, String(theirs.id), { repository: 'octo/shared' });
-    const res = await exchange(await issuer.mint({ ...CLAIMS, repository: 'octo/shared' }));
-    expect(res.status).toBe(403);
-    expect(res.body.detail).toMatch(/different users/);
+    const token = await issuer.mint({ ...CLAIMS, repository: 'octo/shared' });
+    const res = await exchange(token);
+    expect(res.status).toBe(400);
+    expect(res.body.addon[0]).toMatch(/several add-ons: name the add-on/);
+    // Refused: nothing was consumed, the same token naming the add-on gets its key.
+    const named = await exchange(token, mine.guid!);
+    expect(named.status).toBe(200);
+    expect(await keyRow(named.body.api_key)).toMatchObject({ user_id: owner.id, scope_addon_ids: [mine.id] });
+  });
+});
+
+describe('the add-on an exchange names (`addon`): a stranger cannot stop releases', () => {
+  it("only the named add-on's publishers count: a stranger's publisher with the same issuer and claims changes nothing", async () => {
+    const victim = await createAddon(t.em(), { authors: [{ id: owner.id }] });
+    const theirs = await createAddon(t.em(), { authors: [{ id: stranger.id }] });
+    const claims = { repository: 'octo/victim', workflow_ref: WORKFLOW };
+    const publisher = await addPublisher(owner, String(victim.id), claims);
+    // The claims of an open-source project are public: the stranger copies them to an add-on of theirs.
+    await addPublisher(stranger, String(theirs.id), claims);
+    const token = { ...CLAIMS, repository: 'octo/victim' };
+    for (const addon of [victim.guid!, victim.slug!, String(victim.id), victim.id]) {
+      const res = await exchange(await issuer.mint(token), addon);
+      expect(res.status).toBe(200);
+      expect(await keyRow(res.body.api_key)).toEqual({
+        user_id: owner.id,
+        is_active: true,
+        scope_addon_ids: [victim.id],
+        trusted_publisher_ids: [publisher],
+      });
+    }
+    const named = await graphql(
+      null,
+      'mutation($token: String, $addon: String) { exchangeOidcToken(token: $token, addon: $addon) { apiKey } }',
+      { token: await issuer.mint(token), addon: victim.guid },
+    );
+    expect(named.body.errors).toBeUndefined();
+    expect(named.body.data.exchangeOidcToken.apiKey).toMatch(new RegExp(`^user:${owner.id}:`));
+  });
+
+  it('a named add-on the token does not cover: one 403 whatever the reason, and only once the token verifies', async () => {
+    const claims = { ...CLAIMS, repository: 'octo/uncovered' };
+    const covered = await createAddon(t.em(), { authors: [{ id: owner.id }] });
+    await addPublisher(owner, String(covered.id), { repository: 'octo/uncovered' });
+    const otherClaims = await createAddon(t.em(), {
+      authors: [{ id: stranger.id }],
+      status: AddonStatus.NOMINATED,
+      disabledByUser: true,
+    });
+    await addPublisher(stranger, String(otherClaims.id), { repository: 'octo/other' });
+    const noPublisher = await createAddon(t.em(), { authors: [{ id: stranger.id }] });
+    const otherIssuer = await createAddon(t.em(), { authors: [{ id: stranger.id }] });
+    await addPublisher(stranger, String(otherIssuer.id), { repository: 'octo/uncovered' }, es256.url);
+    const deleted = await createAddon(t.em(), { authors: [{ id: owner.id }] });
+    await addPublisher(owner, String(deleted.id), { repository: 'octo/uncovered' });
+    await t
+      .em()
+      .getConnection()
+      .execute('update addons set status = ? where id = ?', [AddonStatus.DELETED, deleted.id]);
+    const names = [
+      'no-such-addon',
+      '2147483647',
+      otherClaims.guid!,
+      otherClaims.slug!,
+      noPublisher.guid!,
+      otherIssuer.guid!,
+      deleted.guid!,
+    ];
+    const answers = new Set<string>();
+    for (const addon of names) {
+      const res = await exchange(await issuer.mint(claims), addon);
+      answers.add(JSON.stringify([res.status, res.body]));
+    }
+    expect([...answers]).toEqual([
+      JSON.stringify([
+        403,
+        {
+          detail:
+            "The token matches no trusted publisher of this add-on (check the add-on named and the publisher's " +
+            'issuer, audience and claims).',
+        },
+      ]),
+    ]);
+    // A forged token is refused for its signature, whatever add-on it names.
+    const { privateKey } = await generateKeyPair('RS256');
+    for (const addon of ['no-such-addon', otherClaims.guid!, covered.guid!]) {
+      const res = await exchange(await issuer.mint(claims, { key: privateKey }), addon);
+      expect(res.status).toBe(401);
+      expect(res.body.detail).toMatch(/signature/);
+    }
+    expect((await exchange(await issuer.mint(claims), covered.guid!)).status).toBe(200);
+  });
+
+  it('400: an `addon` over 255 characters, or not text', async () => {
+    const long = await exchange(await issuer.mint(CLAIMS), 'a'.repeat(256));
+    expect(long.status).toBe(400);
+    expect(long.body.addon[0]).toMatch(/255 characters/);
+    const wrong = await exchange(await issuer.mint(CLAIMS), { id: 1 });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.addon[0]).toBe('Not a valid string.');
+  });
+});
+
+describe('replays of a token without jti', () => {
+  const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+  it('refuses the same token with its signature spelled otherwise (unused bits of the last base64url character)', async () => {
+    const addon = await createAddon(t.em(), { authors: [{ id: owner.id }] });
+    await addPublisher(owner, String(addon.id), { repository: 'octo/respelled' });
+    const token = await issuer.mint({ ...CLAIMS, repository: 'octo/respelled', jti: undefined });
+    expect((await exchange(token, addon.guid)).status).toBe(200);
+    const last = token[token.length - 1];
+    // A 256-byte RS256 signature leaves 4 unused bits in its last character.
+    const respelled = `${token.slice(0, -1)}${ALPHABET[ALPHABET.indexOf(last) ^ 1]}`;
+    expect(respelled).not.toBe(token);
+    const again = await exchange(respelled, addon.guid);
+    expect(again.status).toBe(401);
+    expect(again.body.detail).toMatch(/already been exchanged/);
+  });
+
+  it("refuses an ES256 token's other valid signature, (r, n - s)", async () => {
+    const addon = await createAddon(t.em(), { authors: [{ id: owner.id }] });
+    await addPublisher(owner, String(addon.id), { repository: 'octo/high-s' }, es256.url);
+    const token = await es256.mint({ ...CLAIMS, repository: 'octo/high-s', jti: undefined }, { alg: 'ES256' });
+    expect((await exchange(token, addon.guid)).status).toBe(200);
+    const dot = token.lastIndexOf('.');
+    const signature = Buffer.from(token.slice(dot + 1), 'base64url');
+    const order = BigInt('0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551');
+    const s = BigInt(`0x${signature.subarray(32).toString('hex')}`);
+    const other = Buffer.concat([
+      signature.subarray(0, 32),
+      Buffer.from((order - s).toString(16).padStart(64, '0'), 'hex'),
+    ]);
+    const again = await exchange(`${token.slice(0, dot)}.${other.toString('base64url')}`, addon.guid);
+    expect(again.status).toBe(401);
+    expect(again.body.detail).toMatch(/already been exchanged/);
+  });
+});
+
+describe('removing a publisher revokes every key it contributed to', () => {
+  it('a key issued for two matching publishers (of two owners) is revoked when either is removed', async () => {
+    const coOwner = await keyCaller(t);
+    const addon = await createAddon(t.em(), { authors: [{ id: owner.id }, { id: coOwner.id }] });
+    const first = await addPublisher(owner, String(addon.id), { repository: 'octo/two' });
+    const second = await addPublisher(coOwner, String(addon.id), { repository: 'octo/two', workflow_ref: WORKFLOW });
+    const keys: { api_key: string; api_secret: string }[] = [];
+    for (let i = 0; i < 2; i++) {
+      const res = await exchange(await issuer.mint({ ...CLAIMS, repository: 'octo/two' }), addon.guid);
+      expect(res.status).toBe(200);
+      // Both publishers are the add-on's (its owners added them): the key acts as the first one's user.
+      expect(await keyRow(res.body.api_key)).toEqual({
+        user_id: owner.id,
+        is_active: true,
+        scope_addon_ids: [addon.id],
+        trusted_publisher_ids: [first, second],
+      });
+      keys.push(res.body);
+    }
+    const status = (key: { api_key: string; api_secret: string }) =>
+      t.http
+        .get(`/api/v4/addons/${encodeURIComponent(addon.guid!)}/versions/1.0.0/`)
+        .set('Authorization', keyJwt(key.api_key, key.api_secret));
+    expect((await status(keys[0])).status).not.toBe(401);
+    expect((await graphql(coOwner.session, REMOVE, { id: second })).body.data.removeTrustedPublisher).toBe(true);
+    for (const key of keys) {
+      expect((await status(key)).status).toBe(401);
+      expect((await keyRow(key.api_key)).is_active).toBeNull();
+    }
   });
 });

@@ -23,6 +23,12 @@ export type ApiKeyKind = 'default' | 'scoped' | 'trusted-publishing';
   name: 'api_keys_user_active',
   expression: 'create index "api_keys_user_active" on "api_keys" ("user_id") where "is_active"',
 })
+// Removing a trusted publisher revokes the active keys it contributed to (`= any(trusted_publisher_ids)`).
+@Index({
+  name: 'api_keys_trusted_publishers',
+  expression:
+    'create index "api_keys_trusted_publishers" on "api_keys" using gin ("trusted_publisher_ids") where "is_active"',
+})
 @Index({
   name: 'api_keys_one_active_per_user',
   expression:
@@ -70,7 +76,10 @@ export class ApiKey {
   @Property({ type: 'timestamptz', nullable: true })
   lastUsedAt: Date | null = null;
 
-  /** The trusted publisher whose OIDC token was exchanged for this key (kind `trusted-publishing`). */
-  @Property({ type: 'integer', nullable: true })
-  trustedPublisherId: number | null = null;
+  /**
+   * Every trusted publisher whose match issued this key (kind `trusted-publishing`): removing any of
+   * them revokes it.
+   */
+  @Property({ type: numberArray, columnType: 'int[]', nullable: true })
+  trustedPublisherIds: number[] | null = null;
 }

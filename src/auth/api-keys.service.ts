@@ -15,7 +15,7 @@ export interface IssuedApiKey {
   secret: string;
 }
 
-type KeyScopeColumn = 'kind' | 'name' | 'scopeAddonIds' | 'scopeOperations' | 'expiresAt' | 'trustedPublisherId';
+type KeyScopeColumn = 'kind' | 'name' | 'scopeAddonIds' | 'scopeOperations' | 'expiresAt' | 'trustedPublisherIds';
 
 /** What limits a scoped key; null fields are unlimited. */
 export interface KeyScopeInput {
@@ -24,7 +24,8 @@ export interface KeyScopeInput {
   addonIds: number[] | null;
   operations: string[] | null;
   expiresAt: Date | null;
-  trustedPublisherId?: number | null;
+  /** Every trusted publisher the key was issued for (kind `trusted-publishing`). */
+  trustedPublisherIds?: number[] | null;
 }
 
 export interface ActiveApiKey {
@@ -40,7 +41,7 @@ const ACTIVE_KEY_QUERY = `
     k.created as key_created, k.kind as key_kind, k.name as key_name,
     k.scope_addon_ids as key_scope_addon_ids, k.scope_operations as key_scope_operations,
     k.expires_at as key_expires_at, k.last_used_at as key_last_used_at,
-    k.trusted_publisher_id as key_trusted_publisher_id,
+    k.trusted_publisher_ids as key_trusted_publisher_ids,
     ${permissionsOfUserSql('k.user_id')} as key_permissions, u.*
   from api_keys k join users u on u.id = k.user_id
   where k.key = ? and k.is_active and (k.expires_at is null or k.expires_at > now())`;
@@ -56,7 +57,7 @@ interface ActiveKeyRow {
   key_scope_operations: string[] | null;
   key_expires_at: Date | null;
   key_last_used_at: Date | null;
-  key_trusted_publisher_id: number | null;
+  key_trusted_publisher_ids: number[] | null;
   key_permissions: string[] | null;
   [userColumn: string]: unknown;
 }
@@ -94,7 +95,7 @@ export class ApiKeysService {
       scopeAddonIds: scope.addonIds,
       scopeOperations: scope.operations,
       expiresAt: scope.expiresAt,
-      trustedPublisherId: scope.trustedPublisherId ?? null,
+      trustedPublisherIds: scope.trustedPublisherIds ?? null,
     });
     return { key, secret, apiKey: await em.findOneOrFail(ApiKey, { key }) };
   }
@@ -152,7 +153,7 @@ export class ApiKeysService {
       key_scope_operations: scopeOperations,
       key_expires_at: expiresAt,
       key_last_used_at: lastUsedAt,
-      key_trusted_publisher_id: trustedPublisherId,
+      key_trusted_publisher_ids: trustedPublisherIds,
       key_permissions: permissions,
       ...userRow
     } = row;
@@ -172,7 +173,7 @@ export class ApiKeysService {
       scope_operations: scopeOperations,
       expires_at: expiresAt,
       last_used_at: lastUsedAt,
-      trusted_publisher_id: trustedPublisherId,
+      trusted_publisher_ids: trustedPublisherIds,
     });
     return { apiKey, secret, permissions: permissions ?? [] };
   }

@@ -12,6 +12,7 @@ import { User } from '../accounts/user.entity.js';
 import type { ApiKeysService } from '../auth/api-keys.service.js';
 import { KeyOperation } from '../auth/key-scopes.js';
 import { isDeletedAddon, isUserAuthor } from '../catalogue/addon-access.js';
+import type { CatalogueService } from '../catalogue/catalogue.service.js';
 import type { AddonLifecycle } from '../catalogue/lifecycle/lifecycle.service.js';
 import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
@@ -44,20 +45,28 @@ const tokenError = (message: string) => errors.authenticationFailed(message, 'ER
 
 /**
  * The OIDC token exchange (no credentials): CI exchanges an ID token for a short-lived API key
- * scoped to the add-ons of the trusted publishers it matches (families `upload` and `status`),
- * acting as the owner who added them (publishers: trusted-publishers.service.ts).
+ * scoped to ONE add-on (families `upload` and `status`), acting as an owner who trusted the token's
+ * publisher (publishers: trusted-publishers.service.ts).
  *
  * An exchange: the token is length- and shape-checked, its (unverified) `iss` must be an allowed
  * issuer some active publisher trusts (one short read; nothing is fetched otherwise), then its
  * signature and `iss`, `aud`, `exp`, `nbf`, `iat` are verified against the issuer's published keys.
  * The active publishers of that issuer whose audience and every required claim match (exact string
- * equality) are the token's; they must act as one user, still an author of each add-on. One key is
- * issued, scoped to their add-ons; the token cannot be exchanged again (its `jti`, or its hash, is
- * kept until it expires); each add-on's audit log records the exchange.
+ * equality) are the token's. The request names the add-on it publishes (`addon`: id, slug or
+ * guid): then only that add-on's publishers are considered, so a publisher someone else added to
+ * another add-on with the same issuer and claims (claims of open-source projects are public)
+ * changes nothing. Every way an add-on is not covered (unknown, not visible, no publisher of the
+ * issuer, claims that do not match) answers the same 403, after the token was verified, so
+ * naming add-ons tells nothing about them. Without `addon` (older clients), the token's usable
+ * publishers must belong to one add-on; several add-ons answer 400 asking to name it.
+ * The key acts as the user who added the add-on's first matching publisher (still an author) and
+ * records every matching publisher (removing any of them revokes it); the token cannot be
+ * exchanged again (its `jti`, or the hash of its signed part, is kept until it expires); the
+ * add-on's audit log records the exchange.
  *
  * Runs outside the executor's transaction (`@OwnTransactions`): the issuer's discovery document
  * and key set are fetched while no connection is held, then everything from the publishers'
- * re-read to the audit entries is one short transaction of its own. A refused exchange writes
+ * re-read to the audit entry is one short transaction of its own. A refused exchange writes
  * nothing.
  */
 export class TokenExchangeService {
@@ -66,6 +75,7 @@ export class TokenExchangeService {
   constructor(
     private readonly apiKeys: ApiKeysService,
     private readonly lifecycle: AddonLifecycle,
+    private readonly catalogue: CatalogueService,
     private readonly options: TrustedPublishingOptions,
     private readonly issuers: OidcIssuers = new OidcIssuers({
       ttlMs: 10 * 60_000,
@@ -76,10 +86,15 @@ export class TokenExchangeService {
     this.allowedIssuers = new Set(options.issuers);
   }
 
-  async exchange(ctx: RequestContext, token: string | null | undefined): Promise<IssuedTrustedKey> {
+  async exchange(
+    ctx: RequestContext,
+    token: string | null | undefined,
+    addon?: string | null,
+  ): Promise<IssuedTrustedKey> {
     if (typeof token !== 'string' || !token) throw errors.field('token', fieldMessages.required);
     const tooLong = lengthProblem(token, 'oidcToken');
     if (tooLong) throw errors.field('token', tooLong);
+    const named = namedAddon(addon);
     if (!COMPACT_JWS.test(token)) throw tokenError('The token is not a signed JWT.');
     let unverified: JWTPayload;
     try {
@@ -102,9 +117,12 @@ export class TokenExchangeService {
     if (!trusting.length) {
       throw errors.forbidden(`No trusted publisher trusts the issuer ${JSON.stringify(issuer.slice(0, 255))}.`);
     }
-    // The network: outside any transaction.
+    // The network: outside any transaction. The named add-on is looked at only once the token is
+    // verified: a forged token learns nothing about it.
     const claims = await this.verify(token, issuer, [...new Set(trusting.map((p) => p.audience))]);
-    const matchingIds = matches(trusting, claims).map((p) => p.id);
+    const candidates = named === null ? trusting : await this.publishersOf(ctx, named, trusting);
+    const matchingIds = matches(candidates, claims).map((p) => p.id);
+    if (named !== null && !matchingIds.length) throw notCovered();
     return ctx.em.transactional(async (tx) => {
       // Re-read: a publisher removed while the keys were fetched issues nothing.
       const matching = matchingIds.length
@@ -114,6 +132,7 @@ export class TokenExchangeService {
           )
         : [];
       if (!matching.length) {
+        if (named !== null) throw notCovered();
         throw errors.forbidden(
           `The token's claims match no trusted publisher of ${issuer}` +
             (typeof claims.sub === 'string' ? ` (sub: ${JSON.stringify(claims.sub.slice(0, 255))}).` : '.'),
@@ -123,7 +142,18 @@ export class TokenExchangeService {
     });
   }
 
-  /** The writes, in the exchange's transaction: the replay record, the key, last used, the audit entries. */
+  /** The publishers (of `trusting`) of the named add-on; none when it is unknown or deleted. */
+  private async publishersOf(
+    ctx: RequestContext,
+    identifier: string,
+    trusting: TrustedPublisher[],
+  ): Promise<TrustedPublisher[]> {
+    const addon = await this.catalogue.lookup(ctx, identifier);
+    if (!addon || isDeletedAddon(addon)) return [];
+    return trusting.filter((p) => p.addon.id === addon.id);
+  }
+
+  /** The writes, in the exchange's transaction: the replay record, the key, last used, the audit entry. */
   private async issue(
     em: EntityManager,
     token: string,
@@ -138,43 +168,45 @@ export class TokenExchangeService {
           'or the add-on is deleted.',
       );
     }
-    const userIds = new Set(usable.map((p) => p.user.id));
-    if (userIds.size > 1) {
-      throw errors.forbidden(
-        'The token matches trusted publishers added by different users; a key acts as one user. Require more ' +
-          'claims (e.g. `workflow_ref`, `environment`) so that a token matches the publishers of one user.',
+    const addonIds = [...new Set(usable.map((p) => p.addon.id))];
+    if (addonIds.length > 1) {
+      // Only without `addon`: publishers of other add-ons (anyone's) match the same claims.
+      throw errors.field(
+        'addon',
+        'The token matches trusted publishers of several add-ons: name the add-on to publish ' +
+          '(`addon`: its id, slug or guid).',
       );
     }
+    const [addonId] = addonIds;
     await this.consume(em, token, issuer, claims);
 
+    // Publishers of one add-on were all added by its owners: the key acts as the first one's user.
     const user = await em.findOneOrFail(User, usable[0].user.id);
-    const addonIds = [...new Set(usable.map((p) => p.addon.id))].sort((a, b) => a - b);
     const expiresAt = new Date(Date.now() + this.options.keySeconds * 1000);
+    const publisherIds = usable.map((p) => p.id);
     const issued = await this.apiKeys.issueScoped(em, user, {
       kind: 'trusted-publishing',
-      name: `Trusted publisher ${usable.map((p) => `#${p.id}`).join(', ')}`.slice(0, 100),
-      addonIds,
+      name: `Trusted publisher ${publisherIds.map((id) => `#${id}`).join(', ')}`.slice(0, 100),
+      addonIds: [addonId],
       operations: [...ISSUED_OPERATIONS],
       expiresAt,
-      trustedPublisherId: usable[0].id,
+      trustedPublisherIds: publisherIds,
     });
     const now = new Date();
     for (const publisher of usable) publisher.lastUsedAt = now;
     await em.flush();
-    for (const addonId of addonIds) {
-      await this.lifecycle.recordTrustedPublishing(em, addonId, {
-        change: 'keyIssued',
-        actorId: user.id,
-        details: {
-          key: issued.key,
-          expiresAt: expiresAt.toISOString(),
-          publishers: usable.filter((p) => p.addon.id === addonId).map((p) => p.id),
-          issuer,
-          sub: typeof claims.sub === 'string' ? claims.sub.slice(0, 255) : null,
-          jti: typeof claims.jti === 'string' ? claims.jti.slice(0, 255) : null,
-        },
-      });
-    }
+    await this.lifecycle.recordTrustedPublishing(em, addonId, {
+      change: 'keyIssued',
+      actorId: user.id,
+      details: {
+        key: issued.key,
+        expiresAt: expiresAt.toISOString(),
+        publishers: publisherIds,
+        issuer,
+        sub: typeof claims.sub === 'string' ? claims.sub.slice(0, 255) : null,
+        jti: typeof claims.jti === 'string' ? claims.jti.slice(0, 255) : null,
+      },
+    });
     return { apiKey: issued.key, apiSecret: issued.secret, expiresAt };
   }
 
@@ -238,10 +270,16 @@ export class TokenExchangeService {
   /**
    * Records the token as exchanged until it expires; refuses one already recorded. In the writes'
    * transaction: the insert waits for a concurrent exchange of the same token and then conflicts,
-   * and a refused exchange consumes nothing.
+   * and a refused exchange consumes nothing. A token without `jti` is known by its signed part
+   * (header and payload as sent, which the signature fixes), not by its text: the signature has
+   * other spellings (unused bits of its last base64url character; ECDSA's (r, n - s)) that verify
+   * just as well.
    */
   private async consume(em: EntityManager, token: string, issuer: string, claims: JWTPayload): Promise<void> {
-    const identity = typeof claims.jti === 'string' && claims.jti ? `jti\n${issuer}\n${claims.jti}` : `token\n${token}`;
+    const identity =
+      typeof claims.jti === 'string' && claims.jti
+        ? `jti\n${issuer}\n${claims.jti}`
+        : `signed\n${token.slice(0, token.lastIndexOf('.'))}`;
     const digest = createHash('sha256').update(identity).digest('hex');
     const expiresAt = new Date((claims.exp! + CLOCK_TOLERANCE_SECONDS) * 1000);
     await executeSql(em, 'delete from trusted_publishing_tokens where expires_at < now()');
@@ -253,6 +291,26 @@ export class TokenExchangeService {
     if (!inserted.length) throw tokenError('This token has already been exchanged.');
   }
 }
+
+/** The `addon` an exchange names: null when absent (or blank); length-checked. */
+function namedAddon(addon: string | null | undefined): string | null {
+  if (addon === null || addon === undefined) return null;
+  const tooLong = lengthProblem(addon, 'oidcExchangeAddon');
+  if (tooLong) throw errors.field('addon', tooLong);
+  const trimmed = addon.trim();
+  return trimmed ? trimmed : null;
+}
+
+/**
+ * The one answer for a named add-on the token does not cover, whatever the reason (unknown, not
+ * visible, deleted, no publisher of the issuer, claims that do not match): it tells nothing about
+ * the add-on.
+ */
+const notCovered = () =>
+  errors.forbidden(
+    "The token matches no trusted publisher of this add-on (check the add-on named and the publisher's issuer, " +
+      'audience and claims).',
+  );
 
 /** The publishers whose audience and every required claim the verified token matches (exact string equality). */
 function matches(publishers: TrustedPublisher[], claims: JWTPayload): TrustedPublisher[] {

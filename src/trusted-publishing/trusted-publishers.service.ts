@@ -1,5 +1,4 @@
 import { User } from '../accounts/user.entity.js';
-import { ApiKey } from '../auth/api-key.entity.js';
 import type { CatalogueService } from '../catalogue/catalogue.service.js';
 import type { AddonLifecycle } from '../catalogue/lifecycle/lifecycle.service.js';
 import { LifecyclePolicy } from '../catalogue/lifecycle/lifecycle.policy.js';
@@ -8,6 +7,7 @@ import { errors } from '../core/errors.js';
 import { FieldErrorCollector } from '../core/field-errors.js';
 import { fieldMessages } from '../core/messages.js';
 import { lengthProblem } from '../core/text-limits.js';
+import { executeSql, intArray } from '../db/sql.js';
 import { TrustedPublisher } from './trusted-publisher.entity.js';
 
 /** Active publishers one add-on may have. */
@@ -64,8 +64,8 @@ export interface TrustedPublisherInput {
  * Trusted publishers, managed by the owners of an add-on (sessions): an owner trusts a CI
  * provider's OIDC issuer (one this service allows) and claims of its ID tokens (`TrustedPublisher`),
  * acting as that owner; known issuers (GitHub, GitLab) must be narrowed to one project. Adding and
- * removing are recorded in the add-on's audit log; removing revokes the keys issued for the
- * publisher. The exchange of tokens is TokenExchangeService's (token-exchange.service.ts).
+ * removing are recorded in the add-on's audit log; removing revokes every key issued for a
+ * match the publisher was part of. The exchange of tokens is TokenExchangeService's (token-exchange.service.ts).
  */
 export class TrustedPublishersService {
   private readonly policy: LifecyclePolicy;
@@ -122,7 +122,10 @@ export class TrustedPublishersService {
     return record(publisher);
   }
 
-  /** Deactivates the publisher and revokes the keys issued for it. 404 when unknown or already removed. */
+  /**
+   * Deactivates the publisher and revokes every key issued for a match it was part of. 404 when
+   * unknown or already removed.
+   */
   async remove(ctx: RequestContext, id: number): Promise<boolean> {
     if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
     const publisher = await ctx.em.findOne(TrustedPublisher, { id, isActive: true });
@@ -130,7 +133,12 @@ export class TrustedPublishersService {
     await this.policy.owned(ctx, String(publisher.addon.id), false);
     publisher.isActive = false;
     await ctx.em.flush();
-    await ctx.em.nativeUpdate(ApiKey, { trustedPublisherId: publisher.id, isActive: true }, { isActive: null });
+    // Every active key this publisher's match issued, alone or with other publishers of the add-on.
+    await executeSql(
+      ctx.em,
+      'update api_keys set is_active = null where is_active and trusted_publisher_ids @> ?::int[]',
+      [intArray([publisher.id])],
+    );
     await this.lifecycle.recordTrustedPublishing(ctx.em, publisher.addon.id, {
       change: 'removed',
       actorId: ctx.viewer.userId,

@@ -46,10 +46,21 @@ export class TrustedPublishingResolver {
   )
   @Mutation(() => OidcTokenExchangeType, {
     description:
-      "Exchanges a CI provider's OIDC ID token for a short-lived API key scoped to the add-ons of the trusted " +
-      'publishers it matches (submit versions, read their status). No credentials: the token is the proof.',
+      "Exchanges a CI provider's OIDC ID token for a short-lived API key scoped to the add-on it publishes " +
+      '(submit versions, read their status), whose trusted publishers it must match. No credentials: the token ' +
+      'is the proof.',
   })
-  exchangeOidcToken(@Arg('token', () => String, { nullable: true }) token: string | null, @Ctx() ctx: RequestContext) {
-    return this.services.tokenExchange.exchange(ctx, token);
+  exchangeOidcToken(
+    @Arg('token', () => String, { nullable: true }) token: string | null,
+    @Arg('addon', () => String, {
+      nullable: true,
+      description:
+        'The add-on to publish (id, slug or guid): only its trusted publishers are considered. Send it: without ' +
+        "it, a token matching publishers of several add-ons (anyone's) is refused.",
+    })
+    addon: string | null,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return this.services.tokenExchange.exchange(ctx, token, addon);
   }
 }

@@ -73,7 +73,7 @@ export class TrustedPublisherInput {
 
 @ObjectType('OidcTokenExchange', {
   description:
-    'A short-lived API key (JWT issuer and secret) for `web-ext sign`, scoped to the add-ons of the matching publishers.',
+    'A short-lived API key (JWT issuer and secret) for `web-ext sign`, scoped to the add-on of the matching publishers.',
 })
 export class OidcTokenExchangeType {
   @Field({ description: 'The JWT issuer (`web-ext sign --api-key`).' })
