@@ -1,6 +1,12 @@
 import { loadConfig, ConfigError } from '../src/config.js';
 import type { Addon } from '../src/catalogue/addon.entity.js';
-import { documentOperationName, MAX_OPERATION_NAMES, OperationLabels, RouteLabels } from '../src/ops/labels.js';
+import {
+  documentOperationName,
+  MAX_OPERATION_NAMES,
+  OPERATION_LABEL_IDLE_MS,
+  OperationLabels,
+  RouteLabels,
+} from '../src/ops/labels.js';
 import { routes } from '../rest-compat/routes/index.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { createAddon } from './helpers/catalogue.js';
@@ -227,12 +233,55 @@ describe('bounded labels', () => {
     expect([...labels.all()]).toHaveLength(MAX_OPERATION_NAMES + 1);
   });
 
+  it("labels the operations the server knows (the route table's documents) whatever other names came first", () => {
+    const labels = new OperationLabels([1], routes);
+    for (let i = 1; i <= 150; i++) labels.of(`Op${i}`, 200);
+    expect(labels.of('Op150', 200).value).toBe('(other)');
+    expect(labels.of('RestSiteStatus', 200).value).toBe('RestSiteStatus');
+    expect(labels.of('RestExchangeOidcToken', 403).value).toBe('RestExchangeOidcToken');
+    const values = [...labels.all()].map((label) => label.value);
+    expect(values).toContain('RestSiteStatus');
+    expect(values.filter((value) => /^Op\d+$/.test(value))).toHaveLength(MAX_OPERATION_NAMES);
+  });
+
+  it('gives the place of a name unused for 15 minutes (the least recently used) to a new one', () => {
+    let now = 1_000_000;
+    const labels = new OperationLabels([1], [], () => now);
+    for (let i = 0; i < MAX_OPERATION_NAMES; i++) labels.of(`Burst${i}`, 200);
+    now += OPERATION_LABEL_IDLE_MS - 1;
+    labels.of('Burst7', 200); // still in use
+    expect(labels.of('Real', 200).value).toBe('(other)');
+    now += 1;
+    expect(labels.of('Real', 200).value).toBe('Real');
+    const values = [...labels.all()].map((label) => label.value);
+    expect(values).toHaveLength(MAX_OPERATION_NAMES + 1);
+    expect(values).toContain('Burst7');
+    expect(values).not.toContain('Burst0');
+    // Every other burst name expires in turn; the one in use stays.
+    for (let i = 0; i < MAX_OPERATION_NAMES - 2; i++) expect(labels.of(`Later${i}`, 200).value).toBe(`Later${i}`);
+    expect(labels.of('OneTooMany', 200).value).toBe('(other)');
+    expect(labels.of('Burst7', 200).value).toBe('Burst7');
+  });
+
   it("reads a document's operation name with a bounded linear scan", () => {
     expect(documentOperationName('  # a comment\n,query  Named($a: Int) { x }')).toBe('Named');
     expect(documentOperationName('mutation M { x }')).toBe('M');
     expect(documentOperationName('{ x }')).toBeNull();
     expect(documentOperationName('fragment F on T { x } query Q { x }')).toBeNull();
     expect(documentOperationName('#'.repeat(1_000_000) + '\nquery Late { x }')).toBeNull();
+  });
+});
+
+describe('operation names made up by anonymous callers', () => {
+  it('150 of them leave a known operation labelled by its name', async () => {
+    for (let i = 1; i <= 150; i++) await graphql({ query: `query Op${i} { __typename }` });
+    const site = routes.find((route) => route.document.includes('query RestSiteStatus'))!;
+    await graphql({ query: site.document, operationName: 'RestSiteStatus' });
+    const families = await scrape();
+    const count = (operation: string) =>
+      sampleValue(families, 'addons_graphql_requests_total', { operation, method: 'POST', status: '200' });
+    expect(count('RestSiteStatus')).toBe(1);
+    expect(count('Op150')).toBeUndefined();
   });
 });
 

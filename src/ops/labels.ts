@@ -3,8 +3,9 @@ import { HistogramSeries } from './series.js';
 /**
  * Bounded labels for request metrics: a REST path is labelled by its route template
  * (`/api/v4/addons/addon/:addon/`), never by the raw path with its ids and slugs; a GraphQL
- * request by its operation name, within a fixed number of names. Paths and names outside the
- * table share one label each, so no client can grow the number of series.
+ * request by its operation name: the server's own operations always, others within a fixed number
+ * of names that expire when unused. Paths and names outside them share one label each, so no
+ * client can grow the number of series.
  */
 
 /**
@@ -14,6 +15,8 @@ import { HistogramSeries } from './series.js';
 export interface RouteTemplateSource {
   path: string;
   versions: readonly string[];
+  /** The route's GraphQL document: its operation's name is a known operation name. */
+  document?: string;
 }
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
@@ -140,38 +143,95 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Operation names given labels of their own; later names share OTHER_OPERATION. */
+/** Names of operations the server does not know that may hold labels at once. */
 export const MAX_OPERATION_NAMES = 100;
+/** An unknown operation's label unused this long gives its place to a new name. */
+export const OPERATION_LABEL_IDLE_MS = 15 * 60_000;
 /** Only this much of a document is looked at for its operation's name. */
 const NAME_SCAN_CHARS = 2_000;
 const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]{0,63}$/;
+/** An operation's name in a trusted document (the route table's, read once at boot). */
+const DOCUMENT_OPERATION = /\b(?:query|mutation|subscription)\s+([_A-Za-z][_0-9A-Za-z]*)/g;
+
+interface UnknownOperation {
+  label: Label;
+  lastUsed: number;
+}
 
 /**
- * GraphQL operation names: the first MAX_OPERATION_NAMES names of operations that were answered
- * with 200 get a label each (a name sent with a refused document takes none); anonymous
- * operations, names past the limit and anything that is not a GraphQL name share OTHER_OPERATION.
+ * GraphQL operation names. Known operations (the named documents of the REST route table) always
+ * have a label of their own, whatever other clients send. Any other name answered with 200 takes
+ * one of MAX_OPERATION_NAMES places (a name sent with a refused document takes none); when all are
+ * taken, the place of the least recently used name idle for OPERATION_LABEL_IDLE_MS (its series
+ * leave /metrics), else the name shares OTHER_OPERATION. So made-up names never hide a known
+ * operation, and a burst of them holds its places for 15 minutes, not until a restart (and
+ * replaces at most MAX_OPERATION_NAMES labels per 15 minutes). Anonymous operations and anything
+ * that is not a GraphQL name share OTHER_OPERATION.
  */
 export class OperationLabels {
-  private readonly labels = new Map<string, Label>();
+  private readonly known = new Map<string, Label>();
+  private readonly unknown = new Map<string, UnknownOperation>();
   private readonly other: Label;
+  /** No unknown name is idle long enough before this time (see expireOne). */
+  private noneIdleBefore = 0;
 
-  constructor(private readonly bounds: readonly number[]) {
+  constructor(
+    private readonly bounds: readonly number[],
+    routes: readonly RouteTemplateSource[] = [],
+    private readonly clock: () => number = Date.now,
+  ) {
     this.other = new Label('operation', OTHER_OPERATION, bounds);
-    this.labels.set(OTHER_OPERATION, this.other);
+    for (const route of routes) {
+      for (const [, name] of route.document?.matchAll(DOCUMENT_OPERATION) ?? []) {
+        if (!this.known.has(name)) this.known.set(name, new Label('operation', name, bounds));
+      }
+    }
   }
 
   of(name: string | null, status: number): Label {
     if (name === null) return this.other;
-    const known = this.labels.get(name);
+    const known = this.known.get(name);
     if (known) return known;
-    if (status !== 200 || this.labels.size > MAX_OPERATION_NAMES || !GRAPHQL_NAME.test(name)) return this.other;
+    const now = this.clock();
+    const seen = this.unknown.get(name);
+    if (seen) {
+      seen.lastUsed = now;
+      return seen.label;
+    }
+    if (status !== 200 || !GRAPHQL_NAME.test(name)) return this.other;
+    if (this.unknown.size >= MAX_OPERATION_NAMES && !this.expireOne(now)) return this.other;
     const label = new Label('operation', name, this.bounds);
-    this.labels.set(name, label);
+    this.unknown.set(name, { label, lastUsed: now });
     return label;
   }
 
-  all(): Iterable<Label> {
-    return this.labels.values();
+  *all(): Iterable<Label> {
+    yield this.other;
+    yield* this.known.values();
+    for (const { label } of this.unknown.values()) yield label;
+  }
+
+  /**
+   * Drops the least recently used unknown name idle for OPERATION_LABEL_IDLE_MS; false if none is.
+   * A scan that finds none also finds when the first may be (uses only make names younger), so a
+   * stream of new names costs one comparison each until then.
+   */
+  private expireOne(now: number): boolean {
+    if (now < this.noneIdleBefore) return false;
+    let oldestName: string | null = null;
+    let oldestUse = Infinity;
+    for (const [name, seen] of this.unknown) {
+      if (seen.lastUsed < oldestUse) {
+        oldestName = name;
+        oldestUse = seen.lastUsed;
+      }
+    }
+    if (oldestName === null || now - oldestUse < OPERATION_LABEL_IDLE_MS) {
+      this.noneIdleBefore = oldestUse + OPERATION_LABEL_IDLE_MS;
+      return false;
+    }
+    this.unknown.delete(oldestName);
+    return true;
   }
 }
 

@@ -68,7 +68,7 @@ type CacheName = (typeof CACHE_NAMES)[number];
 export class ServiceMetrics {
   readonly registry = new Registry();
   private readonly routes: RouteLabels;
-  private readonly operations = new OperationLabels(LATENCY_BUCKETS);
+  private readonly operations: OperationLabels;
   private inFlight = 0;
   private readonly cacheCounts: Record<CacheName, CacheCounts> = {
     rest: { hits: 0, misses: 0, stored: 0, storedBytes: 0 },
@@ -80,6 +80,7 @@ export class ServiceMetrics {
 
   constructor(private readonly sources: MetricsSources) {
     this.routes = new RouteLabels(sources.routes, LATENCY_BUCKETS);
+    this.operations = new OperationLabels(LATENCY_BUCKETS, sources.routes);
     collectDefaultMetrics({ register: this.registry });
     this.registerRequests();
     this.registerCache();
@@ -175,7 +176,7 @@ export class ServiceMetrics {
     registerCustom(
       registry,
       'addons_graphql_requests_total',
-      `GraphQL requests per operation name (the first ${MAX_OPERATION_NAMES} names answered with 200; anonymous and other names: "(other)"), method and status.`,
+      `GraphQL requests per operation name (the REST route table's operations; up to ${MAX_OPERATION_NAMES} other names answered with 200, a name unused for 15 minutes giving its place to a new one; anonymous and other names: "(other)"), method and status.`,
       'counter',
       () => operationSeries().map((s) => ({ labels: s.labels, value: s.count })),
     );
