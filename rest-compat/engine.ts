@@ -11,7 +11,7 @@ import { errors } from '../src/core/errors.js';
 import { findInvalidText, refuseInvalidText } from '../src/core/input-guards.js';
 import { isMultipart, readMultipart } from '../src/core/multipart.js';
 import { formatTimestamp } from '../src/core/dates.js';
-import { requestUrlOf, sendJson, sendJsonText } from '../src/core/http.js';
+import { requestUrlOf, sendBytes, sendJson, sendJsonText } from '../src/core/http.js';
 import type { CachedAnswer } from '../src/core/response-cache.js';
 import { canonicalLocale, resolveRequestLocale } from '../src/core/i18n/locales.js';
 import type { Database } from '../src/db/database.js';
@@ -320,10 +320,14 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
         const body = shapeBody(result.data);
         if (body instanceof RedirectReply) return redirect(res, body);
         if (body instanceof FileReply) {
+          // HEAD: the same answer from the file's metadata, its bytes never opened.
+          const head = req.method === 'HEAD';
           const file =
             body.member === undefined
-              ? await services.downloads.open(em, body.fileId)
-              : await services.versionBrowse.open(em, body.fileId, body.member);
+              ? await (head ? services.downloads.size(em, body.fileId) : services.downloads.open(em, body.fileId))
+              : await (head
+                  ? services.versionBrowse.size(em, body.fileId, body.member)
+                  : services.versionBrowse.open(em, body.fileId, body.member));
           return sendFile(res, body, file);
         }
         return sendJson(res, statusOf(result.data), body, method === 'GET' ? PRIVATE_CACHE_HEADERS : {});
@@ -422,14 +426,16 @@ function redirect(res: Response, reply: RedirectReply) {
   res.end();
 }
 
-function sendFile(res: Response, reply: FileReply, file: { stream: NodeJS.ReadableStream; size: number } | null) {
-  if (!file) return sendJson(res, 404, { detail: 'Not found.' });
+function sendFile(
+  res: Response,
+  reply: FileReply,
+  file: { stream: NodeJS.ReadableStream; size: number } | number | null,
+) {
+  if (file === null) return sendJson(res, 404, { detail: 'Not found.' });
   res.status(200);
   for (const [name, value] of Object.entries(reply.headers)) res.setHeader(name, value);
   res.setHeader('Content-Type', reply.contentType);
-  res.setHeader('Content-Length', String(file.size));
-  file.stream.on('error', () => res.destroy());
-  file.stream.pipe(res);
+  sendBytes(res, file);
 }
 
 /**

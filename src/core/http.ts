@@ -127,3 +127,17 @@ export function sendJsonText(res: Response, status: number, payload: string): vo
   res.setHeader('Content-Length', Buffer.byteLength(payload));
   res.end(payload);
 }
+
+/**
+ * Ends a file's answer (status and headers set): `Content-Length`, then the stream's bytes, or,
+ * given only the size (a HEAD request, answered from the file's metadata), nothing more.
+ */
+export function sendBytes(res: Response, bytes: { stream: NodeJS.ReadableStream; size: number } | number): void {
+  res.setHeader('Content-Length', String(typeof bytes === 'number' ? bytes : bytes.size));
+  if (typeof bytes === 'number') {
+    res.end();
+    return;
+  }
+  bytes.stream.on('error', () => res.destroy());
+  bytes.stream.pipe(res);
+}

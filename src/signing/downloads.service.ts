@@ -52,6 +52,12 @@ export class DownloadsService {
     return file?.storageKey ? this.files.open(file.storageKey) : null;
   }
 
+  /** The size of a file whose access was just checked, nothing read (a HEAD request), or null. */
+  async size(em: EntityManager, fileId: number): Promise<number | null> {
+    const file = await em.findOne(AddonFile, fileId, { fields: ['storageKey'] });
+    return file?.storageKey ? this.files.size(file.storageKey) : null;
+  }
+
   private load(em: EntityManager, fileId: number) {
     if (!Number.isSafeInteger(fileId) || fileId < 1 || fileId > 2_147_483_647) return Promise.resolve(null);
     return em.findOne(AddonFile, fileId, { populate: ['version', 'version.addon'] });

@@ -2,7 +2,7 @@ import type { RequestHandler, Response } from 'express';
 import { KeyOperation, assertKeyScope } from '../auth/key-scopes.js';
 import { createRequestContext } from '../core/context.js';
 import { asAppError, ErrorCode } from '../core/errors.js';
-import { baseUrlOf, sendJson } from '../core/http.js';
+import { baseUrlOf, sendBytes, sendJson } from '../core/http.js';
 import type { Database } from '../db/database.js';
 import type { Services } from '../services.js';
 import { escapeHtml, renderValidationReport } from './validation/report.js';
@@ -16,15 +16,19 @@ export function publicDownload(services: Services, db: Database): RequestHandler
     const id = /^\d{1,10}$/.test(String(req.params.id)) ? Number(req.params.id) : NaN;
     const em = db.fork();
     const file = Number.isNaN(id) ? null : await services.downloads.publicFile(em, id);
-    const bytes = file ? await services.downloads.open(em, file.id) : null;
-    if (!file || !bytes) return sendJson(res, 404, { detail: 'Not found.' });
+    // HEAD: the same answer from the file's metadata, its bytes never opened.
+    const bytes = !file
+      ? null
+      : req.method === 'HEAD'
+        ? await services.downloads.size(em, file.id)
+        : await services.downloads.open(em, file.id);
+    if (!file || bytes === null) return sendJson(res, 404, { detail: 'Not found.' });
     res.status(200);
     res.setHeader('Content-Type', 'application/x-xpinstall');
-    res.setHeader('Content-Length', String(bytes.size));
     res.setHeader('Content-Disposition', `attachment; filename="${file.filename}"`);
     res.setHeader('X-Target-Digest', file.hash);
     res.setHeader('Cache-Control', 'public, max-age=3600');
-    stream(res, bytes.stream);
+    sendBytes(res, bytes);
   };
 }
 
@@ -52,7 +56,8 @@ export function sourceDownload(services: Services, db: Database): RequestHandler
         locale: 'en-US',
         request: { baseUrl: baseUrlOf(req, services.config.SITE_URL), ip: req.ip ?? null },
       });
-      download = await services.versionSources.download(ctx, id);
+      // HEAD: the same answer from the archive's metadata, its bytes never opened.
+      download = await services.versionSources.download(ctx, id, req.method !== 'HEAD');
     } catch (error) {
       const code = asAppError(error)?.code;
       if (code === ErrorCode.UNAUTHENTICATED) {
@@ -64,10 +69,10 @@ export function sourceDownload(services: Services, db: Database): RequestHandler
     }
     res.status(200);
     res.setHeader('Content-Type', 'application/octet-stream');
-    res.setHeader('Content-Length', String(download.size));
     res.setHeader('Content-Disposition', `attachment; filename="${download.filename}"`);
     res.setHeader('Cache-Control', 'private, no-store');
-    stream(res, download.stream);
+    const { stream, size } = download;
+    sendBytes(res, stream ? { stream, size } : size);
   };
 }
 
@@ -84,18 +89,17 @@ export function mediaFromStorage(services: Services): RequestHandler {
   return async (req, res) => {
     const parts = (req.params as { key?: string | string[] }).key;
     const key = Array.isArray(parts) ? parts.join('/') : String(parts ?? '');
-    let media: Awaited<ReturnType<Services['storage']['open']>> = null;
+    let media: Awaited<ReturnType<Services['storage']['open']>> | number = null;
     try {
-      media = await services.storage.open(key);
+      media = req.method === 'HEAD' ? await services.storage.size(key) : await services.storage.open(key);
     } catch (error) {
       if (!(error instanceof Error && error.message.startsWith('Unsafe storage key'))) throw error;
     }
-    if (!media) return sendJson(res, 404, { detail: 'Not found.' });
+    if (media === null) return sendJson(res, 404, { detail: 'Not found.' });
     res.status(200);
     res.setHeader('Content-Type', MEDIA_TYPES[key.split('.').pop()?.toLowerCase() ?? ''] ?? 'application/octet-stream');
-    res.setHeader('Content-Length', String(media.size));
     res.setHeader('Cache-Control', 'public, max-age=3600');
-    stream(res, media.stream);
+    sendBytes(res, media);
   };
 }
 
@@ -132,11 +136,6 @@ export function validationReportJson(services: Services, db: Database): RequestH
     if (!upload?.validation) return sendJson(res, 404, { detail: 'Not found.' });
     sendJson(res, 200, upload.validation, { 'Cache-Control': 'private, no-cache' });
   };
-}
-
-function stream(res: Response, body: NodeJS.ReadableStream) {
-  body.on('error', () => res.destroy());
-  body.pipe(res);
 }
 
 function html(res: Response, status: number, body: string) {

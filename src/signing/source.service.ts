@@ -85,7 +85,8 @@ interface ReceivedSource {
 /** What a download of a version's source streams. */
 export interface SourceDownload {
   filename: string;
-  stream: Readable;
+  /** Null when asked without the bytes (a HEAD request). */
+  stream: Readable | null;
   size: number;
 }
 
@@ -264,9 +265,10 @@ export class VersionSourceService {
   /**
    * The source archive of a version for `/downloads/source/<id>`: 401 for anonymous callers, 404
    * for an unknown version, one without source, or a caller who is neither an author nor a
-   * reviewer of its channel (deleted add-ons and versions: `Addons:ViewDeleted` only).
+   * reviewer of its channel (deleted add-ons and versions: `Addons:ViewDeleted` only). Without
+   * `bytes` (a HEAD request) the size comes from the storage's metadata: nothing is read.
    */
-  async download(ctx: RequestContext, versionId: number): Promise<SourceDownload> {
+  async download(ctx: RequestContext, versionId: number, bytes = true): Promise<SourceDownload> {
     if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
     if (!Number.isSafeInteger(versionId) || versionId < 1 || versionId > 2_147_483_647) throw errors.notFound();
     const version = await ctx.em.findOne(Version, versionId, { populate: ['addon'] });
@@ -275,9 +277,9 @@ export class VersionSourceService {
     existingVersion(ctx, version, 'viewDeleted');
     const source = await ctx.em.findOne(VersionSource, { version: versionId });
     if (!source || !(await this.mayDownload(ctx, version))) throw errors.notFound();
-    const bytes = await this.files.open(source.storageKey);
-    if (!bytes) throw errors.notFound();
-    return { filename: source.filename, ...bytes };
+    const stored = bytes ? await this.files.open(source.storageKey) : await this.files.size(source.storageKey);
+    if (stored === null) throw errors.notFound();
+    return { filename: source.filename, ...(typeof stored === 'number' ? { stream: null, size: stored } : stored) };
   }
 }
 

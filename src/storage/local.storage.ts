@@ -44,6 +44,14 @@ export class LocalStorage implements Storage {
     return info ? { stream: createReadStream(path), size: info.size } : null;
   }
 
+  async size(key: string): Promise<number | null> {
+    const info = await stat(this.path(key)).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return null;
+      throw error;
+    });
+    return info?.isFile() ? info.size : null;
+  }
+
   async localFile(key: string): Promise<{ path: string; release(): Promise<void> } | null> {
     const path = this.path(key);
     const exists = await stat(path).then(

@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
+  HeadObjectCommand,
   NoSuchKey,
   PutObjectCommand,
   S3Client,
@@ -88,6 +89,16 @@ export class S3Storage implements Storage {
     return this.object(key);
   }
 
+  async size(key: string): Promise<number | null> {
+    try {
+      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.options.bucket, Key: this.key(key) }));
+      return Number(head.ContentLength ?? 0);
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw error;
+    }
+  }
+
   async readRange(key: string, start: number, length: number): Promise<Buffer | null> {
     const stream = await this.openRange(key, start, length);
     if (!stream) return null;
@@ -156,9 +167,13 @@ export class S3Storage implements Storage {
         partial: response.ContentRange !== undefined,
       };
     } catch (error) {
-      if (error instanceof NoSuchKey) return null;
-      if (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404) return null;
+      if (isMissing(error)) return null;
       throw error;
     }
   }
+}
+
+/** No such key (a HEAD's 404 has no body, so no NoSuchKey code). */
+function isMissing(error: unknown): boolean {
+  return error instanceof NoSuchKey || (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404);
 }

@@ -63,6 +63,15 @@ describe.each(adapters)('%s', (_name, make) => {
     await storage.delete('icons/1/1-64.png'); // deleting what is gone is fine
   });
 
+  it('tells the size of stored bytes without reading them (a HEAD), null for a missing key', async () => {
+    const bytes = Buffer.from('sized bytes');
+    await storage.put('sized/1/a.bin', bytes);
+    expect(await storage.size('sized/1/a.bin')).toBe(bytes.length);
+    expect(await storage.size('sized/1/missing.bin')).toBeNull();
+    expect(await storage.size('sized/1')).toBeNull();
+    await storage.delete('sized/1/a.bin');
+  });
+
   it('reads a byte range without the rest, short at the end, null for a missing key', async () => {
     const bytes = Buffer.from(Array.from({ length: 1000 }, (_, i) => i % 251));
     await storage.put('files/range/1.xpi', bytes);

@@ -12,6 +12,11 @@ export interface Storage {
   /** A stream of the bytes and their size, or null. */
   open(key: string): Promise<{ stream: Readable; size: number } | null>;
   /**
+   * The size of the stored bytes, or null when there is no such key: metadata only (a stat, an S3
+   * HEAD), nothing is read (a HEAD request's answer).
+   */
+  size(key: string): Promise<number | null>;
+  /**
    * A local path holding the bytes, for tools that read files (the validator, the zip reader);
    * `release` removes it when it is a temporary copy.
    */

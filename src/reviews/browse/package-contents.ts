@@ -104,6 +104,18 @@ export class PackageContentsStore {
   }
 
   /**
+   * The size `open` would answer for a file of the package, from its tree (a HEAD request: no
+   * member is read); null when `open` finds none. A member that `open` would find corrupt is only
+   * found so by reading it: its HEAD answers 200.
+   */
+  async size(em: EntityManager, file: AddonFile, path: string): Promise<number | null> {
+    const entry = (await this.entries(em, file)).find((e) => e.path === path);
+    if (!entry || entry.category === 'directory' || entry.size === null) return null;
+    if (entry.size > (this.limits.maxReadSize ?? Infinity)) return null;
+    return entry.size;
+  }
+
+  /**
    * The bytes of a file entry of this package's tree (from `entries`), read whole: at most
    * `concurrentReads` such reads run at once in the process, the others wait.
    */

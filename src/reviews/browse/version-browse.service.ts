@@ -184,6 +184,12 @@ export class VersionBrowseService {
     return file ? this.store.open(em, file, path) : null;
   }
 
+  /** The size `open` would answer, from the package's tree (a HEAD request), or null. */
+  async size(em: EntityManager, fileId: number, path: string): Promise<number | null> {
+    const file = await em.findOne(AddonFile, fileId);
+    return file ? this.store.size(em, file, path) : null;
+  }
+
   private downloadUrl(ctx: RequestContext, version: Version, entry: BrowseEntry): string | null {
     if (entry.category === 'directory' || entry.status === 'D') return null;
     return browseUrls.download(ctx.request.baseUrl, version.addon.id, version.id, entry.path);
