@@ -99,3 +99,21 @@ export class BlocklistPublication {
   @Property({ type: 'timestamptz', defaultRaw: 'now()' })
   created: Opt<Date> = new Date();
 }
+
+/**
+ * Publication requests (one row, id 1, written with `src/blocklist/publication-requests.ts`): every
+ * block change and `publishBlocklist` adds one to `requested` in its own transaction, and a rebuild
+ * records its number in `rebuildRequested` until a run publishes base filters after reading it. The
+ * publisher derives what to publish from this row, never from a job's payload.
+ */
+@Entity({ tableName: 'blocklist_requests' })
+export class BlocklistRequests {
+  @PrimaryKey({ type: 'integer', autoincrement: false })
+  id!: number;
+
+  @Property({ type: 'bigint', default: 0 })
+  requested: Opt<string> = '0';
+
+  @Property({ type: 'bigint', nullable: true })
+  rebuildRequested: string | null = null;
+}

@@ -7,6 +7,7 @@ import type { Storage } from '../storage/storage.port.js';
 import { BlocklistPublication, BlocklistRecord, Block } from './block.entity.js';
 import { inBlockRange } from './blocklist.service.js';
 import type { BlocklistRecordType } from './blocklist.types.js';
+import { pendingRequests, settleRequests } from './publication-requests.js';
 import { cascadeStats, parseCascade, serializeCascade, type FilterCascade } from './mlbf/filter-cascade.js';
 import {
   blocklistKey,
@@ -68,7 +69,7 @@ export async function currentBlocklistState(em: EntityManager): Promise<{ signed
  * the threshold and new base filters replace them. The collection's records (`BlocklistRecord`)
  * name the attachments by storage key with their SHA-256; the key sets of each publication are kept
  * in storage beside its filters so the next run can compare. Runs as the `publish-blocklist` job
- * (one at a time).
+ * (one at a time: every such job has the one key `PUBLICATION_KEY`).
  */
 export class BlocklistPublisher {
   constructor(
@@ -78,17 +79,35 @@ export class BlocklistPublisher {
     private readonly options: { threshold?: number } = {},
   ) {}
 
+  /**
+   * Publishes what the requests (`publication-requests.ts`) ask, new base filters when a rebuild is
+   * pending or `force`; again while requests come during a run.
+   */
   async publish(options: { force?: boolean } = {}): Promise<PublicationResult> {
+    let force = options.force ?? false;
+    for (;;) {
+      const { result, more } = await this.publishOnce(force);
+      if (!more) return result;
+      force = false;
+    }
+  }
+
+  private async publishOnce(force: boolean): Promise<{ result: PublicationResult; more: boolean }> {
     const em = this.db.fork();
+    // Read before the blocklist: a request committed after it makes `settleRequests` say `more`.
+    const requests = await pendingRequests(em);
     const { signed, blocked } = await currentBlocklistState(em);
     const [last] = await em.find(BlocklistPublication, {}, { orderBy: { generation: 'desc' }, limit: 1 });
     const previous = last ? await this.load(last) : null;
     const plan = planPublication(blocked, signed, previous, {
-      force: options.force,
+      force: force || requests.rebuild,
       threshold: this.options.threshold,
     });
     const counts = { signed: signed.length, blocked: blocked.hard.size, softBlocked: blocked.soft.size };
-    if (plan.kind === 'none') return { kind: 'none', generation: last?.generation ?? null, ...counts };
+    if (plan.kind === 'none') {
+      const more = await em.transactional((tx) => settleRequests(tx, requests, false));
+      return { result: { kind: 'none', generation: last?.generation ?? null, ...counts }, more };
+    }
 
     const [lastRecord] = await em.find(BlocklistRecord, {}, { orderBy: { lastModified: 'desc' }, limit: 1 });
     const generation = String(Math.max(Date.now(), Number(lastRecord?.lastModified ?? 0) + 10));
@@ -101,7 +120,7 @@ export class BlocklistPublisher {
       const filters = buildBaseFilters(blocked, signed);
       const hard = await this.writeFilter(folder, 'hard', filters.hard);
       const soft = await this.writeFilter(folder, 'soft', filters.soft);
-      await em.transactional(async (tx) => {
+      const more = await em.transactional(async (tx) => {
         // The new bases replace the old ones and every stash (all older than them).
         await tx.nativeDelete(BlocklistRecord, {});
         this.addRecord(tx, generation, 0, HARD_BASE, {
@@ -118,19 +137,21 @@ export class BlocklistPublisher {
           ...this.countsOf(counts),
           stashedSinceBase: 0,
         });
+        return settleRequests(tx, requests, true);
       });
       await this.cleanUp(em, generation);
       this.logger.info(
         { generation, reason: plan.reason, ...counts, hard: hard.stats, soft: soft.stats },
         'blocklist base published',
       );
-      return { kind: 'base', generation, ...counts, filters: { hard: hard.stats, soft: soft.stats } };
+      const stats = { hard: hard.stats, soft: soft.stats };
+      return { result: { kind: 'base', generation, ...counts, filters: stats }, more };
     }
 
     const { stash } = plan;
     await this.files.put(`${folder}/stash.json`, Buffer.from(JSON.stringify(stash)));
     const size = stash.blocked.length + stash.softblocked.length + stash.unblocked.length;
-    await em.transactional(async (tx) => {
+    const more = await em.transactional(async (tx) => {
       this.addRecord(tx, generation, 0, null, { stash_time: Number(generation), stash });
       tx.create(BlocklistPublication, {
         generation,
@@ -138,10 +159,11 @@ export class BlocklistPublisher {
         ...this.countsOf(counts),
         stashedSinceBase: last!.stashedSinceBase + size,
       });
+      return settleRequests(tx, requests, false);
     });
     await this.cleanUp(em, last!.baseGeneration, generation);
     this.logger.info({ generation, ...counts, stashed: size }, 'blocklist stash published');
-    return { kind: 'stash', generation, ...counts, stash };
+    return { result: { kind: 'stash', generation, ...counts, stash }, more };
   }
 
   /** The collection as browsers read it, oldest first. */

@@ -16,6 +16,7 @@ import type { Translations } from '../core/i18n/translations.js';
 import type { JobQueue } from '../jobs/queue.port.js';
 import type { ServiceJobs } from '../jobs/service-jobs.js';
 import { Block } from './block.entity.js';
+import { PUBLICATION_KEY, requestPublication } from './publication-requests.js';
 
 /** Who may create, change and remove blocks (the original's blocklist admin permissions). */
 export const BLOCKLIST_ADMIN_PERMISSIONS = [
@@ -162,12 +163,26 @@ export class BlocklistService {
     });
   }
 
-  /** Queues a publication (`rebuild`: new base filters). */
+  /** Requests a publication, at once (`rebuild`: new base filters), whatever else is pending. */
   async queuePublication(ctx: RequestContext, rebuild: boolean): Promise<boolean> {
-    await ctx.em.transactional((tx) =>
-      this.jobs.send('publish-blocklist', { force: rebuild }, { singletonKey: 'mlbf', transaction: tx }),
-    );
+    await ctx.em.transactional((tx) => requestPublication(tx, this.jobs, rebuild));
     return true;
+  }
+
+  /**
+   * After a signing: a publication `delaySeconds` later (the signings of that time make one), in a
+   * queue of its own, so that it never holds back the immediate ones of block changes.
+   */
+  async publishAfterSigning(delaySeconds: number): Promise<void> {
+    await this.jobs.send('publish-blocklist-later', {}, { singletonKey: PUBLICATION_KEY, startAfter: delaySeconds });
+  }
+
+  /**
+   * The `publish-blocklist-later` job: queues the publication (the signings committed before the
+   * delay began, so a publication already waiting publishes them too).
+   */
+  async publishDelayed(): Promise<void> {
+    await this.jobs.send('publish-blocklist', {}, { singletonKey: PUBLICATION_KEY });
   }
 
   private actor(ctx: RequestContext, tx: EntityManager): User | null {
@@ -190,7 +205,7 @@ export class BlocklistService {
         details: { block: change === 'deleted' ? null : snapshot(block), previous: before },
       });
     }
-    await this.jobs.send('publish-blocklist', {}, { singletonKey: 'mlbf', transaction: tx });
+    await requestPublication(tx, this.jobs, false);
   }
 
   private validate(input: BlockInput, existing: Block | null) {
