@@ -32,6 +32,19 @@ export interface Scenario {
   once?: boolean;
 }
 
+/** /healthz, GET /api/v4/site/ through the REST engine, and the same anonymous GraphQL operation. */
+export const FOUNDATION_SCENARIOS: Scenario[] = [
+  { name: 'healthz', method: 'GET', path: '/healthz' },
+  { name: 'rest-site', method: 'GET', path: '/api/v4/site/' },
+  {
+    name: 'graphql-site',
+    method: 'POST',
+    path: '/graphql',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ query: 'query RestSiteStatus { siteStatus { readOnly notice } }' }),
+  },
+];
+
 export interface ScenarioResult {
   name: string;
   request: string;

@@ -567,7 +567,7 @@ describe('no server-side request forgery (WEBHOOKS_ALLOW_PRIVATE_NETWORKS off)',
   let user: KeyCaller;
 
   beforeAll(async () => {
-    strict = await startTestApp({ env: { JOB_WORKERS: 'false' } });
+    strict = await startTestApp({ env: { JOB_WORKERS: 'false', WEBHOOKS_SEND_DELAY_MS: '0' } });
     user = await keyCaller(strict);
   }, 120_000);
   afterAll(() => strict?.close());
@@ -602,7 +602,7 @@ describe('no server-side request forgery (WEBHOOKS_ALLOW_PRIVATE_NETWORKS off)',
       { url: 'http://93.184.216.34/hook', events: ['addon.disabled'] },
       strict,
     );
-    // No job workers here: the subscriber and the attempt are called as the jobs would.
+    // No job workers here: the subscriber and the endpoint's run are called as the jobs would.
     await strict.app.services.webhookDeliveries.record({
       id: '00000000-0000-4000-8000-000000000001',
       type: 'addon.disabled',
@@ -614,7 +614,7 @@ describe('no server-side request forgery (WEBHOOKS_ALLOW_PRIVATE_NETWORKS off)',
     const [recorded] = await conn.execute('select id, status from webhook_deliveries where endpoint_id = ?', [id]);
     expect(recorded.status).toBe('pending');
     await conn.execute('delete from addon_users where addon_id = ? and user_id = ?', [addon.id, author.id]);
-    await strict.app.services.webhookDeliveries.attempt(recorded.id);
+    await strict.app.services.webhookDeliveries.runner.run(id, 'test-run');
     const [row] = await conn.execute('select status, attempts, last_error from webhook_deliveries where id = ?', [
       recorded.id,
     ]);
@@ -632,7 +632,7 @@ describe('no server-side request forgery (WEBHOOKS_ALLOW_PRIVATE_NETWORKS off)',
     // As if the address had changed since registration (a row written before a rule, a DNS change).
     await strict.em().getConnection().execute('update webhook_endpoints set url = ? where id = ?', [r.url, id]);
     const sent = await gql(strict, user, TEST_EVENT, { endpoint: id });
-    await strict.app.services.webhookDeliveries.attempt(sent.data!.sendTestWebhookEvent.id);
+    await strict.app.services.webhookDeliveries.runner.run(id, 'test-run');
     const [row] = await strict
       .em()
       .getConnection()
@@ -642,5 +642,174 @@ describe('no server-side request forgery (WEBHOOKS_ALLOW_PRIVATE_NETWORKS off)',
     expect(row).toMatchObject({ status: 'failed', attempts: 1 });
     expect(row.last_error).toMatch(/^Refused URL: The host resolves to a private, loopback or reserved address/);
     expect(r.requests).toHaveLength(0);
+  });
+});
+
+describe('backlog, limits and suspension (issue 35)', () => {
+  let b: TestApp;
+  /** Statements on the webhook tables, counted as the app runs them. */
+  let statements = 0;
+
+  beforeAll(async () => {
+    b = await startTestApp({
+      env: {
+        WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true',
+        WEBHOOKS_TIMEOUT_MS: '2000',
+        WEBHOOKS_RETRY_SCHEDULE: '0.2,0.2,0.2,0.2,0.2',
+        WEBHOOKS_SEND_DELAY_MS: '0',
+        WEBHOOKS_MAX_PENDING: '5',
+        WEBHOOKS_SUSPEND_AFTER_FAILURES: '3',
+        WEBHOOKS_TEST_EVENTS_PER_HOUR: '3',
+        WEBHOOKS_REDELIVERIES_PER_HOUR: '2',
+      },
+      onQuery: (sql) => {
+        if (/webhook_(deliveries|endpoints)/.test(sql)) statements++;
+      },
+    });
+  }, 120_000);
+  afterAll(() => b?.close());
+
+  const log = async (who: KeyCaller, endpoint: number) => {
+    const res = await gql(b, who, DELIVERIES, { endpoint, first: 50 });
+    expect(res.errors).toBeUndefined();
+    return res.data!.webhookDeliveries.items as Record<string, any>[];
+  };
+  const REDELIVER = `mutation($d: Int!) { redeliverWebhook(delivery: $d) { id status } }`;
+  const ENDPOINTS = '{ webhookEndpoints { id suspendedAt suspendedReason } }';
+  const deliverJobs = async () =>
+    Object.values((await b.app.services.jobs.stats())['webhook-deliver']).reduce((sum, n) => sum + n, 0);
+
+  it('limits test events and redeliveries per user and endpoint (THROTTLED, with retryAfter)', async () => {
+    const who = await keyCaller(b);
+    const r = await receiver();
+    const one = await createEndpoint(who, { url: r.url }, b);
+    const two = await createEndpoint(who, { url: r.url }, b);
+    const sent = [];
+    for (let i = 0; i < 3; i++)
+      sent.push((await gql(b, who, TEST_EVENT, { endpoint: one.id })).data!.sendTestWebhookEvent);
+    const fourth = await gql(b, who, TEST_EVENT, { endpoint: one.id });
+    expect(fourth.errors![0]!.extensions).toMatchObject({ code: 'THROTTLED', retryAfter: expect.any(Number) });
+    expect(fourth.errors![0]!.extensions.retryAfter).toBeGreaterThan(3000);
+    // Another endpoint has its own allowance.
+    expect((await gql(b, who, TEST_EVENT, { endpoint: two.id })).errors).toBeUndefined();
+    await waitFor('all sent', async () => {
+      const items = await log(who, one.id);
+      return items.length === 3 && items.every((d) => d.status === 'SUCCEEDED');
+    });
+    for (const delivery of sent.slice(0, 2)) {
+      expect((await gql(b, who, REDELIVER, { d: delivery.id })).data!.redeliverWebhook.status).toBe('PENDING');
+      await waitFor('redelivered', async () => (await log(who, one.id)).every((d) => d.status === 'SUCCEEDED'));
+    }
+    const third = await gql(b, who, REDELIVER, { d: sent[2].id });
+    expect(third.errors![0]!.extensions.code).toBe('THROTTLED');
+    expect(r.requests).toHaveLength(6);
+  });
+
+  it('caps the deliveries waiting per endpoint: test events refused, events recorded as dropped', async () => {
+    const who = await keyCaller(b);
+    const addon = await createAddon(b.em(), { authors: [{ id: who.id }] });
+    const hang = await receiver(() => 'hang');
+    const { id } = await createEndpoint(who, { url: hang.url, events: ['addon.disabled'] }, b);
+    const conn = b.em().getConnection();
+    // Five deliveries waiting for their retry tomorrow.
+    await conn.execute(
+      `insert into webhook_deliveries (endpoint_id, event_id, type, occurred_at, payload, status, attempts, next_attempt_at)
+        select ?, 'waiting-' || g, 'webhook.test', now(), '{"type":"webhook.test","data":{}}'::jsonb, 'failed', 1,
+          now() + interval '1 day' from generate_series(1, 5) g`,
+      [id],
+    );
+    const refused = await gql(b, who, TEST_EVENT, { endpoint: id });
+    expect(refused.errors![0]!.extensions.code).toBe('CONFLICT');
+    expect(refused.errors![0]!.message).toBe('Refused: the endpoint already has 5 deliveries waiting to be sent.');
+    await b.app.db
+      .fork()
+      .transactional((tx) =>
+        b.app.services.events.publish(tx, 'addon.disabled', { addonId: addon.id, by: 'developer' }, null),
+      );
+    const [dropped] = await waitFor('recorded', async () => {
+      const items = await log(who, id);
+      return items.length === 6 && items;
+    });
+    expect(dropped).toMatchObject({
+      type: 'addon.disabled',
+      status: 'DROPPED',
+      attempts: 0,
+      lastError: 'Not sent: the endpoint already has 5 deliveries waiting to be sent.',
+    });
+    // One fewer waiting: a test event is accepted, and the endpoint is full again for a redelivery.
+    await conn.execute(`update webhook_deliveries set status = 'succeeded' where event_id = 'waiting-1'`);
+    expect((await gql(b, who, TEST_EVENT, { endpoint: id })).errors).toBeUndefined();
+    const again = await gql(b, who, REDELIVER, { d: dropped!.id });
+    expect(again.errors![0]!.message).toBe('Refused: the endpoint already has 5 deliveries waiting to be sent.');
+    await gql(b, who, `mutation($id: Int!) { deleteWebhookEndpoint(id: $id) }`, { id });
+  });
+
+  it('suspends an endpoint that keeps failing, with the reason in its log; its owner resumes it', async () => {
+    const who = await keyCaller(b);
+    let healthy = false;
+    const r = await receiver(() => (healthy ? 200 : 500));
+    const { id } = await createEndpoint(who, { url: r.url }, b);
+    const sent = (await gql(b, who, TEST_EVENT, { endpoint: id })).data!.sendTestWebhookEvent;
+    const [endpoint] = await waitFor('suspended', async () => {
+      const list = (await gql(b, who, ENDPOINTS)).data!.webhookEndpoints as Record<string, any>[];
+      return list[0]!.suspendedAt !== null && list;
+    });
+    const reason =
+      'Suspended after 3 consecutive failed attempts (the last: HTTP 500); resume it with resumeWebhookEndpoint.';
+    expect(endpoint).toMatchObject({ id, suspendedReason: reason });
+    const [delivery] = await log(who, id);
+    expect(delivery).toMatchObject({ id: sent.id, status: 'FAILED', attempts: 3, lastError: reason });
+    expect(r.requests).toHaveLength(3);
+    // A run of a suspended endpoint attempts nothing, though its delivery's retry time has come.
+    const conn = b.em().getConnection();
+    await waitFor('released', async () => {
+      const [row] = await conn.execute('select send_lease_owner from webhook_endpoints where id = ?', [id]);
+      return row.send_lease_owner === null;
+    });
+    await b.app.services.webhookDeliveries.runner.run(id, 'probe');
+    expect(r.requests).toHaveLength(3);
+    expect((await log(who, id))[0]).toMatchObject({ attempts: 3, status: 'FAILED' });
+    const test = await gql(b, who, TEST_EVENT, { endpoint: id });
+    expect(test.errors![0]!.extensions.code).toBe('CONFLICT');
+    expect(test.errors![0]!.message).toMatch(/suspended/);
+    // Someone else cannot resume it.
+    const stranger2 = await keyCaller(b);
+    const resume = `mutation($id: Int!) { resumeWebhookEndpoint(id: $id) { id suspendedAt suspendedReason } }`;
+    expect((await gql(b, stranger2, resume, { id })).errors![0]!.extensions.code).toBe('NOT_FOUND');
+    healthy = true;
+    const resumed = await gql(b, who, resume, { id });
+    expect(resumed.data!.resumeWebhookEndpoint).toEqual({ id, suspendedAt: null, suspendedReason: null });
+    const [done] = await waitFor('delivered', async () => {
+      const items = await log(who, id);
+      return items[0]!.status === 'SUCCEEDED' && items;
+    });
+    expect(done).toMatchObject({ id: sent.id, attempts: 4, lastStatusCode: 200, lastError: null });
+    expect(r.requests).toHaveLength(4);
+  });
+
+  it('300 deliveries waiting behind a receiver that never answers: one attempt at a time, no polling', async () => {
+    const who = await keyCaller(b);
+    const hang = await receiver(() => 'hang');
+    const { id } = await createEndpoint(who, { url: hang.url }, b);
+    const conn = b.em().getConnection();
+    await conn.execute(
+      `insert into webhook_deliveries (endpoint_id, event_id, type, occurred_at, payload)
+        select ?, 'backlog-' || g, 'webhook.test', now() + g * interval '1 millisecond',
+          '{"type":"webhook.test","data":{}}'::jsonb from generate_series(1, 300) g`,
+      [id],
+    );
+    await b.app.services.webhookDeliveries.runner.wake(id);
+    await waitFor('the first attempt', async () => hang.requests.length === 1);
+    const [jobsBefore, statementsBefore] = [await deliverJobs(), statements];
+    // The first attempt times out (2 s); meanwhile the 299 others wait without being looked at.
+    await waitFor('the second attempt', async () => hang.requests.length === 2);
+    const jobs = (await deliverJobs()) - jobsBefore;
+    const spent = statements - statementsBefore;
+    // One attempt's statements (lease, pick, claim, result): not a function of the backlog.
+    expect(jobs).toBeLessThanOrEqual(2);
+    expect(spent).toBeLessThan(30);
+    const payloads = hang.requests.map((q) => JSON.parse(q.body).data.sequence);
+    expect(payloads).toEqual([1, 2]);
+    await gql(b, who, `mutation($id: Int!) { deleteWebhookEndpoint(id: $id) }`, { id });
   });
 });

@@ -2,9 +2,12 @@ import { isIP } from 'node:net';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { selectRows } from '../db/rows.js';
 
-/** A rate: at most `requests` per `seconds`, per key of `scope` (`user`: an account, `ip`: a client address). */
+/**
+ * A rate: at most `requests` per `seconds`, per key of `scope` (`user`: an account, `ip`: a client
+ * address; `webhook-test`, `webhook-resend`: `<user>:<endpoint>`, src/webhooks/).
+ */
 export interface AbuseRate {
-  readonly scope: 'user' | 'ip';
+  readonly scope: 'user' | 'ip' | 'webhook-test' | 'webhook-resend';
   readonly requests: number;
   readonly seconds: number;
 }
@@ -22,9 +25,11 @@ let takes = 0;
 export async function takeAbuseThrottle(em: EntityManager, rate: AbuseRate, client: string): Promise<number | null> {
   const key = rate.scope === 'ip' ? addressKey(client) : client;
   if (++takes % CLEANUP_EVERY === 0) {
-    await em.execute(`delete from abuse_throttles where last_at < clock_timestamp() - make_interval(secs => ?)`, [
-      rate.seconds,
-    ]);
+    // Per scope: each has its own window.
+    await em.execute(
+      `delete from abuse_throttles where scope = ? and last_at < clock_timestamp() - make_interval(secs => ?)`,
+      [rate.scope, rate.seconds],
+    );
   }
   const passed = await selectRows<{ scope: string }>(
     em,

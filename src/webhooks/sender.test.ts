@@ -80,3 +80,24 @@ it('requires https when configured (production default)', () => {
   expect(() => parseWebhookUrl('http://example.com/hook', https)).toThrow('Only https URLs.');
   expect(parseWebhookUrl('https://example.com/hook', https).href).toBe('https://example.com/hook');
 });
+
+it('refuses site-local, 6to4 and Teredo addresses (the last two embed IPv4 addresses such as 127.0.0.1)', async () => {
+  const embedding = [
+    'fec0::1', // site-local
+    'feff:ffff::1', // site-local's last address (fec0::/10)
+    '2002:7f00:1::1', // 6to4 of 127.0.0.1
+    '2002:a9fe:a9fe::', // 6to4 of 169.254.169.254
+    '2001:0:4136:e378:8000:63bf:80ff:fffe', // Teredo whose client is 127.0.0.1 (bits inverted)
+    '2001::1',
+  ];
+  for (const address of embedding) expect([address, isPublicAddress(address)]).toEqual([address, false]);
+  // Just outside each range: public.
+  for (const address of ['2003::1', '2001:1::1', '2001:4860:4860::8888', 'fbff::1']) {
+    expect([address, isPublicAddress(address)]).toEqual([address, true]);
+  }
+  await expect(checkWebhookUrl('http://[2002:7f00:1::1]:8080/hook', strict)).rejects.toThrow(
+    /private, loopback or reserved/,
+  );
+  await expect(checkWebhookUrl('http://[fec0::1]/hook', strict)).rejects.toThrow(UrlRefused);
+  await expect(checkWebhookUrl('http://[2001::7f00:1]/hook', strict)).rejects.toThrow(UrlRefused);
+});

@@ -57,7 +57,10 @@ for (const [net, prefix] of [
   ['::ffff:0:0', 96], // IPv4-mapped: a public server is reached by its IPv4 address
   ['64:ff9b::', 96], // NAT64: would reach any IPv4 address
   ['100::', 64], // discard
+  ['2001::', 32], // Teredo: embeds an IPv4 address (its server's, and the client's obfuscated)
   ['2001:db8::', 32], // documentation
+  ['2002::', 16], // 6to4: embeds an IPv4 address (2002:7f00:1:: is 127.0.0.1's)
+  ['fec0::', 10], // site-local (deprecated, still routed as private by some networks)
   ['fc00::', 7], // unique local
   ['fe80::', 10], // link-local
   ['ff00::', 8], // multicast

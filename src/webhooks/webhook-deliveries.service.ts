@@ -1,30 +1,28 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { takeAbuseThrottle, type AbuseRate } from '../abuse/abuse.throttle.js';
 import type { LifecycleEvents } from '../catalogue/lifecycle/lifecycle.enums.js';
 import { channelName, type Channel } from '../catalogue/catalogue.enums.js';
 import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
 import { selectRows } from '../db/rows.js';
-import { truncateText } from '../core/text-limits.js';
 import type { DomainEvent } from '../events/domain-events.js';
 import type { JobQueue } from '../jobs/queue.port.js';
 import type { ServiceJobs } from '../jobs/service-jobs.js';
-import { postWebhook, EXCERPT_BYTES, type AttemptResult } from './sender.js';
-import { checkWebhookUrl, UrlRefused, type UrlPolicy } from './url-guard.js';
-import { WebhookDelivery } from './webhook.entity.js';
+import { WebhookDelivery, type WebhookEndpoint } from './webhook.entity.js';
 import { webhookOwnerId, type WebhookEndpointsService } from './webhook-endpoints.service.js';
 import { WEBHOOK_TEST_EVENT, webhookFacts, type WebhookFacts } from './webhook-events.js';
+import { WebhookRunner, type RunnerOptions } from './webhook-runner.js';
 
 const DEFAULT_DELIVERIES_PAGE = 20;
 const MAX_DELIVERIES_PAGE = 50;
-/** Retries after a deferral (an earlier event of the same endpoint not yet tried). */
-const DEFER_MS = 250;
 
-export interface WebhooksOptions extends UrlPolicy {
-  timeoutMs: number;
-  /** Seconds before each retry; its length is the number of retries. */
-  retrySchedule: readonly number[];
-  sendDelayMs: number;
+export interface WebhooksOptions extends RunnerOptions {
+  /** Deliveries an endpoint may have waiting (pending or failed). */
+  maxPending: number;
+  /** Per user and endpoint, in an hour. */
+  testEventsPerHour: number;
+  redeliveriesPerHour: number;
 }
 
 export interface DeliveryPage {
@@ -34,34 +32,19 @@ export interface DeliveryPage {
   hasNextPage: boolean;
 }
 
-interface DeliveryRow {
-  id: number;
-  endpoint_id: number;
-  event_id: string;
-  status: string;
-  attempts: number;
-  addon_id: number | null;
-  sequence: string | null;
-  payload: Record<string, unknown> | string;
-  /** Epoch milliseconds of the later of the next attempt and the lease (null: neither). */
-  wait_until_ms: string | number | null;
-  waiting: boolean | null;
-  url: string;
-  secret_ciphertext: string;
-  is_active: boolean;
-  owner_id: number;
-  endpoint_addon_id: number | null;
-  earlier_untried: boolean;
-  still_author: boolean;
-}
-
-const TERMINAL = ['succeeded', 'abandoned'];
+const TERMINAL = ['succeeded', 'abandoned', 'dropped'];
 
 /**
  * Webhook deliveries: the subscriber that turns each lifecycle event into one delivery per
- * interested endpoint of the add-on's authors, the endpoints' delivery logs, test events and
- * redeliveries (GraphQL, the executor's transaction: they only queue jobs), and the attempts
- * (`webhook-deliver` jobs, Standard Webhooks signatures, retries on a schedule).
+ * interested endpoint of the add-on's authors, the endpoints' delivery logs, test events,
+ * redeliveries and resumptions (GraphQL, the executor's transaction: they only record rows and
+ * queue jobs); the attempts are `WebhookRunner`'s (one runner per endpoint, `webhook-deliver` jobs).
+ *
+ * Limits: an endpoint has at most `maxPending` deliveries waiting; past it an event's delivery is
+ * recorded as `dropped` (its log shows what was not sent, and it can be redelivered later), and a
+ * test event or redelivery is refused (CONFLICT). Test events and redeliveries are throttled per
+ * user and endpoint (THROTTLED, with `retryAfter`). A suspended endpoint still records its events
+ * (they wait for its resumption, within `maxPending`), but refuses test events and redeliveries.
  *
  * Order: an endpoint's deliveries are first tried in the order their events occurred (a delivery
  * waits while an earlier one of the same endpoint has not been tried yet), and each gets the next
@@ -69,12 +52,31 @@ const TERMINAL = ['succeeded', 'abandoned'];
  * retries may arrive after them; receivers order by `data.sequence` (or `timestamp`).
  */
 export class WebhookDeliveriesService {
+  readonly runner: WebhookRunner;
+
   constructor(
     private readonly endpoints: WebhookEndpointsService,
-    private readonly jobs: JobQueue<ServiceJobs>,
+    jobs: JobQueue<ServiceJobs>,
     private readonly fork: () => EntityManager,
     private readonly options: WebhooksOptions,
-  ) {}
+  ) {
+    this.runner = new WebhookRunner(endpoints, jobs, fork, options);
+  }
+
+  /** A `webhook-deliver` job: a run of its endpoint (jobs queued before runs existed name a delivery). */
+  async runJob(job: { id: string; data: ServiceJobs['webhook-deliver']; signal?: AbortSignal }): Promise<void> {
+    let endpointId: number | undefined = job.data.endpointId;
+    const legacy = (job.data as { deliveryId?: unknown }).deliveryId;
+    if (endpointId === undefined && typeof legacy === 'number') {
+      const [row] = await selectRows<{ endpoint_id: number }>(
+        this.fork(),
+        `select endpoint_id from webhook_deliveries where id = ?`,
+        [legacy],
+      );
+      endpointId = row?.endpoint_id;
+    }
+    if (endpointId !== undefined) await this.runner.run(endpointId, job.id, job.signal);
+  }
 
   // ---- Delivery logs, test events, redeliveries (GraphQL; the executor's transaction) ----
 
@@ -107,20 +109,20 @@ export class WebhookDeliveriesService {
   /** Queues a `webhook.test` delivery (whatever events the endpoint asked for). */
   async sendTest(ctx: RequestContext, endpointId: number): Promise<WebhookDelivery> {
     const endpoint = await this.endpoints.own(ctx, endpointId);
+    refuseSuspended(endpoint);
+    await this.throttle(ctx, { scope: 'webhook-test', requests: this.options.testEventsPerHour }, endpoint.id);
     const occurredAt = new Date();
     const payload = {
       type: WEBHOOK_TEST_EVENT,
       timestamp: occurredAt.toISOString(),
       data: { endpoint: endpoint.id },
     };
-    const [id] = await this.insertDeliveries(ctx.em, [endpoint.id], {
-      eventId: randomUUID(),
-      type: WEBHOOK_TEST_EVENT,
-      addonId: null,
-      occurredAt,
-      rank: 0,
-      payload,
-    });
+    const [id] = await this.insertDeliveries(
+      ctx.em,
+      [endpoint.id],
+      { eventId: randomUUID(), type: WEBHOOK_TEST_EVENT, addonId: null, occurredAt, rank: 0, payload },
+      'refuse',
+    );
     return ctx.em.findOneOrFail(WebhookDelivery, id!);
   }
 
@@ -129,6 +131,10 @@ export class WebhookDeliveriesService {
     const delivery = await ctx.em.findOne(WebhookDelivery, deliveryId, { populate: ['endpoint'] });
     if (!delivery || delivery.endpoint.owner.id !== webhookOwnerId(ctx)) throw errors.notFound();
     if (!TERMINAL.includes(delivery.status)) throw errors.conflict('This delivery is still being attempted.');
+    refuseSuspended(delivery.endpoint);
+    const endpointId = delivery.endpoint.id;
+    await this.throttle(ctx, { scope: 'webhook-resend', requests: this.options.redeliveriesPerHour }, endpointId);
+    await this.refuseFull(ctx.em, endpointId);
     Object.assign(delivery, {
       status: 'pending',
       attempts: 0,
@@ -137,8 +143,17 @@ export class WebhookDeliveriesService {
       delivered: null,
     });
     await ctx.em.flush();
-    await this.jobs.send('webhook-deliver', { deliveryId }, { transaction: ctx.em });
+    await this.runner.wake(endpointId, { transaction: ctx.em });
     return delivery;
+  }
+
+  /** Lifts an endpoint's suspension: its waiting deliveries are attempted again, in order. */
+  async resume(ctx: RequestContext, endpointId: number): Promise<WebhookEndpoint> {
+    const endpoint = await this.endpoints.own(ctx, endpointId);
+    Object.assign(endpoint, { suspendedAt: null, suspendedReason: null, consecutiveFailures: 0 });
+    await ctx.em.flush();
+    await this.runner.wake(endpoint.id, { transaction: ctx.em });
+    return endpoint;
   }
 
   // ---- The lifecycle subscriber (job queue, after commit) ----
@@ -174,129 +189,12 @@ export class WebhookDeliveriesService {
     });
   }
 
-  // ---- Attempts (`webhook-deliver` jobs) ----
-
-  /** One attempt at a delivery, when it is due; schedules its retry or the deferred attempt. */
-  async attempt(deliveryId: number): Promise<void> {
-    const em = this.fork();
-    const [row] = await selectRows<DeliveryRow>(
-      em,
-      `select d.id, d.endpoint_id, d.event_id, d.status, d.attempts, d.addon_id, d.sequence, d.payload,
-          greatest(extract(epoch from d.next_attempt_at), extract(epoch from d.locked_until)) * 1000 as wait_until_ms,
-          (d.next_attempt_at > now() or d.locked_until > now()) as waiting, e.url, e.secret_ciphertext, e.is_active, e.owner_id,
-          e.addon_id as endpoint_addon_id,
-          exists (select 1 from webhook_deliveries o where o.endpoint_id = d.endpoint_id and o.id <> d.id
-            and o.status = 'pending' and o.attempts = 0 and o.created > now() - interval '1 hour'
-            and (o.occurred_at, o.rank, o.id) < (d.occurred_at, d.rank, d.id)) as earlier_untried,
-          (d.addon_id is null or exists (select 1 from addon_users au
-            where au.addon_id = d.addon_id and au.user_id = e.owner_id)) as still_author
-        from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id where d.id = ?`,
-      [deliveryId],
-    );
-    if (!row || TERMINAL.includes(row.status)) return;
-    if (row.waiting) return this.schedule(em, deliveryId, new Date(Number(row.wait_until_ms) + 10));
-    if (row.earlier_untried) return this.schedule(em, deliveryId, new Date(Date.now() + DEFER_MS));
-    if (!row.is_active || !row.still_author) {
-      const reason = !row.is_active ? 'The endpoint is disabled.' : 'The endpoint’s owner is no longer an author.';
-      await em.execute(
-        `update webhook_deliveries set status = 'abandoned', last_error = ?, next_attempt_at = null where id = ?`,
-        [reason, deliveryId],
-      );
-      return;
-    }
-    const claimed = await this.claim(em, row);
-    if (!claimed) return;
-    const secret = this.endpoints.openSecret(row.endpoint_id, row.secret_ciphertext);
-    let result: AttemptResult;
-    if (secret === null) {
-      result = { ok: false, statusCode: null, error: 'The endpoint’s secret cannot be read.', excerpt: null };
-    } else {
-      try {
-        const target = await checkWebhookUrl(row.url, this.options);
-        result = await postWebhook(
-          target,
-          { id: row.event_id, body: JSON.stringify(claimed.payload), secret },
-          this.options.timeoutMs,
-        );
-      } catch (error) {
-        if (!(error instanceof UrlRefused)) throw error;
-        result = { ok: false, statusCode: null, error: `Refused URL: ${error.message}`, excerpt: null };
-      }
-    }
-    await this.settle(em, row, result);
-  }
-
-  /** Takes the delivery for one attempt (a lease past the timeout) and gives it its sequence. */
-  private async claim(em: EntityManager, row: DeliveryRow): Promise<{ payload: Record<string, unknown> } | null> {
-    return em.transactional(async (tx) => {
-      const leaseMs = this.options.timeoutMs + 60_000;
-      const [taken] = await selectRows<{ sequence: string | null; payload: unknown }>(
-        tx,
-        `update webhook_deliveries set locked_until = now() + (? * interval '1 millisecond')
-          where id = ? and status in ('pending', 'failed') and (locked_until is null or locked_until < now())
-          returning sequence, payload`,
-        [leaseMs, row.id],
-      );
-      if (!taken) return null;
-      let payload = parseJson(taken.payload);
-      if (taken.sequence === null) {
-        const [endpoint] = await selectRows<{ last_sequence: string }>(
-          tx,
-          `update webhook_endpoints set last_sequence = last_sequence + 1 where id = ? returning last_sequence`,
-          [row.endpoint_id],
-        );
-        const sequence = Number(endpoint!.last_sequence);
-        payload = { ...payload, data: { ...(payload.data as object), sequence } };
-        await tx.execute(`update webhook_deliveries set sequence = ?, payload = ?::jsonb where id = ?`, [
-          sequence,
-          JSON.stringify(payload),
-          row.id,
-        ]);
-        const [stored] = await selectRows<{ payload: unknown }>(
-          tx,
-          `select payload from webhook_deliveries where id = ?`,
-          [row.id],
-        );
-        payload = parseJson(stored!.payload);
-      }
-      return { payload };
-    });
-  }
-
-  /** Records an attempt's outcome; a failure is retried on the schedule, then abandoned. */
-  private async settle(em: EntityManager, row: DeliveryRow, result: AttemptResult): Promise<void> {
-    const attempts = row.attempts + 1;
-    const retryIn = this.options.retrySchedule[attempts - 1];
-    const status = result.ok ? 'succeeded' : retryIn === undefined ? 'abandoned' : 'failed';
-    const next = status === 'failed' ? new Date(Date.now() + retryIn! * 1000) : null;
-    await em.transactional(async (tx) => {
-      await tx.execute(
-        `update webhook_deliveries set status = ?, attempts = ?, last_status_code = ?, last_error = ?,
-            response_excerpt = ?, next_attempt_at = ?::timestamptz, locked_until = null,
-            delivered = case when ? then now() else delivered end where id = ?`,
-        [
-          status,
-          attempts,
-          result.statusCode,
-          result.error === null ? null : truncateText(clean(result.error), 255),
-          result.excerpt === null ? null : truncateText(clean(result.excerpt), EXCERPT_BYTES),
-          next?.toISOString() ?? null,
-          result.ok,
-          row.id,
-        ],
-      );
-      if (next) await this.jobs.send('webhook-deliver', { deliveryId: row.id }, { startAfter: next, transaction: tx });
-    });
-  }
-
-  private async schedule(em: EntityManager, deliveryId: number, at: Date): Promise<void> {
-    await em.transactional((tx) =>
-      this.jobs.send('webhook-deliver', { deliveryId }, { startAfter: at, transaction: tx }),
-    );
-  }
-
   // ---- Helpers ----
 
+  /**
+   * Records one delivery per endpoint and wakes each endpoint's runner; an endpoint with
+   * `maxPending` deliveries waiting gets a `dropped` one instead (`refuse`: the request is refused).
+   */
   private async insertDeliveries(
     tx: EntityManager,
     endpointIds: number[],
@@ -308,21 +206,64 @@ export class WebhookDeliveriesService {
       rank: number;
       payload: Record<string, unknown>;
     },
+    whenFull: 'drop' | 'refuse' = 'drop',
   ): Promise<number[]> {
     const ids: number[] = [];
-    const startAfter = new Date(Date.now() + this.options.sendDelayMs);
     for (const endpointId of endpointIds) {
+      const full = whenFull === 'refuse' ? await this.refuseFull(tx, endpointId) : await this.isFull(tx, endpointId);
       const [row] = await selectRows<{ id: number }>(
         tx,
-        `insert into webhook_deliveries (endpoint_id, event_id, type, addon_id, occurred_at, rank, payload)
-          values (?, ?, ?, ?, ?::timestamptz, ?, ?::jsonb) on conflict (endpoint_id, event_id) do nothing returning id`,
-        [endpointId, d.eventId, d.type, d.addonId, d.occurredAt.toISOString(), d.rank, JSON.stringify(d.payload)],
+        `insert into webhook_deliveries (endpoint_id, event_id, type, addon_id, occurred_at, rank, payload, status, last_error)
+          values (?, ?, ?, ?, ?::timestamptz, ?, ?::jsonb, ?, ?) on conflict (endpoint_id, event_id) do nothing returning id`,
+        [
+          endpointId,
+          d.eventId,
+          d.type,
+          d.addonId,
+          d.occurredAt.toISOString(),
+          d.rank,
+          JSON.stringify(d.payload),
+          full ? 'dropped' : 'pending',
+          full ? this.fullMessage('Not sent') : null,
+        ],
       );
       if (!row) continue;
       ids.push(row.id);
-      await this.jobs.send('webhook-deliver', { deliveryId: row.id }, { startAfter, transaction: tx });
+      if (!full) {
+        await this.runner.wake(endpointId, { transaction: tx, delaySeconds: this.options.sendDelayMs / 1000 });
+      }
     }
     return ids;
+  }
+
+  /** Whether the endpoint has `maxPending` deliveries waiting (counts at most that many rows). */
+  private async isFull(tx: EntityManager, endpointId: number): Promise<boolean> {
+    const [row] = await selectRows<{ waiting: number }>(
+      tx,
+      `select count(*)::int as waiting from (select 1 from webhook_deliveries
+        where endpoint_id = ? and status in ('pending', 'failed') limit ?) w`,
+      [endpointId, this.options.maxPending],
+    );
+    return row!.waiting >= this.options.maxPending;
+  }
+
+  private async refuseFull(tx: EntityManager, endpointId: number): Promise<false> {
+    if (await this.isFull(tx, endpointId)) throw errors.conflict(this.fullMessage('Refused'));
+    return false;
+  }
+
+  private fullMessage(what: string): string {
+    return `${what}: the endpoint already has ${this.options.maxPending} deliveries waiting to be sent.`;
+  }
+
+  /** Counts a test event or redelivery of the caller's for the endpoint; THROTTLED past the hour's limit. */
+  private async throttle(
+    ctx: RequestContext,
+    rate: Pick<AbuseRate, 'scope' | 'requests'>,
+    endpointId: number,
+  ): Promise<void> {
+    const wait = await takeAbuseThrottle(ctx.em, { ...rate, seconds: 3600 }, `${webhookOwnerId(ctx)}:${endpointId}`);
+    if (wait !== null) throw errors.throttled(wait);
   }
 
   /** The payload's `data`: the add-on, the version (when the event is about one) and the event's own fields. */
@@ -346,9 +287,8 @@ export class WebhookDeliveriesService {
   }
 }
 
-function parseJson(value: unknown): Record<string, unknown> {
-  return (typeof value === 'string' ? JSON.parse(value) : value) as Record<string, unknown>;
+function refuseSuspended(endpoint: WebhookEndpoint): void {
+  if (endpoint.suspendedAt) {
+    throw errors.conflict('This endpoint is suspended (it kept failing): resume it with resumeWebhookEndpoint first.');
+  }
 }
-
-/** PostgreSQL text cannot hold NUL. */
-const clean = (text: string) => text.replaceAll('\u0000', '');

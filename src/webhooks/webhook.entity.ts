@@ -38,6 +38,24 @@ export class WebhookEndpoint {
   @Property({ type: 'bigint', default: 0 })
   lastSequence: Opt<string> = '0';
 
+  /** Failed attempts since its last success; at `WEBHOOKS_SUSPEND_AFTER_FAILURES` it is suspended. */
+  @Property({ type: 'integer', default: 0 })
+  consecutiveFailures: Opt<number> = 0;
+
+  /** Set when it kept failing: no attempts until its owner resumes it (its deliveries wait). */
+  @Property({ type: 'timestamptz', nullable: true })
+  suspendedAt: Date | null = null;
+
+  @Property({ type: 'string', length: 255, nullable: true })
+  suspendedReason: string | null = null;
+
+  /** The runner sending its deliveries (one at a time: `webhook-runner.ts`), and until when. */
+  @Property({ type: 'timestamptz', nullable: true })
+  sendLeaseUntil: Date | null = null;
+
+  @Property({ type: 'string', length: 64, nullable: true })
+  sendLeaseOwner: string | null = null;
+
   @Property({ type: 'timestamptz', defaultRaw: 'now()' })
   created: Opt<Date> = new Date();
 }
@@ -46,6 +64,16 @@ export class WebhookEndpoint {
 @Entity({ tableName: 'webhook_deliveries' })
 @Unique({ properties: ['endpoint', 'eventId'] })
 @Index({ properties: ['endpoint', 'status'] })
+@Index({
+  name: 'webhook_deliveries_untried',
+  expression:
+    'create index "webhook_deliveries_untried" on "webhook_deliveries" ("endpoint_id", "occurred_at", "rank", "id") where "status" = \'pending\'',
+})
+@Index({
+  name: 'webhook_deliveries_retries',
+  expression:
+    'create index "webhook_deliveries_retries" on "webhook_deliveries" ("endpoint_id", "next_attempt_at") where "status" = \'failed\'',
+})
 export class WebhookDelivery {
   @PrimaryKey({ type: 'integer', autoincrement: true })
   id!: number;
@@ -79,7 +107,10 @@ export class WebhookDelivery {
   @Property({ type: 'jsonb' })
   payload!: Record<string, unknown>;
 
-  /** `pending` (never tried), `failed` (a retry is scheduled), `succeeded`, `abandoned`. */
+  /**
+   * `pending` (not tried since recorded or redelivered), `failed` (a retry is scheduled), `succeeded`,
+   * `abandoned`, `dropped` (never sent: the endpoint had `WEBHOOKS_MAX_PENDING` waiting).
+   */
   @Property({ type: 'string', length: 16, default: 'pending' })
   status: Opt<string> = 'pending';
 
@@ -99,7 +130,7 @@ export class WebhookDelivery {
   @Property({ type: 'timestamptz', nullable: true })
   nextAttemptAt: Date | null = null;
 
-  /** While an attempt runs (crash safety: another worker may take it after this time). */
+  /** While an attempt runs (crash safety: another runner may take it after this time). */
   @Property({ type: 'timestamptz', nullable: true })
   lockedUntil: Date | null = null;
 

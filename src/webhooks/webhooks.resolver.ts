@@ -86,7 +86,20 @@ export class WebhooksResolver {
 
   @Accepts('session')
   @Requires(SIGN_IN, OWNER)
-  @Mutation(() => WebhookDeliveryType, { description: 'Sends a `webhook.test` event to the endpoint.' })
+  @Mutation(() => WebhookEndpointType, {
+    description: 'Lifts a suspension (`suspendedAt`): the deliveries that waited are sent again, in order.',
+  })
+  resumeWebhookEndpoint(@Arg('id', () => Int) id: number, @Ctx() ctx: RequestContext) {
+    return this.services.webhookDeliveries.resume(ctx, id);
+  }
+
+  @Accepts('session')
+  @Requires(SIGN_IN, OWNER)
+  @Mutation(() => WebhookDeliveryType, {
+    description:
+      'Sends a `webhook.test` event to the endpoint (a few per hour: THROTTLED past it; CONFLICT when the ' +
+      'endpoint is suspended or has too many deliveries waiting).',
+  })
   sendTestWebhookEvent(@Arg('endpoint', () => Int) endpoint: number, @Ctx() ctx: RequestContext) {
     return this.services.webhookDeliveries.sendTest(ctx, endpoint);
   }
@@ -94,7 +107,9 @@ export class WebhooksResolver {
   @Accepts('session')
   @Requires(SIGN_IN, OWNER)
   @Mutation(() => WebhookDeliveryType, {
-    description: 'Sends a succeeded or abandoned delivery again: same `webhook-id` and body, a new retry schedule.',
+    description:
+      'Sends a succeeded, abandoned or dropped delivery again: same `webhook-id` and body, a new retry schedule ' +
+      '(limited per hour and endpoint, as test events).',
   })
   redeliverWebhook(@Arg('delivery', () => Int) delivery: number, @Ctx() ctx: RequestContext) {
     return this.services.webhookDeliveries.redeliver(ctx, delivery);

@@ -23,6 +23,15 @@ export class WebhookEndpointType {
   @Field(() => Boolean)
   isActive!: boolean;
 
+  @Field(() => Date, {
+    nullable: true,
+    description: 'Set when it kept failing: nothing is sent (its deliveries wait) until `resumeWebhookEndpoint`.',
+  })
+  suspendedAt!: Date | null;
+
+  @Field(() => String, { nullable: true, description: 'Why it was suspended.' })
+  suspendedReason!: string | null;
+
   @Field(() => Date)
   created!: Date;
 }
@@ -49,7 +58,11 @@ export class WebhookDeliveryType {
   @Field(() => String)
   type!: string;
 
-  @Field(() => String, { description: 'PENDING, FAILED (a retry is scheduled), SUCCEEDED or ABANDONED.' })
+  @Field(() => String, {
+    description:
+      'PENDING, FAILED (a retry is scheduled), SUCCEEDED, ABANDONED, or DROPPED (never sent: the endpoint had too ' +
+      'many deliveries waiting; `lastError` says so).',
+  })
   status!: string;
 
   @Field(() => Int, { nullable: true, description: 'Per endpoint, given when first attempted.' })
