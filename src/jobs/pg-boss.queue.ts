@@ -162,9 +162,15 @@ class PgBossQueue<M extends JobMap<M>> implements JobQueue<M> {
     for (const worker of this.#workers) if (worker.name === name) worker.notify();
   }
 
-  /** Local workers poll as soon as the sending transaction commits (knex settles `executionPromise` then). */
+  /**
+   * Local workers poll as soon as the sending transaction commits (knex settles `executionPromise`
+   * then). A nested `em.transactional()` is a savepoint whose promise settles at its release, long
+   * before the commit (a mutation's service inside the executor's transaction): a worker woken then
+   * would find nothing yet and sleep until its next poll, so wait for the outermost transaction.
+   */
   #notifyAfterCommit(transaction: EntityManager, name: string): void {
-    const trx = transaction.getTransactionContext() as { executionPromise?: Promise<unknown> } | undefined;
+    let trx = transaction.getTransactionContext() as KnexTransactor | undefined;
+    while (trx?.parentTransaction) trx = trx.parentTransaction;
     trx?.executionPromise?.then(
       () => this.#notify(name),
       () => {},
@@ -343,6 +349,12 @@ function fetched<T>(job: PgBoss.JobWithMetadata<T>): FetchedJob<T> {
 }
 
 /** pg-boss rejects present-but-undefined options, so only set ones are passed. */
+/** What `#notifyAfterCommit` reads of a knex transaction (a savepoint's names its parent). */
+interface KnexTransactor {
+  executionPromise?: Promise<unknown>;
+  parentTransaction?: KnexTransactor;
+}
+
 function toSendOptions(options: Omit<SendOptions, 'transaction'>): PgBoss.SendOptions {
   const result: PgBoss.SendOptions = {};
   if (options.singletonKey !== undefined) result.singletonKey = options.singletonKey;

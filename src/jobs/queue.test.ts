@@ -14,6 +14,7 @@ interface TestJobs {
   busy: { n: number };
   slow: { n: number };
   late: { n: number };
+  nested: { n: number };
 }
 
 const queues: QueueDefinitions<TestJobs> = {
@@ -24,6 +25,7 @@ const queues: QueueDefinitions<TestJobs> = {
   busy: {},
   slow: { retryLimit: 1, expireInSeconds: 1 },
   late: {},
+  nested: {},
 };
 
 /** Every error the queue reports; the suite expects none. */
@@ -182,6 +184,19 @@ describe('sending in a transaction', () => {
     expect(await queue.getJob('upload', id!)).toBeNull();
     expect((await queue.stats()).upload.created).toBe(before);
     expect(await db.fork().findOne(SiteSetting, { key: key('rollback') })).toBeNull();
+  });
+
+  test('a send from a nested transaction wakes the worker when the outermost one commits', async () => {
+    const seen: number[] = [];
+    // Its idle poll is far beyond the wait below: only the wake-up after the commit can run the job.
+    await queue.work('nested', async (job) => void seen.push(job.data.n), { pollIntervalSeconds: 60 });
+    await db.fork().transactional(async (outer) => {
+      await outer.transactional((inner) => queue.send('nested', { n: 1 }, { transaction: inner }));
+      // The savepoint is released; the commit is still to come. A worker woken now finds nothing.
+      await sleep(500);
+    });
+    await waitFor(async () => seen.length === 1, 10_000);
+    expect(seen).toEqual([1]);
   });
 
   test('a send inside a transaction without it is refused', async () => {
