@@ -3,9 +3,11 @@
  * upload, as a ratio to validation (addons-linter through the project's `Validator`, warm) of the
  * same package in the same run. The package is a small extension with a 300 KB bundled script;
  * the scan reads the package, runs BENCH_SCANNERS_RULES YARA rules (default 50, Debian's `yara`
- * CLI), the secret rules, and compares its name with BENCH_SCANNERS_NAMES public names (default
- * 10,000; their database read is not timed). Every run checks the planted secret and YARA hit are
- * found. BENCH_SCANNERS_RUNS runs (default 5); medians.
+ * CLI), the secret rules, and looks its name up among BENCH_SCANNERS_NAMES public names (default
+ * 10,000) by their look-alike keys (lookalike-keys.ts; here an in-memory map of the stored keys,
+ * built untimed: the database's index is timed by the look-alike suite, bench/lookalike.ts, run
+ * after it, which reports the step's cost at 500,000 add-ons as a ratio to 1,000). Every run checks
+ * the planted secret and YARA hit are found. BENCH_SCANNERS_RUNS runs (default 5); medians.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,16 +15,25 @@ import { join } from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import yazl from 'yazl';
 import { looksAlike, normaliseName } from '../src/scanners/lookalike.js';
+import { nameSkeletons, probeKeys, storedKeys } from '../src/scanners/lookalike-keys.js';
 import { scanSecrets } from '../src/scanners/secrets.js';
 import { yaraScan } from '../src/scanners/yara.js';
 import { readZip } from '../src/signing/package/zip.js';
 import { Validator } from '../src/signing/validation/validator.js';
 import { fmt } from './lib.js';
+import {
+  lookalikeSettings,
+  printLookalikeReport,
+  runLookalikeSuite,
+  type LookalikeReport,
+  type LookalikeSettings,
+} from './lookalike.js';
 
 export interface ScannersSettings {
   rules: number;
   names: number;
   runs: number;
+  lookalike: LookalikeSettings;
 }
 
 export interface ScannersReport extends ScannersSettings {
@@ -32,6 +43,8 @@ export interface ScannersReport extends ScannersSettings {
   yaraMs: number;
   secretsMs: number;
   lookalikeMs: number;
+  /** The look-alike step against the database at growing catalogue sizes (bench/lookalike.ts). */
+  lookalike: LookalikeReport;
   failures: string[];
 }
 
@@ -40,6 +53,7 @@ export function scannersSettings(): ScannersSettings {
     rules: Number(process.env.BENCH_SCANNERS_RULES ?? 50),
     names: Number(process.env.BENCH_SCANNERS_NAMES ?? 10_000),
     runs: Number(process.env.BENCH_SCANNERS_RUNS ?? 5),
+    lookalike: lookalikeSettings(),
   };
 }
 
@@ -94,6 +108,15 @@ export async function runScannersSuite(options: {
   const rules = yaraRules(ruleCount);
   const names = Array.from({ length: nameCount }, (_, i) => `Public Add-on Number ${i} Tab Helper`);
   const trademarks = ['Vendor', 'Browser'];
+  // The stored keys (untimed, as the database's index): key -> names.
+  const index = new Map<string, string[]>();
+  for (const name of names) {
+    for (const key of storedKeys(nameSkeletons({ 'en-US': name }, trademarks))) {
+      const list = index.get(key);
+      if (list) list.push(name);
+      else index.set(key, [name]);
+    }
+  }
   const validator = new Validator({ poolSize: 1 });
   await validator.start();
   const failures: string[] = [];
@@ -119,7 +142,8 @@ export async function runScannersSuite(options: {
       const secrets = scanSecrets(members);
       const lookalikeStarted = performance.now();
       const mine = normaliseName('Scanner Bench', trademarks);
-      const alike = names.filter((name) => looksAlike(mine, normaliseName(name, trademarks)));
+      const candidates = new Set(probeKeys(mine).flatMap((key) => index.get(key) ?? []));
+      const alike = [...candidates].filter((name) => looksAlike(mine, normaliseName(name, trademarks)));
       const done = performance.now();
       times.scan.push(done - started);
       times.yara.push(secretsStarted - yaraStarted);
@@ -136,6 +160,8 @@ export async function runScannersSuite(options: {
     await validator.close();
     rmSync(dir, { recursive: true, force: true });
   }
+  const lookalike = await runLookalikeSuite({ settings: options.settings.lookalike, log: options.log });
+  failures.push(...lookalike.failures.map((f) => `look-alike: ${f}`));
   return {
     ...options.settings,
     packageBytes: bytes.length,
@@ -144,6 +170,7 @@ export async function runScannersSuite(options: {
     yaraMs: median(times.yara),
     secretsMs: median(times.secrets),
     lookalikeMs: median(lookalikes),
+    lookalike,
     failures,
   };
 }
@@ -157,4 +184,5 @@ export function printScannersReport(report: ScannersReport): void {
   console.log(`    YARA (${report.rules} rules, CLI):    ${fmt(report.yaraMs)} ms`);
   console.log(`    secrets:                   ${fmt(report.secretsMs)} ms`);
   console.log(`    look-alike (${report.names} names): ${fmt(report.lookalikeMs)} ms`);
+  printLookalikeReport(report.lookalike);
 }

@@ -1,7 +1,10 @@
+import { createHash } from 'node:crypto';
 import { AddonStatus, Channel, FileStatus } from '../src/catalogue/catalogue.enums.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { keyCaller, type KeyCaller } from './helpers/callers.js';
 import { createAddon } from './helpers/catalogue.js';
+import { MAX_OWN_NAMES } from '../src/scanners/lookalike-keys.js';
+import { normaliseName } from '../src/scanners/lookalike.js';
 import { extension, waitFor } from './helpers/signing.js';
 
 /**
@@ -16,6 +19,8 @@ let admin: Caller;
 let reviewer: Caller;
 
 type Caller = KeyCaller;
+/** The statements MikroORM logs while set (each with its result count). */
+let statements: string[] | null = null;
 
 const caller = (args: Parameters<TestApp['createUser']>[0] = {}) => keyCaller(t, args);
 
@@ -28,6 +33,7 @@ beforeAll(async () => {
       BROWSER_NAME: 'Browser',
       VENDOR_NAME: 'Vendor',
     },
+    onQuery: (sql) => statements?.push(sql),
   });
   dev = await caller();
   admin = await caller({ permission: ['Admin:ScannersRulesEdit'] });
@@ -263,5 +269,119 @@ describe('look-alike names', () => {
     ]);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect((await fileStatus(id)).is_signed).toBe(false);
+  });
+});
+
+describe('look-alike names at scale (stored keys)', () => {
+  /** Rows each logged statement returned ("[took 1 ms, 3 results]"). */
+  const resultCounts = (logged: readonly string[]) =>
+    logged.map((line) => Number(/(\d+) results?\]/.exec(line)?.[1] ?? 0));
+  const publicAddon = (name: Record<string, string>, authors: { id: number }[] = []) =>
+    createAddon(t.em(), { status: AddonStatus.PUBLIC, name, authors, versions: [{ version: '1.0' }] });
+  /** A name unlike the others (letters drawn from a hash of `i`). */
+  const filler = (i: number) => {
+    const letters = [...createHash('sha256').update(String(i)).digest()].map((b) => 'bcdfghjkmnpqrstvwxz'[b % 19]);
+    return `${letters.slice(0, 7).join('')} ${letters.slice(7, 14).join('')}`;
+  };
+  const find = (name: Record<string, string>) =>
+    t.app.services.scanners.names.find(t.em(), { id: 0, name, defaultLocale: 'en-US' });
+
+  it('a scan reads candidates through the index, never every public add-on', async () => {
+    // A first scan: after the migration, it computes the keys of the add-ons written before (once).
+    const first = uniqueGuid('first');
+    await upload(first, {}, 'First Scan');
+    await scanned(first);
+    for (let i = 0; i < 60; i++) await publicAddon({ 'en-US': filler(i), de: filler(i + 1000) });
+    const original = await publicAddon({ 'en-US': 'Lantern Bookmark Sorter' });
+    const guid = uniqueGuid('lantern');
+    statements = [];
+    try {
+      await upload(guid, {}, 'Lantern B00kmark Sorter');
+      const { results } = await scanned(guid);
+      expect(results.find((r) => r.scanner === 'lookalike')!.matches).toEqual([
+        expect.objectContaining({ addonId: original.id, name: 'Lantern Bookmark Sorter' }),
+      ]);
+      // The old scan's read of every public add-on returned 60+ rows in one statement.
+      expect(Math.max(...resultCounts(statements))).toBeLessThan(60);
+    } finally {
+      statements = null;
+    }
+  });
+
+  it('costs the same few statements whatever the size of the catalogue, and bounds the own names', async () => {
+    const counted = async (name: Record<string, string>) => {
+      statements = [];
+      try {
+        const hits = await find(name);
+        return { hits, statements: statements.length, rows: Math.max(...resultCounts(statements)) };
+      } finally {
+        statements = null;
+      }
+    };
+    const before = await counted({ 'en-US': `${filler(7)}s` });
+    for (let i = 60; i < 120; i++) await publicAddon({ 'en-US': filler(i) });
+    const after = await counted({ 'en-US': `${filler(7)}s` });
+    expect(before.hits).toEqual([expect.objectContaining({ name: filler(7) })]);
+    expect(after.hits).toEqual(before.hits);
+    expect(after.statements).toBe(before.statements);
+    expect(after.statements).toBeLessThanOrEqual(4);
+    expect(after.rows).toBeLessThan(60);
+    // 40 distinct own names: MAX_OWN_NAMES of them are compared, the default locale's first, then
+    // by locale code (en-US, x-0, x-1, x-10 … x-16): a look-alike in x-9 is compared only as the default.
+    expect(MAX_OWN_NAMES).toBe(10);
+    const many: Record<string, string> = { 'en-US': filler(500) };
+    for (let i = 0; i < 39; i++) many[`x-${i}`] = filler(600 + i);
+    many['x-9'] = `${filler(7)}s`;
+    const scanners = t.app.services.scanners;
+    expect(await scanners.names.find(t.em(), { id: 0, name: many, defaultLocale: 'en-US' })).toEqual([]);
+    expect(await scanners.names.find(t.em(), { id: 0, name: many, defaultLocale: 'x-9' })).toEqual(before.hits);
+  });
+
+  it('the stored keys follow the name: edits through the API, and raw writes (keyed again before the look-up)', async () => {
+    const addon = await publicAddon({ 'en-US': 'Quiet Harbour Reader' }, [{ id: dev.id }]);
+    expect(await find({ 'en-US': 'Qu1et Harbour Reader' })).toEqual([
+      { addonId: addon.id, name: 'Quiet Harbour Reader' },
+    ]);
+    const keys = async () =>
+      (
+        await t
+          .em()
+          .getConnection()
+          .execute<{ keys: string[] | null }[]>('select lookalike_keys as keys from addons where id = ?', [addon.id])
+      )[0]!.keys;
+    expect(await keys()).toContain(`=${normaliseName('Quiet Harbour Reader', ['Vendor', 'Browser'])}`);
+
+    const renamed = await graphql(
+      dev,
+      `
+        mutation ($addon: String!, $input: UpdateAddonListingInput!) {
+          updateAddonListing(addon: $addon, input: $input) {
+            id
+            name
+          }
+        }
+      `,
+      { addon: String(addon.id), input: { name: { 'en-US': 'Velvet Compass Notes' } } },
+    );
+    expect(renamed.body.errors).toBeUndefined();
+    // Written with the name, in the same statement: nothing left to catch up.
+    expect(await keys()).toContain(`=${normaliseName('Velvet Compass Notes', ['Vendor', 'Browser'])}`);
+    expect(await keys()).not.toContain(`=${normaliseName('Quiet Harbour Reader', ['Vendor', 'Browser'])}`);
+    expect(await find({ 'en-US': 'Qu1et Harbour Reader' })).toEqual([]);
+    expect(await find({ 'en-US': 'Velvet Compass Note' })).toEqual([
+      { addonId: addon.id, name: 'Velvet Compass Notes' },
+    ]);
+
+    // A write without the keys (raw SQL) clears them (trigger); the next look-up keys the row again.
+    await t
+      .em()
+      .getConnection()
+      .execute(`update addons set name = '{"en-US": "Amber Signal Tracker"}' where id = ?`, [addon.id]);
+    expect(await keys()).toBeNull();
+    expect(await find({ 'en-US': 'Amber Signal Trackers' })).toEqual([
+      { addonId: addon.id, name: 'Amber Signal Tracker' },
+    ]);
+    expect(await find({ 'en-US': 'Velvet Compass Note' })).toEqual([]);
+    expect(await keys()).toContain(`=${normaliseName('Amber Signal Tracker', ['Vendor', 'Browser'])}`);
   });
 });

@@ -120,6 +120,10 @@ const searchIndex = (name: string, definition: string) =>
   'addons_search_name_exact',
   `using gin (addons_name_keys("name")) where ${SEARCHABLE} and addons_name_keys("name") <> array["search_name"]`,
 )
+// Look-alike names (src/scanners/lookalike-names.ts): public add-ons sharing a key with a new name;
+// the add-ons whose keys are still to be computed.
+@searchIndex('addons_lookalike_keys', `using gin ("lookalike_keys") where ${SEARCHABLE}`)
+@searchIndex('addons_lookalike_stale', `("id") where "lookalike_keys" is null`)
 @searchIndex('addons_search_name_trgm', `using gin ("search_name" gin_trgm_ops) where ${SEARCHABLE}`)
 @searchIndex('addons_search_facets', `using gin ("compat_apps", "platforms") where ${SEARCHABLE}`)
 // Sort orders (no q, or q with few matches).
@@ -168,6 +172,14 @@ export class Addon {
 
   @Property({ type: 'jsonb', nullable: true })
   name: Translations | null = null;
+
+  /**
+   * The names' look-alike keys (src/scanners/lookalike-keys.ts), written with the name by the
+   * scanners' ORM hook (`LookalikeNames`); null until computed (a trigger clears them when a write
+   * changes the name without them).
+   */
+  @Property({ type: 'text[]', nullable: true, lazy: true, hidden: true })
+  lookalikeKeys?: string[] | null;
 
   @Property({ type: 'jsonb', nullable: true })
   summary: Translations | null = null;

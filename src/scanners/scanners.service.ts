@@ -3,7 +3,6 @@ import { Permission } from '../auth/permissions.js';
 import { Addon } from '../catalogue/addon.entity.js';
 import { FileStatus } from '../catalogue/catalogue.enums.js';
 import type { AddonLifecycle } from '../catalogue/lifecycle/lifecycle.service.js';
-import { publicAddonSql } from '../catalogue/public.js';
 import { isChannelReviewer } from '../catalogue/version-access.js';
 import { Version } from '../catalogue/version.entity.js';
 import type { RequestContext } from '../core/context.js';
@@ -11,7 +10,6 @@ import { errors } from '../core/errors.js';
 import { FieldErrorCollector } from '../core/field-errors.js';
 import type { Logger } from '../core/logger.js';
 import type { Database } from '../db/database.js';
-import { selectRows } from '../db/rows.js';
 import type { JobQueue } from '../jobs/queue.port.js';
 import type { ServiceJobs } from '../jobs/service-jobs.js';
 import { flagForHumanReview, HumanReviewReason } from '../reviews/human-review.js';
@@ -19,7 +17,7 @@ import { AddonReviewerFlags, ReviewNote } from '../reviews/review.entity.js';
 import { ReviewAction } from '../reviews/review.enums.js';
 import { readZip, type ZipLimits, type ZipMember } from '../signing/package/zip.js';
 import type { Storage } from '../storage/storage.port.js';
-import { looksAlike, normaliseName } from './lookalike.js';
+import { LookalikeNames } from './lookalike-names.js';
 import { Scanner, ScannerAction, ScannerResult, ScannerRule, type ScannerMatch } from './scanner.entity.js';
 import { scanSecrets } from './secrets.js';
 import { yaraCompileError, yaraScan } from './yara.js';
@@ -63,7 +61,14 @@ export class ScannersService {
     private readonly lifecycle: AddonLifecycle,
     private readonly logger: Logger,
     private readonly options: ScannersOptions,
-  ) {}
+  ) {
+    this.names = new LookalikeNames(options.trademarks);
+    // Every ORM write of an add-on's name (any entity manager: forks share the event manager).
+    db.orm.em.getEventManager().registerSubscriber(this.names);
+  }
+
+  /** The stored look-alike keys of add-on names (kept with the name; see lookalike-names.ts). */
+  readonly names: LookalikeNames;
 
   // Rules (admins)
 
@@ -172,27 +177,13 @@ export class ScannersService {
 
   /**
    * For a new add-on (this is its first version): public add-ons (the one definition,
-   * `publicAddonSql`) whose name looks like one of its names.
+   * `publicAddonSql`) whose name looks like one of its names, found through the stored keys
+   * (`LookalikeNames`: indexed, never a read of the catalogue).
    */
   private async lookalike(em: EntityManager, addon: Addon): Promise<ScannerMatch[]> {
     if ((await em.count(Version, { addon: addon.id })) > 1) return [];
-    const trademarks = this.options.trademarks;
-    const own = new Set(Object.values(addon.name ?? {}).map((name) => normaliseName(String(name), trademarks)));
-    own.delete('');
-    if (!own.size) return [];
-    const rows = await selectRows<{ id: number; name: Record<string, string> | null }>(
-      em,
-      `select a.id, a.name from addons a where ${publicAddonSql('a')} and a.id <> ? order by a.id`,
-      [addon.id],
-    );
-    const matches: ScannerMatch[] = [];
-    for (const row of rows) {
-      const names = Object.values(row.name ?? {});
-      const hit = names.find((name) => [...own].some((mine) => looksAlike(mine, normaliseName(name, trademarks))));
-      if (hit !== undefined) matches.push({ rule: 'lookalike', addonId: row.id, name: hit, action: LOOKALIKE_ACTION });
-      if (matches.length >= 20) break;
-    }
-    return matches;
+    const hits = await this.names.find(em, addon);
+    return hits.map((hit) => ({ rule: 'lookalike', addonId: hit.addonId, name: hit.name, action: LOOKALIKE_ACTION }));
   }
 
   private async apply(

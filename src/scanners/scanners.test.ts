@@ -1,3 +1,4 @@
+import { MAX_OWN_NAMES, nameSkeletons, probeKeys, storedKeys } from './lookalike-keys.js';
 import { editDistance, looksAlike, normaliseName } from './lookalike.js';
 import { MAX_LINE, scanSecrets } from './secrets.js';
 
@@ -51,5 +52,54 @@ describe('look-alike names', () => {
     expect(looksAlike('', '')).toBe(false);
     expect(editDistance('kitten', 'sitting', 5)).toBe(3);
     expect(editDistance('kitten', 'sitting', 1)).toBe(2);
+  });
+});
+
+describe('look-alike keys (the index of names)', () => {
+  const shares = (a: string, b: string) => {
+    const stored = new Set(storedKeys([b]));
+    return probeKeys(a).some((key) => stored.has(key));
+  };
+  // A small alphabet, so that random names often share halves.
+  const alphabet = 'abcdeé𝐱';
+  let seed = 7;
+  const random = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed % n;
+  };
+  const word = () => Array.from({ length: 3 + random(12) }, () => alphabet[random(alphabet.length)]).join('');
+  const edit = (s: string) => {
+    const i = random(s.length + 1);
+    const c = alphabet[random(alphabet.length)]!;
+    const kind = random(3);
+    return kind === 0
+      ? s.slice(0, i) + c + s.slice(i)
+      : kind === 1
+        ? s.slice(0, i) + c + s.slice(i + 1)
+        : s.slice(0, i) + s.slice(i + 1);
+  };
+
+  it('every look-alike pair shares a key (no misses), whichever side is stored', () => {
+    let alike = 0;
+    for (let n = 0; n < 20_000; n++) {
+      const a = word();
+      const b = random(4) === 0 ? word() : edit(a);
+      if (!looksAlike(a, b)) continue;
+      alike++;
+      expect([a, b, shares(a, b)]).toEqual([a, b, true]);
+      expect([b, a, shares(b, a)]).toEqual([b, a, true]);
+    }
+    expect(alike).toBeGreaterThan(5_000);
+  });
+
+  it('keeps short names to equality, and the own names to MAX_OWN_NAMES, default locale first', () => {
+    expect(probeKeys('tabs')).toEqual(['=tabs']);
+    expect(storedKeys(['tabs'])).toEqual(['=tabs']);
+    expect(shares('passwordkeeper', 'passwordkeepers')).toBe(true);
+    expect(shares('passwordkeeper', 'keeperpassword')).toBe(false);
+    const names = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`l${i}`, `Name number ${i}x`]));
+    const own = nameSkeletons(names, [], 'l29').slice(0, MAX_OWN_NAMES);
+    expect(own).toHaveLength(MAX_OWN_NAMES);
+    expect(own[0]).toBe(normaliseName('Name number 29x', []));
   });
 });
