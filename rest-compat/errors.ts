@@ -1,6 +1,7 @@
 import { GraphQLError } from 'graphql';
 import { AppError, asAppError, ErrorCode } from '../src/core/errors.js';
 import type { Logger } from '../src/core/logger.js';
+import { isTransactionConflict, WRITE_CONFLICT_MESSAGE } from '../src/db/error-chain.js';
 import { isDatabaseUnavailable } from '../src/db/unavailable.js';
 
 export interface RestErrorResponse {
@@ -17,6 +18,18 @@ const UNAVAILABLE: RestErrorResponse = {
   status: 503,
   body: { detail: 'Service temporarily unavailable, try again later.' },
   headers: { 'Retry-After': '5' },
+};
+
+/**
+ * A write that lost a race with a concurrent one (a deadlock, a serialization failure, a row it
+ * refers to deleted meanwhile: src/db/error-chain.ts) on the executor's last attempt
+ * (src/graphql/transactions.ts), or in a mutation's own transaction: nothing was written, and the
+ * same request may be sent again.
+ */
+const WRITE_CONFLICT: RestErrorResponse = {
+  status: 409,
+  body: { detail: WRITE_CONFLICT_MESSAGE },
+  headers: { 'Retry-After': '1' },
 };
 
 /** A route's wire names of the domain's field names, where they differ (see RouteDefinition.errorFields). */
@@ -36,6 +49,10 @@ export function toRestError(
   const appError = asAppError(error) ?? badVariables(error, logger);
   if (!appError) {
     if (isDatabaseUnavailable(error)) return UNAVAILABLE;
+    if (isTransactionConflict(error)) {
+      logger.warn({ err: (error as GraphQLError)?.originalError ?? error }, 'write conflict in REST request');
+      return WRITE_CONFLICT;
+    }
     logger.error({ err: (error as GraphQLError)?.originalError ?? error }, 'unexpected error in REST request');
     return INTERNAL;
   }

@@ -1,4 +1,3 @@
-import { executeSql } from '../db/sql.js';
 import { createHash, randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FileUpload as UploadedFile } from 'graphql-upload/processRequest.mjs';
@@ -55,6 +54,11 @@ export interface AccountsOptions {
   images?: ImageRenderer;
   /** Whether `superCreate` is available (default false). */
   superCreateEnabled?: boolean;
+  /**
+   * Takes the ratings locks of an account about to be removed (its own, then its rated add-ons'),
+   * first thing in its transaction (the lock order: src/db/advisory-locks.ts); returns those add-ons.
+   */
+  lockRatings?: (em: EntityManager, userId: number) => Promise<number[]>;
   /** Recounts the rating columns of add-ons whose ratings were removed with an account (in its transaction). */
   recountRatings?: (em: EntityManager, addonIds: readonly number[]) => Promise<void>;
   /** Deletes the add-ons an account alone authors, through the add-on lifecycle (in its transaction). */
@@ -326,6 +330,8 @@ export class AccountsService {
       await ctx.em.nativeUpdate(Session, { user: user.id, revokedAt: null }, { revokedAt: new Date() });
       await this.apiKeys.revokeAll(ctx.em, row);
     } else {
+      // Before any row is touched (a rating write holding a row while waiting for these is a deadlock).
+      const rated = (await this.options.lockRatings?.(ctx.em, user.id)) ?? [];
       const authored = await ctx.em.find(AddonUser, { user: user.id }, { fields: ['addon'] });
       const addonIds = authored.map((a) => a.addon.id);
       if (addonIds.length) {
@@ -347,17 +353,9 @@ export class AccountsService {
           );
         }
       }
-      const rated = await executeSql<{ addon_id: number }[]>(
-        ctx.em,
-        'select distinct addon_id from ratings where user_id = ?',
-        [user.id],
-      );
       // Authorships, notification preferences, sessions, keys, ratings, collections: cascaded.
       await ctx.em.nativeDelete(User, { id: user.id });
-      await this.options.recountRatings?.(
-        ctx.em,
-        rated.map((r) => r.addon_id),
-      );
+      await this.options.recountRatings?.(ctx.em, rated);
     }
     if (picture) await this.storage.delete(picture);
     return true;

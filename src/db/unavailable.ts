@@ -1,3 +1,5 @@
+import { someInErrorChain } from './error-chain.js';
+
 /** Node's socket errors when the server is gone or unreachable. */
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',
@@ -27,14 +29,10 @@ const UNAVAILABLE_MESSAGES = [
  * through the wrappers (GraphQL's originalError, MikroORM's exceptions, `cause`), a few levels deep.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
+  return someInErrorChain(error, (current) => {
     const { code, message, name } = current as { code?: unknown; message?: unknown; name?: unknown };
     if (typeof code === 'string' && (NETWORK_CODES.has(code) || UNAVAILABLE_STATES.test(code))) return true;
     if (name === 'KnexTimeoutError') return true;
-    if (typeof message === 'string' && UNAVAILABLE_MESSAGES.some((m) => message.startsWith(m))) return true;
-    const next = current as { originalError?: unknown; cause?: unknown; previous?: unknown };
-    current = next.originalError ?? next.cause ?? next.previous;
-  }
-  return false;
+    return typeof message === 'string' && UNAVAILABLE_MESSAGES.some((m) => message.startsWith(m));
+  });
 }

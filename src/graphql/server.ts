@@ -16,6 +16,7 @@ import { isMultipart, uploadRefusal } from '../core/multipart.js';
 import { baseUrlOf } from '../core/http.js';
 import { resolveRequestLocale } from '../core/i18n/locales.js';
 import type { Database } from '../db/database.js';
+import { isTransactionConflict, WRITE_CONFLICT_MESSAGE } from '../db/error-chain.js';
 import type { Services } from '../services.js';
 import { MUTATIONS_ALLOWED_WHEN_READ_ONLY } from '../site/site.service.js';
 import { documentStore, persistedQueryStore } from './bounded-caches.js';
@@ -255,6 +256,11 @@ export async function createGraphqlEndpoint(
       // type-graphql awaits Upload arguments before the resolver runs: graphql-upload's refusals land here.
       const refused = uploadRefusal(original);
       if (refused) return { ...formatted, message: refused.message, extensions: { ...refused.extensions } };
+      // A write that lost a race and kept losing it (the executor's retries: transactions.ts).
+      if (isTransactionConflict(error)) {
+        logger.warn({ err: original }, 'write conflict in GraphQL request');
+        return { ...formatted, message: WRITE_CONFLICT_MESSAGE, extensions: { code: ErrorCode.CONFLICT } };
+      }
       logger.error({ err: original }, 'unexpected error in GraphQL request');
       return { message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } };
     },

@@ -3,6 +3,8 @@ import type { DocumentNode, ExecutionResult, GraphQLSchema, OperationDefinitionN
 import { Extensions } from 'type-graphql';
 import { rootFieldNames } from '../auth/credentials.js';
 import { createRequestContext, type RequestContext } from '../core/context.js';
+import { CONFLICT_RETRIES, retryingConflicts, type ConflictRetries } from '../db/conflict-retries.js';
+import { isTransactionConflict } from '../db/error-chain.js';
 
 /**
  * Every mutation runs in one transaction opened by the executor (`compileOperation` in jit.ts, the
@@ -60,17 +62,44 @@ class RolledBack extends Error {
  * Runs `execute` with a context whose `em` (and loaders) belong to one new transaction: committed
  * when the answer has no errors, rolled back otherwise (graphql-jit answers resolver errors, it
  * does not throw them). Jobs sent with `{ transaction: ctx.em }` are queued only if it commits.
+ *
+ * A transaction that lost a race with a concurrent one (PostgreSQL failed it to break a deadlock,
+ * a serialization failure, or a row it refers to was deleted meanwhile: `isTransactionConflict`;
+ * thrown, by the commit say, or behind a resolver's error) is rolled back and the whole operation
+ * run again, a bounded number of times: each attempt with a new transaction, an entity manager
+ * that starts empty (no entity the failed attempt loaded or changed) and new loaders. The
+ * variables are plain values, read again (uploads never run here: they declare @OwnTransactions).
+ * A conflict that lasts is answered as it came; the error mappers make it a 409 (rest-compat/errors.ts,
+ * and CONFLICT in src/graphql/server.ts `formatError`). Mutations with `@OwnTransactions` open
+ * theirs with `ownTransaction` (src/db/conflict-retries.ts), which retries the same way.
  */
-export async function inOperationTransaction(
+export function inOperationTransaction(
   ctx: RequestContext,
   execute: (ctx: RequestContext) => Promise<ExecutionResult> | ExecutionResult,
+  retries: ConflictRetries = CONFLICT_RETRIES,
+): Promise<ExecutionResult> {
+  return retryingConflicts(
+    (n) => attemptOnce(ctx, execute, n > 1),
+    (result) => !!result.errors?.some(isTransactionConflict),
+    retries,
+  );
+}
+
+/** One attempt: a retry's transaction starts with an empty identity map (`clear`). */
+async function attemptOnce(
+  ctx: RequestContext,
+  execute: (ctx: RequestContext) => Promise<ExecutionResult> | ExecutionResult,
+  retry: boolean,
 ): Promise<ExecutionResult> {
   try {
-    return await ctx.em.transactional(async (tx) => {
-      const result = await execute(withEntityManager(ctx, tx as EntityManager));
-      if (result.errors?.length) throw new RolledBack(result);
-      return result;
-    });
+    return await ctx.em.transactional(
+      async (tx) => {
+        const result = await execute(withEntityManager(ctx, tx as EntityManager));
+        if (result.errors?.length) throw new RolledBack(result);
+        return result;
+      },
+      { clear: retry },
+    );
   } catch (error) {
     if (error instanceof RolledBack) return error.result;
     throw error;

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AddonStatus } from '../catalogue/catalogue.enums.js';
+import { advisoryLock } from '../db/advisory-locks.js';
 import { selectRows } from '../db/rows.js';
 
 /** The ratings an add-on's aggregates count: each user's latest live rating, replies excluded. */
@@ -42,10 +43,11 @@ export class RatingAggregates {
    * previous writer committed them. An advisory lock rather than the row's: a rating write then
    * holds the `addons` row only from its last statement to its commit. Catalogue writers lock the
    * cache-generation row (by trigger) before add-on rows; holding an add-on row for the whole
-   * write would widen the window for a deadlock with them.
+   * write would widen the window for a deadlock with them. Taken before the write touches a row
+   * (the lock order: src/db/advisory-locks.ts).
    */
   async lockAddon(tx: EntityManager, addonId: number): Promise<AddonRatingColumns> {
-    await tx.execute(`select pg_advisory_xact_lock(hashtext('addon-ratings'), ?)`, [addonId]);
+    await advisoryLock(tx, 'addon-ratings', addonId);
     const [row] = await selectRows<{ count: number; average: number; text_count: number; bayesian: number }>(
       tx,
       `select total_ratings as count, average_rating as average, text_ratings_count as text_count,
@@ -54,6 +56,25 @@ export class RatingAggregates {
       [addonId],
     );
     return { count: row.count, average: row.average, textCount: row.text_count, bayesian: row.bayesian };
+  }
+
+  /**
+   * Before a user's ratings disappear without a rating write (their account removed with its
+   * data), first thing in the transaction: takes the user's ratings lock, then the ratings locks
+   * of every add-on they rated (the lock order, src/db/advisory-locks.ts), so that no rating write
+   * of those add-ons holds a row the removal needs while it waits for one of these locks. Returns
+   * the add-ons (to recount once the ratings are gone).
+   */
+  async lockUser(tx: EntityManager, userId: number): Promise<number[]> {
+    await advisoryLock(tx, 'user-ratings', userId);
+    const rated = await selectRows<{ addon_id: number }>(
+      tx,
+      'select distinct addon_id from ratings where user_id = ?',
+      [userId],
+    );
+    const addonIds = rated.map((r) => r.addon_id);
+    await advisoryLock(tx, 'addon-ratings', addonIds);
+    return addonIds;
   }
 
   /** `previous_count` (by creation order) and `is_latest` of one user's live ratings of the add-on. */

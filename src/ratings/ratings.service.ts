@@ -13,6 +13,8 @@ import { hasRatingLink } from '../core/has-links.js';
 import { fieldMessages } from '../core/messages.js';
 import { pageRequest, toPage, type Page } from '../core/pagination.js';
 import { TEXT_LIMITS } from '../core/text-limits.js';
+import { advisoryLock } from '../db/advisory-locks.js';
+import { ownTransaction } from '../db/conflict-retries.js';
 import { selectRows } from '../db/rows.js';
 import { intArray } from '../db/sql.js';
 import type { JobQueue } from '../jobs/queue.port.js';
@@ -223,7 +225,9 @@ export class RatingsService {
     }
     const text = cleanBody(body ?? null);
 
-    const id = await ctx.em.transactional(async (tx) => {
+    const id = await ownTransaction(ctx.em, async (tx) => {
+      // The lock order (src/db/advisory-locks.ts): the user's ratings, then the add-on's.
+      await advisoryLock(tx, 'user-ratings', userId);
       const current = await this.aggregates.lockAddon(tx, addon.id);
       let created: number;
       try {
@@ -330,9 +334,11 @@ export class RatingsService {
     if (!(await this.canReply(ctx, rating.addon))) throw errors.forbidden();
     await this.assertAddonPublic(ctx, rating.addon.id);
 
-    const result = await ctx.em.transactional(async (tx) => {
-      // One writer of a rating's reply at a time: the first reply is created exactly once.
-      await tx.execute('select id from ratings where id = ? for update', [rating.id]);
+    const result = await ownTransaction(ctx.em, async (tx) => {
+      // One writer of a rating's reply at a time: the first reply is created exactly once. Gone
+      // meanwhile (its author's account deleted): as if it never was.
+      const locked = await selectRows(tx, 'select id from ratings where id = ? for update', [rating.id]);
+      if (!locked.length) throw errors.notFound();
       const [existing] = await selectRows<{ id: number }>(tx, 'select id from ratings where reply_to_id = ?', [
         rating.id,
       ]);
@@ -505,10 +511,15 @@ export class RatingsService {
     return rows.length > 0;
   }
 
+  /** Before a user's ratings disappear without a rating write: see RatingAggregates.lockUser. */
+  lockUserRatings(tx: EntityManager, userId: number): Promise<number[]> {
+    return this.aggregates.lockUser(tx, userId);
+  }
+
   /**
-   * After ratings disappeared without a rating write (a user's account removed with its data):
-   * recounts each add-on under its ratings lock, in the caller's transaction (ids in order, so two
-   * such recounts cannot deadlock).
+   * After ratings disappeared without a rating write (see `lockUserRatings`): recounts each add-on
+   * under its ratings lock, in the caller's transaction (ids in order, so two such recounts cannot
+   * deadlock).
    */
   async recountAddons(tx: EntityManager, addonIds: readonly number[]): Promise<void> {
     for (const addonId of [...new Set(addonIds)].sort((a, b) => a - b)) {
