@@ -119,12 +119,15 @@ export async function runLookalikeSuite(options: {
       if (planted.length !== 1) failures.push(`${size}: the planted look-alike found ${JSON.stringify(planted)}`);
       const times: number[] = [];
       // The longest stretch the event loop did not turn (a 1 ms timer's lateness).
+      // The embedded database answers without the loop turning: then a whole look-up is one stretch.
       let maxBlockMs = 0;
+      let ticks = 0;
       let last = performance.now();
       const timer = setInterval(() => {
         const now = performance.now();
         maxBlockMs = Math.max(maxBlockMs, now - last - 1);
         last = now;
+        ticks++;
       }, 1);
       for (let run = 0; run < runs; run++) {
         const probe = PROBES[run % PROBES.length]!;
@@ -134,6 +137,7 @@ export async function runLookalikeSuite(options: {
         if (hits.length) failures.push(`${size}: ${probe} found ${JSON.stringify(hits.slice(0, 3))}`);
       }
       clearInterval(timer);
+      if (ticks < runs) maxBlockMs = Math.max(maxBlockMs, ...times);
       results.push({ addons: size, seedMs, backfillMs, lookupMs: median(times), maxBlockMs });
     }
   } finally {

@@ -122,7 +122,7 @@ const searchIndex = (name: string, definition: string) =>
 )
 // Look-alike names (src/scanners/lookalike-names.ts): public add-ons sharing a key with a new name;
 // the add-ons whose keys are still to be computed.
-@searchIndex('addons_lookalike_keys', `using gin ("lookalike_keys") where ${SEARCHABLE}`)
+@searchIndex('addons_lookalike_keys', `using gin ("lookalike_keys") with (fastupdate = off) where ${SEARCHABLE}`)
 @searchIndex('addons_lookalike_stale', `("id") where "lookalike_keys" is null`)
 @searchIndex('addons_search_name_trgm', `using gin ("search_name" gin_trgm_ops) where ${SEARCHABLE}`)
 @searchIndex('addons_search_facets', `using gin ("compat_apps", "platforms") where ${SEARCHABLE}`)

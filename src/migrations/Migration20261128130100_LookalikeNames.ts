@@ -15,7 +15,7 @@ export class Migration20261128130100_LookalikeNames extends Migration {
 
   override async up(): Promise<void> {
     this.addSql(`alter table "addons" add column "lookalike_keys" text[] null;`);
-    this.addSql(`create index "addons_lookalike_keys" on "addons" using gin ("lookalike_keys") where ${SEARCHABLE};`);
+    this.addSql(`create index "addons_lookalike_keys" on "addons" using gin ("lookalike_keys") with (fastupdate = off) where ${SEARCHABLE};`);
     this.addSql(`create index "addons_lookalike_stale" on "addons" ("id") where "lookalike_keys" is null;`);
     this.addSql(`create or replace function addons_lookalike_keys_stale() returns trigger language plpgsql as $$
       begin

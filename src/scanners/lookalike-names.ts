@@ -103,7 +103,8 @@ export class LookalikeNames implements EventSubscriber<Addon> {
    * scales them with the index's size, so one VACUUM after the first keying suffices.
    */
   private async settled(em: EntityManager, keyed: number, reset: boolean): Promise<number> {
-    if (reset || keyed >= CATCH_UP_BATCH) await em.execute('vacuum (analyze) addons');
+    // VACUUM runs outside a transaction only (the scan's look-up runs in none).
+    if ((reset || keyed >= CATCH_UP_BATCH) && !em.isInTransaction()) await em.execute('vacuum (analyze) addons');
     return keyed;
   }
 
