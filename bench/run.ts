@@ -51,6 +51,11 @@
  *   ratio to addons-linter's validation of the same package in the same run (bench/scanners.ts;
  *   in-process).
  *
+ * - webhooks: /healthz, GET /api/v4/site/ and an anonymous GraphQL query with 1,000 webhook
+ *   deliveries waiting for a receiver that accepts connections and never answers, as ratios to the
+ *   same traffic without them, on the embedded database and (with DATABASE_URL) on a scratch
+ *   PostgreSQL database, and the attempts and jobs the backlog cost (bench/webhooks.ts).
+ *
  * BENCH_SUITES picks suites (default all), BENCH_DURATION the measured seconds per scenario.
  * Raw numbers go to bench/results/latest.json. A run with any non-2xx answer or error fails, and so
  * does one with an upload that does not end signed.
@@ -71,6 +76,7 @@ import { backgroundWriter, prepareWriter, writesPerSecond, type BackgroundWriter
 import {
   buildServer,
   fmt,
+  FOUNDATION_SCENARIOS,
   printTable,
   runScenario,
   startServer,
@@ -86,9 +92,10 @@ import { imagesSettings, printImagesReport, runImagesSuite, type ImagesReport } 
 import { frontendSettings, runFrontendSuite, type FrontendReport } from './frontend.js';
 import { blocklistSettings, printBlocklistReport, runBlocklistSuite, type BlocklistReport } from './blocklist.js';
 import { printScannersReport, runScannersSuite, scannersSettings, type ScannersReport } from './scanners.js';
+import { printWebhooksReport, runWebhooksSuite, webhooksSettings, type WebhooksReport } from './webhooks.js';
 
 const SUITES = (
-  process.env.BENCH_SUITES ?? 'foundation,catalogue,frontend,hostile,signing,browse,images,blocklist,scanners'
+  process.env.BENCH_SUITES ?? 'foundation,catalogue,frontend,hostile,signing,browse,images,blocklist,scanners,webhooks'
 )
   .split(',')
   .map((s) => s.trim());
@@ -98,17 +105,7 @@ const SETTINGS = { connections: 10, warmupSeconds: 2, durationSeconds: DURATION 
 const RESULTS_FILE = fileURLToPath(new URL('./results/latest.json', import.meta.url));
 const ADMIN_URL = process.env.DATABASE_URL;
 
-const FOUNDATION: Scenario[] = [
-  { name: 'healthz', method: 'GET', path: '/healthz' },
-  { name: 'rest-site', method: 'GET', path: '/api/v4/site/' },
-  {
-    name: 'graphql-site',
-    method: 'POST',
-    path: '/graphql',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ query: 'query RestSiteStatus { siteStatus { readOnly notice } }' }),
-  },
-];
+const FOUNDATION = FOUNDATION_SCENARIOS;
 
 interface SuiteResult {
   suite: string;
@@ -127,6 +124,8 @@ interface SuiteResult {
   scanners?: ScannersReport;
   /** The frontend suite's figures (`results`: its scenarios, with CPU per request). */
   frontend?: FrontendReport;
+  /** The webhook backlog suite's figures (`results`: every scenario of every phase). */
+  webhooks?: WebhooksReport;
 }
 
 let current: RunningServer | undefined;
@@ -358,6 +357,18 @@ async function main() {
     });
     printScannersReport(scanners);
     runs.push({ suite: 'scanners', database: 'none', results: [], scanners });
+  }
+
+  if (SUITES.includes('webhooks')) {
+    const webhooks = await runWebhooksSuite({
+      adminUrl: ADMIN_URL,
+      settings: webhooksSettings(),
+      track: (server) => (current = server),
+      log: (line) => process.stdout.write(`${line}\n`),
+    });
+    printWebhooksReport(webhooks);
+    const results = webhooks.runs.flatMap((run) => [...run.without, ...run.withBacklog, ...run.withoutAgain]);
+    runs.push({ suite: 'webhooks', database: webhooks.runs.map((run) => run.database).join('+'), results, webhooks });
   }
 
   const failed = runs.flatMap((r) => r.results).filter((r) => r.non2xx > 0 || r.errors > 0);

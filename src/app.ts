@@ -198,15 +198,14 @@ async function startJobWorkers(services: Services, metrics: ServiceMetrics | nul
   await jobs.work('publish-blocklist', (job) =>
     timed('publish-blocklist', () => services.blocklistPublisher.publish({ force: job.data.force })),
   );
-  await jobs.work('domain-event', (job) => timed('domain-event', () => events.deliver(job.data)), { concurrency: 2 });
-  await jobs.work(
-    'webhook-deliver',
-    (job) => timed('webhook-deliver', () => services.webhookDeliveries.attempt(job.data.deliveryId)),
-    {
-      concurrency: services.config.WEBHOOKS_CONCURRENCY,
-      pollIntervalSeconds: 1,
-    },
+  await jobs.work('publish-blocklist-later', () =>
+    timed('publish-blocklist-later', () => services.blocklist.publishDelayed()),
   );
+  await jobs.work('domain-event', (job) => timed('domain-event', () => events.deliver(job.data)), { concurrency: 2 });
+  await jobs.work('webhook-deliver', (job) => timed('webhook-deliver', () => services.webhookDeliveries.runJob(job)), {
+    concurrency: services.config.WEBHOOKS_CONCURRENCY,
+    pollIntervalSeconds: 1,
+  });
 }
 
 function listen(app: Express, port: number, host?: string): Promise<Server> {

@@ -238,6 +238,16 @@ const schema = z.object({
   WEBHOOKS_SEND_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
   /** Webhook attempts one process makes at once (each endpoint's are sent one at a time). */
   WEBHOOKS_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
+  /**
+   * Deliveries an endpoint may have waiting (pending or failed); past it, an event's delivery is
+   * recorded as dropped (in its log) and a test event or redelivery is refused.
+   */
+  WEBHOOKS_MAX_PENDING: z.coerce.number().int().min(1).max(1_000_000).default(1_000),
+  /** Consecutive failed attempts after which an endpoint is suspended until its owner resumes it. */
+  WEBHOOKS_SUSPEND_AFTER_FAILURES: z.coerce.number().int().min(1).max(100_000).default(50),
+  /** Test events (`sendTestWebhookEvent`), and redeliveries, a user may ask for per endpoint and hour. */
+  WEBHOOKS_TEST_EVENTS_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(10),
+  WEBHOOKS_REDELIVERIES_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(60),
   /** Webhook URLs may name hosts resolving to private, loopback or link-local addresses (development only). */
   WEBHOOKS_ALLOW_PRIVATE_NETWORKS: bool.default(false),
   /** Host names (exact, lower-case) webhook URLs may name whatever they resolve to (e.g. an internal relay). */

@@ -161,6 +161,7 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
   const accounts = new AccountsService(apiKeys, storage, sessions, {
     images,
     superCreateEnabled: config.SUPER_CREATE_ENABLED,
+    lockRatings: (em, userId) => ratings.lockUserRatings(em, userId),
     recountRatings: (em, addonIds) => ratings.recountAddons(em, addonIds),
     deleteAddons: (em, addonIds, actorId) => lifecycle.deleteWithAccount(em, addonIds, actorId),
   });
@@ -233,10 +234,7 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
   events.subscribe({
     name: 'blocklist',
     on: ['version.signed'],
-    handle: () =>
-      jobs
-        .send('publish-blocklist', {}, { singletonKey: 'mlbf', startAfter: config.BLOCKLIST_PUBLISH_DELAY_SECONDS })
-        .then(() => undefined),
+    handle: () => blocklist.publishAfterSigning(config.BLOCKLIST_PUBLISH_DELAY_SECONDS),
   });
   const webhookUrls = {
     allowPrivateNetworks: config.WEBHOOKS_ALLOW_PRIVATE_NETWORKS,
@@ -249,6 +247,10 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
     timeoutMs: config.WEBHOOKS_TIMEOUT_MS,
     retrySchedule: config.WEBHOOKS_RETRY_SCHEDULE,
     sendDelayMs: config.WEBHOOKS_SEND_DELAY_MS,
+    maxPending: config.WEBHOOKS_MAX_PENDING,
+    suspendAfterFailures: config.WEBHOOKS_SUSPEND_AFTER_FAILURES,
+    testEventsPerHour: config.WEBHOOKS_TEST_EVENTS_PER_HOUR,
+    redeliveriesPerHour: config.WEBHOOKS_REDELIVERIES_PER_HOUR,
   });
   events.subscribe({
     name: 'webhooks',
@@ -353,7 +355,7 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
     curationLog,
     discovery: new DiscoveryService(catalogue, curationLog),
     trustedPublishers: new TrustedPublishersService(catalogue, lifecycle, trustedPublishing),
-    tokenExchange: new TokenExchangeService(apiKeys, lifecycle, trustedPublishing),
+    tokenExchange: new TokenExchangeService(apiKeys, lifecycle, catalogue, trustedPublishing),
     webhookEndpoints,
     webhookDeliveries,
   };

@@ -68,7 +68,9 @@ import {
   type RawOutcome,
   type RequestSpec,
 } from './helpers/fuzz-http.js';
+import { conflictBursts, type ConflictKind } from './helpers/fuzz-conflicts.js';
 import { png } from './helpers/images.js';
+import { inconsistentAddons } from './helpers/ratings.js';
 import { extension } from './helpers/signing.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 90_909);
@@ -1211,6 +1213,30 @@ describe('fuzz: HEAD requests', () => {
       ];
       for (const spec of specs) await exchange(label, spec, headOnly, describeRequest(spec, null));
       expectNoProblems(label);
+    },
+    TEST_TIMEOUT_MS,
+  );
+});
+
+describe('fuzz: concurrent conflicting writes', () => {
+  const label = 'Conflicts';
+  it(
+    'answers bursts of writes that take the same locks at once below 500, and keeps the rating columns right',
+    async () => {
+      const check = (kind: ConflictKind) => (answer: RawOutcome & { kind: 'answer' }) =>
+        kind === 'graphql'
+          ? graphqlProblems(answer.response)
+          : [restErrorProblem(answer.response, 'drf')].flatMap((p) => p ?? []);
+      const send = (kind: ConflictKind, spec: RequestSpec) =>
+        exchange(
+          `${label}: ${spec.method} ${spec.target.replace(/\d+/g, '<n>')}`,
+          spec,
+          check(kind),
+          describeRequest(spec, null),
+        );
+      const addonIds = await conflictBursts(t, RUNS, send);
+      expectNoProblems(label);
+      expect(await inconsistentAddons(t, addonIds)).toEqual([]);
     },
     TEST_TIMEOUT_MS,
   );

@@ -159,6 +159,8 @@ export const TEXT_LIMITS = {
   trustedPublisherClaimValue: 255,
   /** chosen; an OIDC ID token exchanged for an API key (refused before it is parsed) */
   oidcToken: 8_192,
+  /** `varchar(255)` (a guid or slug); the add-on an OIDC token exchange names */
+  oidcExchangeAddon: 255,
 
   // API keys
   /** `varchar(100)`; a scoped API key's name */

@@ -18,19 +18,22 @@ export interface ServiceJobs {
   'index-addon': { addonId: number };
   /**
    * Publishes the blocklist (`BlocklistPublisher`): a stash of what changed, or new base filters.
-   * Send with `singletonKey: 'mlbf'`; `force` builds new base filters.
+   * Send with `requestPublication` (`src/blocklist/publication-requests.ts`): what to publish is
+   * read from the database, not the payload (`force`: jobs queued before the requests table).
    */
   'publish-blocklist': { force?: boolean };
+  /** After signings (`BlocklistService.publishAfterSigning`, delayed): queues a `publish-blocklist`. */
+  'publish-blocklist-later': Record<string, never>;
   /** One domain event for one subscriber (`src/events/domain-events.ts`); sent in the change's transaction. */
   'domain-event': {
     subscriber: string;
     event: { id: string; type: string; data: object; occurredAt: string; actorId: number | null };
   };
   /**
-   * One attempt at one webhook delivery (`WebhookDeliveriesService.attempt`); its retries are new jobs at the
-   * delivery's next attempt time, so this queue's own retries only cover crashes.
+   * A run of one webhook endpoint (`WebhookRunner`): sends its due deliveries, one at a time. Send
+   * with `WebhookRunner.wake` (`singletonKey` the endpoint's id: one queued run per endpoint).
    */
-  'webhook-deliver': { deliveryId: number };
+  'webhook-deliver': { endpointId: number };
 }
 
 export const serviceQueues: QueueDefinitions<ServiceJobs> = {
@@ -47,6 +50,14 @@ export const serviceQueues: QueueDefinitions<ServiceJobs> = {
     retryBackoff: true,
     expireInSeconds: 15 * 60,
   },
+  // One delayed job waits: the signings until it runs make one publication.
+  'publish-blocklist-later': { policy: 'stately', retryLimit: 5, retryDelaySeconds: 30, expireInSeconds: 60 },
   'domain-event': { retryLimit: 10, retryDelaySeconds: 5, retryBackoff: true, expireInSeconds: 5 * 60 },
-  'webhook-deliver': { retryLimit: 5, retryDelaySeconds: 30, retryBackoff: true, expireInSeconds: 3 * 60 },
+  'webhook-deliver': {
+    policy: 'short',
+    retryLimit: 5,
+    retryDelaySeconds: 30,
+    retryBackoff: true,
+    expireInSeconds: 3 * 60,
+  },
 };

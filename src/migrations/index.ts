@@ -29,6 +29,10 @@ import { Migration20261127221514_ScopedApiKeys } from './Migration20261127221514
 import { Migration20261127223500_VersionSources } from './Migration20261127223500_VersionSources.js';
 import { Migration20261127224500_Webhooks } from './Migration20261127224500_Webhooks.js';
 import { Migration20261127225000_TrustedPublishing } from './Migration20261127225000_TrustedPublishing.js';
+import { Migration20261128130000_WebhookBacklog } from './Migration20261128130000_WebhookBacklog.js';
+import { Migration20261128130100_LookalikeNames } from './Migration20261128130100_LookalikeNames.js';
+import { Migration20261128130200_BlocklistRequests } from './Migration20261128130200_BlocklistRequests.js';
+import { Migration20261128130300_TrustedPublishingAddon } from './Migration20261128130300_TrustedPublishingAddon.js';
 
 /** Applied in order at start. Add each new migration here (npm run migration:create prints the line). */
 export const migrationsList: MigrationObject[] = [
@@ -62,4 +66,8 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127223500_VersionSources', class: Migration20261127223500_VersionSources },
   { name: 'Migration20261127224500_Webhooks', class: Migration20261127224500_Webhooks },
   { name: 'Migration20261127225000_TrustedPublishing', class: Migration20261127225000_TrustedPublishing },
+  { name: 'Migration20261128130000_WebhookBacklog', class: Migration20261128130000_WebhookBacklog },
+  { name: 'Migration20261128130100_LookalikeNames', class: Migration20261128130100_LookalikeNames },
+  { name: 'Migration20261128130200_BlocklistRequests', class: Migration20261128130200_BlocklistRequests },
+  { name: 'Migration20261128130300_TrustedPublishingAddon', class: Migration20261128130300_TrustedPublishingAddon },
 ];

@@ -86,3 +86,20 @@ export async function storedColumns(t: TestApp, addonId: number) {
     );
   return { count: row.count, average: row.average, textCount: row.text_count, bayesian: row.bayesian };
 }
+
+/** Add-ons whose stored rating count, text count or average differs from a recount of their ratings. */
+export async function inconsistentAddons(t: TestApp, addonIds: number[]): Promise<string[]> {
+  const problems: string[] = [];
+  for (const id of addonIds) {
+    const expected = await recount(t, id);
+    const stored = await storedColumns(t, id);
+    if (
+      stored.count !== expected.count ||
+      stored.textCount !== expected.textCount ||
+      Math.abs(stored.average - expected.average) > 1e-5
+    ) {
+      problems.push(`add-on ${id}: stored ${JSON.stringify(stored)}, recount ${JSON.stringify(expected)}`);
+    }
+  }
+  return problems;
+}
