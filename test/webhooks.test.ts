@@ -674,6 +674,17 @@ describe('backlog, limits and suspension (issue 35)', () => {
     expect(res.errors).toBeUndefined();
     return res.data!.webhookDeliveries.items as Record<string, any>[];
   };
+  /** Records `count` untried test deliveries for the endpoint, in order, without waking it. */
+  const backlog = (endpoint: number, prefix: string, count: number) =>
+    b
+      .em()
+      .getConnection()
+      .execute(
+        `insert into webhook_deliveries (endpoint_id, event_id, type, occurred_at, payload)
+          select ?, ? || g, 'webhook.test', now() + g * interval '1 millisecond',
+            '{"type":"webhook.test","data":{}}'::jsonb from generate_series(1, ?) g`,
+        [endpoint, `${prefix}-`, count],
+      );
   const REDELIVER = `mutation($d: Int!) { redeliverWebhook(delivery: $d) { id status } }`;
   const ENDPOINTS = '{ webhookEndpoints { id suspendedAt suspendedReason } }';
   const deliverJobs = async () =>
@@ -791,13 +802,7 @@ describe('backlog, limits and suspension (issue 35)', () => {
     const who = await keyCaller(b);
     const hang = await receiver(() => 'hang');
     const { id } = await createEndpoint(who, { url: hang.url }, b);
-    const conn = b.em().getConnection();
-    await conn.execute(
-      `insert into webhook_deliveries (endpoint_id, event_id, type, occurred_at, payload)
-        select ?, 'backlog-' || g, 'webhook.test', now() + g * interval '1 millisecond',
-          '{"type":"webhook.test","data":{}}'::jsonb from generate_series(1, 300) g`,
-      [id],
-    );
+    await backlog(id, 'backlog', 300);
     await b.app.services.webhookDeliveries.runner.wake(id);
     await waitFor('the first attempt', async () => hang.requests.length === 1);
     const [jobsBefore, statementsBefore] = [await deliverJobs(), statements];
@@ -808,8 +813,100 @@ describe('backlog, limits and suspension (issue 35)', () => {
     // One attempt's statements (lease, pick, claim, result): not a function of the backlog.
     expect(jobs).toBeLessThanOrEqual(2);
     expect(spent).toBeLessThan(30);
+    // The endpoint backed off as long as the first delivery's retry wait: the retry comes first, in order.
     const payloads = hang.requests.map((q) => JSON.parse(q.body).data.sequence);
-    expect(payloads).toEqual([1, 2]);
+    expect(payloads).toEqual([1, 1]);
     await gql(b, who, `mutation($id: Int!) { deleteWebhookEndpoint(id: $id) }`, { id });
   });
+
+  it('backs an endpoint off after each failed attempt, doubling; a success clears it', async () => {
+    const who = await keyCaller(b);
+    let healthy = false;
+    const r = await receiver(() => (healthy ? 200 : 503));
+    const { id } = await createEndpoint(who, { url: r.url }, b);
+    const conn = b.em().getConnection();
+    await backlog(id, 'backoff', 4);
+    const runner = b.app.services.webhookDeliveries.runner;
+    // Holds the back-off an hour longer (so that the run's own timed wake-up finds it still on) and
+    // reports what the run left: seconds of back-off and the failures in a row.
+    const hold = async () => {
+      const [row] = await conn.execute(
+        `update webhook_endpoints set backoff_until = backoff_until + interval '1 hour' where id = ?
+          returning extract(epoch from backoff_until - interval '1 hour' - now())::float8 as left, consecutive_failures`,
+        [id],
+      );
+      return row as { left: number; consecutive_failures: number };
+    };
+    // One run: one attempt, then the run ends (four deliveries are due, but the endpoint backs off).
+    await runner.run(id, 'probe-1');
+    const first = await hold();
+    expect(r.requests).toHaveLength(1);
+    expect(first.consecutive_failures).toBe(1);
+    expect(first.left).toBeGreaterThan(0);
+    expect(first.left).toBeLessThanOrEqual(0.2);
+    // A run during the back-off attempts nothing.
+    await runner.run(id, 'probe-2');
+    expect(r.requests).toHaveLength(1);
+    // The run's timed wake-up (at 0.2 s) has found the back-off held, and let the lease go.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await waitFor('released', async () => {
+      const [row] = await conn.execute('select send_lease_owner from webhook_endpoints where id = ?', [id]);
+      return row.send_lease_owner === null;
+    });
+    // The back-off over, the second failure backs off twice as long (0.4 s).
+    await conn.execute(`update webhook_endpoints set backoff_until = now() where id = ?`, [id]);
+    await runner.run(id, 'probe-3');
+    const second = await hold();
+    expect(r.requests).toHaveLength(2);
+    expect(second.consecutive_failures).toBe(2);
+    expect(second.left).toBeGreaterThan(0.2);
+    expect(second.left).toBeLessThanOrEqual(0.4);
+    // A success clears it.
+    healthy = true;
+    await conn.execute(`update webhook_endpoints set backoff_until = now() where id = ?`, [id]);
+    await runner.wake(id);
+    await waitFor('all delivered', async () => (await log(who, id)).every((d) => d.status === 'SUCCEEDED'));
+    const [after] = await conn.execute(
+      `select backoff_until, consecutive_failures from webhook_endpoints where id = ?`,
+      [id],
+    );
+    expect(after).toEqual({ backoff_until: null, consecutive_failures: 0 });
+    expect(r.requests).toHaveLength(6);
+    await gql(b, who, `mutation($id: Int!) { deleteWebhookEndpoint(id: $id) }`, { id });
+  });
+
+  it('one user’s endpoints that never answer do not hold up another user’s deliveries', async () => {
+    // Ten endpoints (the most one user may have), each with a backlog, against a receiver that
+    // never answers: more than the eight sending slots. Without the back-off each would keep its
+    // slot for a 60 s run, attempt after timed-out attempt.
+    // Not suspended meanwhile (this app suspends after 3 failures): the back-off alone must do it.
+    const options = (
+      b.app.services.webhookDeliveries.runner as unknown as { options: { suspendAfterFailures: number } }
+    ).options;
+    const suspendAfter = options.suspendAfterFailures;
+    options.suspendAfterFailures = 1000;
+    const attacker = await keyCaller(b);
+    const hang = await receiver(() => 'hang');
+    const hanging: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const { id } = await createEndpoint(attacker, { url: hang.url }, b);
+      hanging.push(id);
+      await backlog(id, 'stall', 5);
+      await b.app.services.webhookDeliveries.runner.wake(id);
+    }
+    await waitFor('every slot taken', async () => hang.requests.length >= 8);
+    const victim = await keyCaller(b);
+    const ok = await receiver();
+    const { id } = await createEndpoint(victim, { url: ok.url }, b);
+    const started = Date.now();
+    expect((await gql(b, victim, TEST_EVENT, { endpoint: id })).errors).toBeUndefined();
+    await waitFor('delivered', async () => ok.requests.length === 1, 30_000);
+    // A slot frees after one timeout (2 s); the old runner held each for its 60 s budget.
+    expect(Date.now() - started).toBeLessThan(20_000);
+    options.suspendAfterFailures = suspendAfter;
+    for (const endpoint of [...hanging, id])
+      await gql(b, endpoint === id ? victim : attacker, `mutation($id: Int!) { deleteWebhookEndpoint(id: $id) }`, {
+        id: endpoint,
+      });
+  }, 60_000);
 });

@@ -111,6 +111,11 @@ export class WebhookDeliveriesService {
     const endpoint = await this.endpoints.own(ctx, endpointId);
     refuseSuspended(endpoint);
     await this.throttle(ctx, { scope: 'webhook-test', requests: this.options.testEventsPerHour }, endpoint.id);
+    // A test is how an owner checks a repaired receiver: it is tried at once (at most testEventsPerHour).
+    if (endpoint.backoffUntil) {
+      endpoint.backoffUntil = null;
+      await ctx.em.flush();
+    }
     const occurredAt = new Date();
     const payload = {
       type: WEBHOOK_TEST_EVENT,
@@ -150,7 +155,7 @@ export class WebhookDeliveriesService {
   /** Lifts an endpoint's suspension: its waiting deliveries are attempted again, in order. */
   async resume(ctx: RequestContext, endpointId: number): Promise<WebhookEndpoint> {
     const endpoint = await this.endpoints.own(ctx, endpointId);
-    Object.assign(endpoint, { suspendedAt: null, suspendedReason: null, consecutiveFailures: 0 });
+    Object.assign(endpoint, { suspendedAt: null, suspendedReason: null, consecutiveFailures: 0, backoffUntil: null });
     await ctx.em.flush();
     await this.runner.wake(endpoint.id, { transaction: ctx.em });
     return endpoint;

@@ -23,12 +23,15 @@ export interface RunnerOptions extends UrlPolicy {
 const RUN_BUDGET_MS = 60_000;
 /** Rounds of "nothing due, lease released, something due again" a run goes through before it queues a continuation. */
 const MAX_ROUNDS = 3;
+/** The longest an endpoint backs off after failed attempts in a row, in seconds. */
+export const MAX_BACKOFF_SECONDS = 600;
 
 interface EndpointRow {
   url: string;
   secret_ciphertext: string;
   is_active: boolean;
   suspended: boolean;
+  backing_off: boolean;
 }
 
 interface DueRow {
@@ -50,7 +53,11 @@ type RunEnd = 'idle' | 'continue' | 'stop';
  * Due, in the order events occurred (`occurred_at, rank, id`): the earliest untried delivery
  * (`pending`) once `WEBHOOKS_SEND_DELAY_MS` old (later untried ones wait behind it), and every
  * `failed` one whose retry time has come. Each attempt checks the URL (and connects to the address
- * checked), the owner's authorship of the add-on and the endpoint's state; `suspendAfterFailures`
+ * checked), the owner's authorship of the add-on and the endpoint's state. A failed attempt backs
+ * the endpoint off (`backoff_until`: the first retry's wait, doubled with each failure in a row, at
+ * most `MAX_BACKOFF_SECONDS`) and ends the run: an endpoint that does not answer holds a sending
+ * slot for one timeout per back-off, not for its whole backlog, so the endpoints of others are not
+ * starved behind it. A success, a resumption and a test event clear it. `suspendAfterFailures`
  * failed attempts in a row suspend the endpoint (`suspended_at`, the reason in the endpoint and in
  * the log of the delivery whose failure suspended it), and nothing is attempted until its owner
  * resumes it.
@@ -109,13 +116,14 @@ export class WebhookRunner {
       const [next] = await selectRows<{ wait_s: number | null; suspended: boolean }>(
         em,
         `select e.suspended_at is not null or not e.is_active as suspended,
-            extract(epoch from least(
+            extract(epoch from greatest(d.due, case when d.due is not null then e.backoff_until end) - now())::float8 as wait_s
+          from webhook_endpoints e, lateral (select least(
               (select min(greatest(r.next_attempt_at, r.locked_until)) from webhook_deliveries r
                 where r.endpoint_id = e.id and r.status = 'failed'),
               (select greatest(p.created + ? * interval '1 millisecond', p.locked_until) from webhook_deliveries p
                 where p.endpoint_id = e.id and p.status = 'pending' order by p.occurred_at, p.rank, p.id limit 1)
-            ) - now())::float8 as wait_s
-          from webhook_endpoints e where e.id = ?`,
+            ) as due) d
+          where e.id = ?`,
         [this.options.sendDelayMs, endpointId],
       );
       if (!next || next.suspended || next.wait_s === null) return;
@@ -139,10 +147,13 @@ export class WebhookRunner {
         em,
         `update webhook_endpoints set send_lease_until = now() + ? * interval '1 millisecond'
           where id = ? and send_lease_owner = ?
-          returning url, secret_ciphertext, is_active, suspended_at is not null as suspended`,
+          returning url, secret_ciphertext, is_active, suspended_at is not null as suspended,
+            coalesce(backoff_until > now(), false) as backing_off`,
         [this.leaseMs(), endpointId, runner],
       );
       if (!endpoint || endpoint.suspended) return 'stop';
+      // After a failure: nothing more until the back-off ends (the run queues its wake-up then).
+      if (endpoint.backing_off) return 'idle';
       if (!endpoint.is_active) {
         await this.abandon(em, endpointId, null, 'The endpoint is disabled.');
         return 'stop';
@@ -256,7 +267,8 @@ export class WebhookRunner {
       );
       if (result.ok) {
         await tx.execute(
-          `update webhook_endpoints set consecutive_failures = 0 where id = ? and consecutive_failures <> 0`,
+          `update webhook_endpoints set consecutive_failures = 0, backoff_until = null
+            where id = ? and (consecutive_failures <> 0 or backoff_until is not null)`,
           [endpointId],
         );
         return false;
@@ -269,10 +281,11 @@ export class WebhookRunner {
       const [endpoint] = await selectRows<{ suspended_now: boolean }>(
         tx,
         `update webhook_endpoints set consecutive_failures = consecutive_failures + 1,
+            backoff_until = now() + least(? * power(2, least(consecutive_failures, 30)), ?) * interval '1 second',
             suspended_at = case when consecutive_failures + 1 >= ? then coalesce(suspended_at, now()) else suspended_at end,
             suspended_reason = case when consecutive_failures + 1 >= ? then coalesce(suspended_reason, ?) else suspended_reason end
           where id = ? returning suspended_at = now() as suspended_now`,
-        [limit, limit, reason, endpointId],
+        [this.backoffBase(), Math.max(MAX_BACKOFF_SECONDS, this.backoffBase()), limit, limit, reason, endpointId],
       );
       if (!endpoint?.suspended_now) return false;
       await tx.execute(`update webhook_deliveries set last_error = ? where id = ?`, [reason, due.id]);
@@ -298,6 +311,11 @@ export class WebhookRunner {
       [runner, this.leaseMs(), endpointId, runner],
     );
     return taken.length > 0;
+  }
+
+  /** The first back-off (seconds): the first retry's wait, at least 0.1 s; doubled with each failure in a row. */
+  private backoffBase(): number {
+    return Math.max(this.options.retrySchedule[0] ?? 5, 0.1);
   }
 
   /** Longer than one attempt (lookup, timeout) after the lease's renewal. */

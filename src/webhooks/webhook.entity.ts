@@ -49,6 +49,10 @@ export class WebhookEndpoint {
   @Property({ type: 'string', length: 255, nullable: true })
   suspendedReason: string | null = null;
 
+  /** After failed attempts in a row: nothing is attempted before this time (`webhook-runner.ts`). */
+  @Property({ type: 'timestamptz', nullable: true })
+  backoffUntil: Date | null = null;
+
   /** The runner sending its deliveries (one at a time: `webhook-runner.ts`), and until when. */
   @Property({ type: 'timestamptz', nullable: true })
   sendLeaseUntil: Date | null = null;

@@ -32,6 +32,13 @@ export class WebhookEndpointType {
   @Field(() => String, { nullable: true, description: 'Why it was suspended.' })
   suspendedReason!: string | null;
 
+  @Field(() => Date, {
+    nullable: true,
+    description:
+      'After failed attempts in a row, nothing is sent before this time (the first retry’s wait, doubled with each failure, at most 10 minutes); a test event or a success clears it.',
+  })
+  backoffUntil!: Date | null;
+
   @Field(() => Date)
   created!: Date;
 }
