@@ -4,10 +4,11 @@ import { selectRows } from '../db/rows.js';
 
 /**
  * A rate: at most `requests` per `seconds`, per key of `scope` (`user`: an account, `ip`: a client
- * address; `webhook-test`, `webhook-resend`: `<user>:<endpoint>`, src/webhooks/).
+ * address; `webhook-test`, `webhook-resend`: `<user>:<endpoint>`, src/webhooks/; `signin-email`:
+ * an address's HMAC, `signin-ip`: a client address's `addressKey`, src/signin/).
  */
 export interface AbuseRate {
-  readonly scope: 'user' | 'ip' | 'webhook-test' | 'webhook-resend';
+  readonly scope: 'user' | 'ip' | 'webhook-test' | 'webhook-resend' | 'signin-email' | 'signin-ip';
   readonly requests: number;
   readonly seconds: number;
 }

@@ -89,6 +89,21 @@ export const commands: Record<string, CliCommand> = {
       return usersCreate(services, em, values as unknown as UsersCreateArgs);
     },
   },
+  'users:signin-link': {
+    summary:
+      'Print a one-time sign-in link for an address, without mailing it (the first administrator of an install ' +
+      'that delivers no mail); prints {email, url, expiresAt}',
+    usage: 'users:signin-link --email E [--to PATH]   (anyone holding the URL signs in as E, once, before it expires)',
+    options: {
+      email: { type: 'string' },
+      to: { type: 'string' },
+    },
+    run: async (services, em, values) => {
+      if (typeof values.email !== 'string') throw errors.badParameter('--email is required');
+      const { url, expiresAt } = await services.signinLinks.issue(em, values.email, values.to as string | undefined);
+      return { email: values.email.trim().toLowerCase(), url, expiresAt: expiresAt.toISOString() };
+    },
+  },
   'site:set': {
     summary: 'Turn maintenance (read-only) mode on or off and set the site notice; prints the site status',
     usage: 'site:set [--read-only true|false] [--notice TEXT]   (an empty --notice clears it)',

@@ -87,6 +87,23 @@ Review it: {{reviewUrl}}`,
     footer: `You get this mail because you subscribed to the {{channel}} versions of {{addonName}}. To stop, unsubscribe through the reviewer API:
 POST {{unsubscribeUrl}}`,
   }),
+
+  /**
+   * A one-time sign-in link (`SigninLinksService`), to whoever asked for one with this address: sent
+   * whether or not it has an account, so the page that asks cannot tell.
+   */
+  signinLink: defineMail('signinLink', {
+    placeholders: ['serviceName', 'link', 'minutes'],
+    subject: 'Sign in to {{serviceName}} Add-ons',
+    body: `To sign in to {{serviceName}} Add-ons, open this link and press "Sign in":
+
+{{link}}
+
+The link works once, for {{minutes}} minutes. Do not share it: it signs in whoever uses it.
+
+If you did not ask to sign in, ignore this mail: nothing happens without the link.`,
+    footer: 'You get this mail because someone asked for a sign-in link for this address on {{serviceName}} Add-ons.',
+  }),
 };
 
 export type MailName = keyof typeof mails;
