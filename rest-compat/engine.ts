@@ -11,14 +11,15 @@ import { errors } from '../src/core/errors.js';
 import { findInvalidText, refuseInvalidText } from '../src/core/input-guards.js';
 import { isMultipart, readMultipart } from '../src/core/multipart.js';
 import { formatTimestamp } from '../src/core/dates.js';
-import { requestUrlOf, sendBytes, sendJson, sendJsonText } from '../src/core/http.js';
+import { readCookie, setCookie } from '../src/auth/session-cookie.js';
+import { requestUrlOf, sendBytes, sendJson, sendJsonText, userAgentOf } from '../src/core/http.js';
 import type { CachedAnswer } from '../src/core/response-cache.js';
 import { canonicalLocale, resolveRequestLocale } from '../src/core/i18n/locales.js';
 import type { Database } from '../src/db/database.js';
 import type { Services } from '../src/services.js';
 import { ReadTrackingParams, RestCacheKeys } from './cache-keys.js';
 import { toRestError, type ErrorFieldNames, type ErrorStyle } from './errors.js';
-import { FileReply, RedirectReply } from './http.js';
+import { FileReply, JsonReply, RedirectReply } from './http.js';
 import { assembleFromParts } from './parts.js';
 import { gate, type ApiVersion, type Gate } from './gates.js';
 import { legacyRules } from './legacy-rules.js';
@@ -213,7 +214,16 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
 
       const query = new ReadTrackingParams(requestUrl.search);
       const gated = (name: Gate) => gate(version, name);
-      let restRequest: RestRequest = { version, params, query, body: req.body, locale, gate: gated };
+      let restRequest: RestRequest = {
+        version,
+        params,
+        query,
+        body: req.body,
+        locale,
+        gate: gated,
+        url: requestUrl,
+        cookie: (name) => readCookie(req, name),
+      };
       fieldNames = route.definition.errorFields?.(restRequest);
       const ip = req.ip ?? null;
       const scope = method === 'GET' ? cacheScope(route.definition, restRequest) : false;
@@ -262,7 +272,14 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
       let ran: RequestContext | undefined;
       const legacy = legacyRules(version);
       const run = async (cacheTags?: Map<string, string>) => {
-        ran = createRequestContext({ em, viewer, locale, request: { baseUrl, ip, api: 'rest' }, cacheTags, legacy });
+        ran = createRequestContext({
+          em,
+          viewer,
+          locale,
+          request: { baseUrl, ip, userAgent: userAgentOf(req), api: 'rest' },
+          cacheTags,
+          legacy,
+        });
         return (parts?.skeleton ?? route.run)(ran, variables);
       };
       const shapeContext = createShapeContext(restRequest, requestUrl, services);
@@ -289,7 +306,7 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
                 em,
                 viewer: Viewer.anonymous,
                 locale,
-                request: { baseUrl, ip, api: 'rest' },
+                request: { baseUrl, ip, userAgent: userAgentOf(req), api: 'rest' },
                 cacheTags,
                 legacy,
               });
@@ -329,6 +346,9 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
                   ? services.versionBrowse.size(em, body.fileId, body.member)
                   : services.versionBrowse.open(em, body.fileId, body.member));
           return sendFile(res, body, file);
+        }
+        if (body instanceof JsonReply) {
+          return sendJson(res, statusOf(result.data), body.body, { ...PRIVATE_CACHE_HEADERS, ...body.headers });
         }
         return sendJson(res, statusOf(result.data), body, method === 'GET' ? PRIVATE_CACHE_HEADERS : {});
       }
@@ -503,5 +523,7 @@ function createShapeContext(request: RestRequest, requestUrl: URL, services: Ser
     wrapLink: wrap,
     timestamp: formatTimestamp,
     absolute: (path) => new URL(path, baseUrl + '/').href,
+    cookie: (name, value, options) =>
+      setCookie(baseUrl, name, value, { ...options, domain: services.config.SESSION_COOKIE_DOMAIN }),
   };
 }

@@ -116,6 +116,8 @@ function mapCode(error: AppError, fieldNames?: ErrorFieldNames): RestErrorRespon
       };
     case ErrorCode.READ_ONLY:
       return { status: 503, body: { error: error.message } };
+    case ErrorCode.UNAVAILABLE:
+      return { status: 503, body: { detail: error.message } };
     case ErrorCode.INTERNAL:
       return INTERNAL;
     default:

@@ -13,6 +13,15 @@ export class FileReply {
 export class RedirectReply {
   constructor(
     readonly location: string,
-    readonly headers: Record<string, string> = {},
+    /** Extra headers; several values of one (`Set-Cookie`) as an array. */
+    readonly headers: Record<string, string | string[]> = {},
+  ) {}
+}
+
+/** A JSON answer with headers of its own (a cookie set or cleared). */
+export class JsonReply {
+  constructor(
+    readonly body: unknown,
+    readonly headers: Record<string, string | string[]> = {},
   ) {}
 }

@@ -21,6 +21,10 @@ export interface RestRequest<V extends ApiVersion = ApiVersion> {
   readonly locale: string;
   /** Whether the request's API version has a difference (see gates.ts). */
   gate(name: Gate): boolean;
+  /** The absolute URL of the request (SITE_URL's origin), query string included. */
+  readonly url: URL;
+  /** A cookie the request carries (sign-in reads its own), or null. */
+  cookie(name: string): string | null;
 }
 
 /** A translated field as sent: one string, or an object of locales (v5: `_default` names the fallback). */
@@ -56,6 +60,11 @@ export interface ShapeContext<V extends ApiVersion = ApiVersion> {
   /** `YYYY-MM-DDTHH:MM:SSZ`. */
   timestamp(value: Date | string | null | undefined): string | null;
   absolute(path: string): string;
+  /**
+   * A `Set-Cookie` value for this site (HttpOnly, SameSite=Lax, Secure outside loopback, the
+   * configured SESSION_COOKIE_DOMAIN); `maxAgeSeconds` 0 deletes the cookie.
+   */
+  cookie(name: string, value: string, options: { maxAgeSeconds: number; path?: string }): string;
 }
 
 /**

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import cors from 'cors';
+import { sessionCookieCredentials } from './auth/session-cookie.js';
 import express, {
   type ErrorRequestHandler,
   type Express,
@@ -23,6 +24,7 @@ import { playground } from './graphql/playground.js';
 import { createGraphqlEndpoint } from './graphql/server.js';
 import { refuseDeepJson } from './core/input-guards.js';
 import { remoteSettingsRouter } from './blocklist/remote-settings.http.js';
+import { signinPages } from './signin/signin.pages.js';
 import {
   mediaFromStorage,
   publicDownload,
@@ -123,7 +125,19 @@ export async function createApp(config: Config, logger: Logger, options: CreateA
     app.get('/readyz', readiness.handler());
     if (metrics) app.get('/metrics', metricsEndpoint(metrics, config.METRICS_TOKEN));
 
-    const corsHandler = cors({ maxAge: 86400 });
+    // Trusted front-end origins may send the session cookie (credentials); every other origin reads
+    // the API without it, as in the original.
+    const corsHandler = cors((req, callback) => {
+      const origin = req.headers.origin;
+      const trusted = typeof origin === 'string' && config.SIGNIN_RETURN_ORIGINS.includes(origin);
+      callback(null, trusted ? { origin, credentials: true, maxAge: 86400 } : { maxAge: 86400 });
+    });
+    // The session cookie as credentials (cross-site writes refused): src/auth/session-cookie.ts.
+    const cookieCredentials = sessionCookieCredentials(
+      { siteUrl: config.SITE_URL, trustedOrigins: config.SIGNIN_RETURN_ORIGINS, domain: config.SESSION_COOKIE_DOMAIN },
+      (token) => services.sessions.isValid(db.fork(), token),
+    );
+    app.use(['/graphql', '/api'], cookieCredentials);
     app.use('/graphql', playground(config));
     app.use('/graphql', corsHandler, ...graphql.handlers);
     // Media (icons, previews, pictures): from DATA_DIR, or streamed from the object store. Unknown files are a JSON 404.
@@ -150,6 +164,17 @@ export async function createApp(config: Config, logger: Logger, options: CreateA
       }),
       express.urlencoded({ extended: false, limit: '2mb' }),
       createRestHandler({ schema, services, db, routes }),
+    );
+    // The sign-in choice and the mailed links' pages (plain HTML): src/signin/signin.pages.ts.
+    app.use(
+      '/signin',
+      signinPages({
+        signin: services.signin,
+        links: services.signinLinks,
+        fork: () => db.fork(),
+        siteUrl: config.SITE_URL,
+        cookieDomain: config.SESSION_COOKIE_DOMAIN,
+      }),
     );
     app.use((_req, res) => sendJson(res, 404, { detail: 'Not found.' }));
     app.use(errorHandler(logger));
@@ -206,6 +231,9 @@ async function startJobWorkers(services: Services, metrics: ServiceMetrics | nul
     concurrency: services.config.WEBHOOKS_CONCURRENCY,
     pollIntervalSeconds: 1,
   });
+  await jobs.work('signin-link-mail', (job) =>
+    timed('signin-link-mail', () => services.signinLinks.mailLink(job.data.linkId)),
+  );
 }
 
 function listen(app: Express, port: number, host?: string): Promise<Server> {

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { parseSigninProviders, type SigninProvider } from './signin/providers.js';
 
 /**
  * Every setting the service reads from its environment, validated once at boot.
@@ -89,6 +90,45 @@ const schema = z.object({
   BROWSER_NAME: z.string().min(1).default('Browser'),
   /** Where users change their email at the account provider (v4 `idp_edit_email_url`). */
   IDP_EDIT_EMAIL_URL: urlWithProtocol(['http:', 'https:']).optional(),
+  /**
+   * OpenID Connect providers people sign in with (comma-separated names; each configured by
+   * `OIDC_<NAME>_ISSUER`, `_CLIENT_ID`, `_CLIENT_SECRET`, …: src/signin/providers.ts).
+   */
+  SIGNIN_PROVIDERS: list.default([]),
+  /** Front-end origins sign-in may return to (`to=` URLs) and whose cookie-authenticated writes are accepted. */
+  SIGNIN_RETURN_ORIGINS: list
+    .refine((items) => items.every((o) => /^https?:\/\/[^/]+$/.test(o)), {
+      message: 'must be comma-separated origins (scheme://host[:port], no path)',
+    })
+    .default([]),
+  /** One-time sign-in links sent by mail (the sign-in of an install without a provider). */
+  SIGNIN_EMAIL_LINKS: bool.default(true),
+  /** Minutes a sign-in link stays usable. */
+  SIGNIN_LINK_MINUTES: z.coerce.number().int().min(1).max(60).default(15),
+  /**
+   * Sessions must have proved a second factor (the provider's `amr`/`acr`) to upload, create API
+   * keys, trusted publishers and webhooks; API keys and trusted publishing are not affected.
+   */
+  SIGNIN_REQUIRE_SECOND_FACTOR: bool.default(false),
+  /** A session ends this long after it began (seconds; the original's 30 days). */
+  SESSION_MAX_AGE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(300)
+    .max(365 * 86_400)
+    .default(30 * 86_400),
+  /** …or after this long unused (seconds). */
+  SESSION_IDLE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(300)
+    .max(365 * 86_400)
+    .default(14 * 86_400),
+  /** `Domain` of the session cookies, for front-ends on sibling hosts (default: this host only). */
+  SESSION_COOKIE_DOMAIN: z
+    .string()
+    .regex(/^\.?[a-z0-9.-]{1,253}$/i, 'must be a domain name')
+    .optional(),
   /** `POST /accounts/super-create/` (test accounts for `Accounts:SuperCreate` holders): off unless enabled. */
   SUPER_CREATE_ENABLED: bool.default(false),
   /** Username of the vendor's own account, whose collections curators (Admin:Curation) manage. */
@@ -283,6 +323,8 @@ const schema = z.object({
 export type Config = z.infer<typeof schema> & {
   /** Absolute path of DATA_DIR. */
   dataDir: string;
+  /** The providers SIGNIN_PROVIDERS names (src/signin/providers.ts). */
+  signinProviders: SigninProvider[];
 };
 
 export class ConfigError extends Error {
@@ -326,5 +368,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       }),
     );
   }
-  return { ...parsed.data, dataDir: resolve(parsed.data.DATA_DIR) };
+  const signin = parseSigninProviders(parsed.data.SIGNIN_PROVIDERS, env);
+  if (signin.problems.length) throw new ConfigError(signin.problems);
+  return { ...parsed.data, dataDir: resolve(parsed.data.DATA_DIR), signinProviders: signin.providers };
 }

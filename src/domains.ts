@@ -16,6 +16,7 @@ import { shelvesManifest } from './shelves/manifest.js';
 import { discoveryManifest } from './discovery/manifest.js';
 import { webhooksManifest } from './webhooks/manifest.js';
 import { trustedPublishingManifest } from './trusted-publishing/manifest.js';
+import { signinManifest } from './signin/manifest.js';
 
 /**
  * Every domain (composition). A new domain adds `src/<domain>/manifest.ts` and its line here; its
@@ -44,6 +45,7 @@ export const domains: readonly DomainManifest[] = [
   discoveryManifest,
   webhooksManifest,
   trustedPublishingManifest,
+  signinManifest,
 ];
 
 /** The domains' entities, given to the database port (`openDatabase`), which adds its own (cache tags). */

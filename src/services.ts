@@ -18,6 +18,10 @@ import { AccountsService } from './accounts/accounts.service.js';
 import { ApiKeysService } from './auth/api-keys.service.js';
 import { Authenticator } from './auth/authenticator.js';
 import { SessionsService } from './auth/sessions.service.js';
+import { MySessions } from './signin/my-sessions.js';
+import { OidcClients } from './signin/oidc-clients.js';
+import { SigninService } from './signin/signin.service.js';
+import { SigninLinksService } from './signin/signin-links.service.js';
 import { SiteService } from './site/site.service.js';
 import { CatalogueService } from './catalogue/catalogue.service.js';
 import { CategoriesService } from './catalogue/categories.service.js';
@@ -76,6 +80,10 @@ export interface Services {
   readonly accounts: AccountsService;
   readonly apiKeys: ApiKeysService;
   readonly sessions: SessionsService;
+  readonly signin: SigninService;
+  /** One-time sign-in links by mail (SIGNIN_EMAIL_LINKS). */
+  readonly signinLinks: SigninLinksService;
+  readonly mySessions: MySessions;
   readonly authenticator: Authenticator;
   readonly catalogue: CatalogueService;
   readonly categories: CategoriesService;
@@ -144,7 +152,10 @@ export interface Services {
 
 export function createServices(config: Config, logger: Logger, keyring: Keyring, db: Database): Services {
   const apiKeys = new ApiKeysService(keyring.box('api-key-secrets'));
-  const sessions = new SessionsService(keyring.signer('session-tokens'));
+  const sessions = new SessionsService(keyring.signer('session-tokens'), {
+    maxAgeSeconds: config.SESSION_MAX_AGE_SECONDS,
+    idleSeconds: config.SESSION_IDLE_SECONDS,
+  });
   const catalogue = new CatalogueService();
   const jobs = createJobQueue<ServiceJobs>(db, { queues: serviceQueues, logger });
   const events = new DomainEvents<LifecycleEvents>(jobs);
@@ -281,6 +292,35 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
     keySeconds: config.TRUSTED_PUBLISHING_KEY_SECONDS,
   };
 
+  const signin = new SigninService(
+    {
+      providers: config.signinProviders,
+      trustedOrigins: config.SIGNIN_RETURN_ORIGINS,
+      editEmailUrl: config.IDP_EDIT_EMAIL_URL ?? null,
+    },
+    new OidcClients(logger),
+    sessions,
+    accounts,
+    logger,
+  );
+  const signinLinks = new SigninLinksService(
+    signin,
+    sessions,
+    keyring.signer('signin-links'),
+    mailer,
+    async (tx, linkId) => {
+      await jobs.send('signin-link-mail', { linkId }, { transaction: tx });
+    },
+    () => db.fork(),
+    logger,
+    {
+      enabled: config.SIGNIN_EMAIL_LINKS,
+      minutes: config.SIGNIN_LINK_MINUTES,
+      siteUrl,
+      serviceName: config.VENDOR_NAME,
+    },
+  );
+
   return {
     config,
     logger,
@@ -289,7 +329,10 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
     accounts,
     apiKeys,
     sessions,
-    authenticator: new Authenticator(apiKeys, sessions),
+    signin,
+    signinLinks,
+    mySessions: new MySessions(sessions),
+    authenticator: new Authenticator(apiKeys, sessions, config.SIGNIN_REQUIRE_SECOND_FACTOR),
     catalogue,
     categories,
     search,

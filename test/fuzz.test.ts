@@ -358,6 +358,8 @@ function probeRoute(route: RouteDefinition, version: ApiVersion): { fields: stri
       body,
       locale: 'en-US',
       gate: (name) => gate(version, name),
+      url: new URL('http://127.0.0.1/'),
+      cookie: () => null,
     };
     try {
       route.variables?.(request);

@@ -125,10 +125,12 @@ describe('@OwnTransactions', () => {
       'editUser',
       'editVersion',
       'exchangeOidcToken',
+      'finishSignIn',
       'replyToRating',
       'reportAddon',
       'reportUser',
       'setAddonIcon',
+      'startSignIn',
       'submitAddonVersion',
       'updateWebhookEndpoint',
     ]);

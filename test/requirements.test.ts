@@ -2,6 +2,7 @@ import type { GraphQLObjectType } from 'graphql';
 import { Permission } from '../src/auth/permissions.js';
 import {
   PUBLIC,
+  SECOND_FACTOR,
   SIGN_IN,
   anyOf,
   describeRequirement,
@@ -44,7 +45,13 @@ describe('@Requires declarations', () => {
     expect(describeRequirement(requirement([SIGN_IN, objectRule('author of the add-on or a reviewer')]))).toBe(
       'Requires: sign-in; author of the add-on or a reviewer (object rule).',
     );
-    expect(requirement([SIGN_IN, objectRule('an owner')])).toEqual({ signIn: true, anyOf: [], rule: 'an owner' });
+    expect(requirement([SIGN_IN, objectRule('an owner')])).toEqual({
+      signIn: true,
+      anyOf: [],
+      rule: 'an owner',
+      secondFactor: false,
+    });
+    expect(requirement([SECOND_FACTOR, SIGN_IN]).secondFactor).toBe(true);
     expect(() => requirement([])).toThrow();
     expect(() => requirement([PUBLIC, SIGN_IN])).toThrow();
   });

@@ -257,6 +257,13 @@ const README_ROWS: Record<string, TextLimit[][]> = {
   ],
   'OIDC `token` / `addon` (trusted publishing exchange)': [['oidcToken'], ['oidcExchangeAddon']],
   'API key `name` (`createApiKey`)': [['apiKeyName']],
+  'Sign-in `to` / `provider` / callback URL / binding / link token': [
+    ['signinReturnTo'],
+    ['signinProvider'],
+    ['signinCallbackUrl'],
+    ['signinBinding'],
+    ['signinLinkToken'],
+  ],
 };
 
 /** The rows of README's "### Limits" table: input label and its limits ("3,000 / 64" is [3000, 64]). */

@@ -792,6 +792,15 @@ export type RestFileValidationQuery = {
   fileValidation: Record<string, unknown>;
 };
 
+/** mutation RestFinishSignIn */
+export type RestFinishSignInMutation = {
+  finishSignIn: {
+    token: string | null;
+    returnTo: string;
+    expiresIn: number;
+  };
+};
+
 /** mutation RestFlagRating */
 export type RestFlagRatingMutation = {
   flagRating: {
@@ -1026,6 +1035,14 @@ export type RestSecondaryShelvesQuery = {
 /** query RestSiteStatus */
 export type RestSiteStatusQuery = {
   siteStatus: SiteStatusFieldsFragment;
+};
+
+/** mutation RestStartSignIn */
+export type RestStartSignInMutation = {
+  startSignIn: {
+    location: string;
+    binding: string;
+  };
 };
 
 /** mutation RestSubmitVersion */

@@ -8,6 +8,7 @@ import type {
   RestUpdateNotificationsMutation,
   RestUserFieldsFragment,
 } from '../generated/operations.js';
+import { loggedOut } from './signin.js';
 import { defineRoutes, gql, type RestRequest, type ShapeContext } from '../route.js';
 import { shapeSiteStatus, siteStatusFields } from './site.js';
 
@@ -234,7 +235,7 @@ export const accountRoutes = defineRoutes([
         logout
       }
     `,
-    shape: () => ({ ok: true }),
+    shape: (_data, ctx) => loggedOut(ctx),
   },
   {
     method: 'POST',

@@ -15,6 +15,7 @@ import { discoveryRoutes } from './discovery.js';
 import { submissionRoutes } from './submission.js';
 import { blocklistRoutes } from './blocklist.js';
 import { trustedPublishingRoutes } from './trusted-publishing.js';
+import { signinRoutes } from './signin.js';
 
 /** The whole route table (v3, v4, v5), and the v5 submission API's entries. Each domain contributes its entries. */
 export const routes: readonly AnyRouteDefinition[] = [
@@ -34,4 +35,5 @@ export const routes: readonly AnyRouteDefinition[] = [
   ...submissionRoutes,
   ...blocklistRoutes,
   ...trustedPublishingRoutes,
+  ...signinRoutes,
 ];

@@ -22,7 +22,7 @@ import {
   UserType,
 } from './accounts.types.js';
 import { User } from './user.entity.js';
-import { Requires, SIGN_IN, anyOf, objectRule } from '../auth/requirements.js';
+import { Requires, SIGN_IN, anyOf, objectRule, SECOND_FACTOR } from '../auth/requirements.js';
 import { Permission } from '../auth/permissions.js';
 
 @Resolver(() => UserType)
@@ -207,7 +207,7 @@ export class AccountsResolver {
         readDevAgreement: fields.readDevAgreement !== null,
         permissions: await this.services.accounts.permissionsOf(ctx, user),
         isVerified: false,
-        idpEditEmailUrl: this.services.config.IDP_EDIT_EMAIL_URL ?? null,
+        idpEditEmailUrl: this.services.signin.accountUrl(),
         siteStatus: await this.services.site.status(ctx.em),
       }
     );
@@ -224,7 +224,7 @@ export class AccountsResolver {
     return this.services.accounts.acceptDeveloperAgreement(ctx);
   }
 
-  @Requires(SIGN_IN, objectRule('a browser session'))
+  @Requires(SECOND_FACTOR, SIGN_IN, objectRule('a browser session'))
   @Mutation(() => ApiKeyCredentialsType, { description: 'Issue a JWT API key, revoking the previous one.' })
   issueApiKey(@Ctx() ctx: RequestContext) {
     return this.services.accounts.issueApiKey(ctx);

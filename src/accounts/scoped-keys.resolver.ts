@@ -1,5 +1,5 @@
 import { Arg, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { Requires, SIGN_IN, objectRule } from '../auth/requirements.js';
+import { Requires, SIGN_IN, objectRule, SECOND_FACTOR } from '../auth/requirements.js';
 import { AddonObjectType } from '../catalogue/catalogue.types.js';
 import type { RequestContext } from '../core/context.js';
 import type { Services } from '../services.js';
@@ -16,7 +16,11 @@ export class ScopedKeysResolver {
     return this.services.accounts.scopedKeys.list(ctx);
   }
 
-  @Requires(SIGN_IN, objectRule('a browser session; the developer agreement; add-ons the caller authors'))
+  @Requires(
+    SECOND_FACTOR,
+    SIGN_IN,
+    objectRule('a browser session; the developer agreement; add-ons the caller authors'),
+  )
   @Mutation(() => CreatedApiKeyType, {
     description:
       'Create a named API key limited to some add-ons and/or operation families, expiring within 366 days, ' +

@@ -24,6 +24,8 @@ export class Authenticator {
   constructor(
     private readonly apiKeys: ApiKeysService,
     private readonly sessions: SessionsService,
+    /** SIGNIN_REQUIRE_SECOND_FACTOR: sessions without one are marked (`Viewer.secondFactorMissing`). */
+    private readonly requireSecondFactor = false,
   ) {}
 
   async authenticate(
@@ -74,7 +76,8 @@ export class Authenticator {
   private async fromSession(em: EntityManager, token: string, ip: string | null): Promise<Viewer> {
     const { session, permissions, authorsNoAddon } = await this.sessions.verify(em, token);
     await this.touchLastLogin(em, session.user, ip);
-    return new Viewer(session.user, permissions, 'session', session.id, authorsNoAddon);
+    const missing = this.requireSecondFactor && !session.secondFactor;
+    return new Viewer(session.user, permissions, 'session', session.id, authorsNoAddon, null, missing);
   }
 
   private async touchLastLogin(em: EntityManager, user: User, ip: string | null): Promise<void> {

@@ -19,6 +19,11 @@ export interface Requirement {
   readonly anyOf: readonly Permission[];
   /** Checked by the domain's access code (documentation only). */
   readonly rule: string | null;
+  /**
+   * A session must have proved a second factor when the service requires one (403 with the
+   * original's two-factor message otherwise); API keys pass (CI keeps working once keys exist).
+   */
+  readonly secondFactor: boolean;
 }
 
 /** One part of a requirement: `PUBLIC`, `SIGN_IN`, `anyOf(...)` or `objectRule(...)`. */
@@ -33,6 +38,11 @@ export const anyOf = (first: Permission, ...rest: Permission[]): RequirementPart
   signIn: true,
   anyOf: [first, ...rest],
 });
+/**
+ * A signed-in caller whose session proved a second factor, when SIGNIN_REQUIRE_SECOND_FACTOR is on:
+ * what publishes (uploads, API keys, trusted publishers, webhooks).
+ */
+export const SECOND_FACTOR: RequirementPart = { secondFactor: true };
 /** A rule about the object asked for, enforced by the domain's access code; `description` names it. */
 export const objectRule = (description: string): RequirementPart => ({ rule: description });
 
@@ -43,15 +53,17 @@ export function requirement(parts: readonly RequirementPart[]): Requirement {
   if (!parts.length) throw new Error('@Requires needs at least one part (PUBLIC for none)');
   if (parts.length > 1 && parts.includes(PUBLIC)) throw new Error('@Requires: PUBLIC combines with nothing');
   let signIn = false;
+  let secondFactor = false;
   const permissions: Permission[] = [];
   const rules: string[] = [];
   for (const part of parts) {
     if ('kind' in part) continue;
     signIn ||= part.signIn === true;
+    secondFactor ||= part.secondFactor === true;
     permissions.push(...(part.anyOf ?? []));
     if (part.rule) rules.push(part.rule);
   }
-  return { signIn, anyOf: permissions, rule: rules.length ? rules.join('; ') : null };
+  return { signIn, anyOf: permissions, rule: rules.length ? rules.join('; ') : null, secondFactor };
 }
 
 /**
@@ -69,7 +81,7 @@ export function fieldRequirement(field: { extensions?: Record<string, unknown> |
 /** The line appended to a root field's description, e.g. "Requires: sign-in; one of A, B." */
 export function describeRequirement(req: Requirement): string {
   const parts: string[] = [];
-  if (req.signIn) parts.push('sign-in');
+  if (req.signIn) parts.push(req.secondFactor ? 'sign-in (a second factor when required)' : 'sign-in');
   if (req.anyOf.length === 1) parts.push(req.anyOf[0]);
   else if (req.anyOf.length) parts.push(`one of ${req.anyOf.join(', ')}`);
   if (req.rule) parts.push(`${req.rule} (object rule)`);
@@ -98,12 +110,14 @@ export function enforceRequirements(schema: GraphQLSchema): void {
       const line = describeRequirement(req);
       field.description = field.description ? `${field.description}\n${line}` : line;
       const resolve = field.resolve;
-      if (!resolve || !(req.signIn || req.anyOf.length)) continue;
+      if (!resolve || !(req.signIn || req.anyOf.length || req.secondFactor)) continue;
       field.resolve = (source, args, ctx, info) => {
         const viewer = ctx.viewer;
         // Rejected promises, as the async service methods the checks came from answered.
-        if (!viewer.isAuthenticated) return Promise.reject(errors.notAuthenticated());
+        if ((req.signIn || req.anyOf.length) && !viewer.isAuthenticated)
+          return Promise.reject(errors.notAuthenticated());
         if (req.anyOf.length && !req.anyOf.some((p) => viewer.can(p))) return Promise.reject(errors.forbidden());
+        if (req.secondFactor && viewer.secondFactorMissing) return Promise.reject(secondFactorRequired());
         return resolve(source, args, ctx, info);
       };
     }
@@ -125,3 +139,16 @@ function guardKeyScope(field: RootField): void {
     return resolve(source, args, ctx, info);
   };
 }
+
+/**
+ * The refusal of a session without a second factor: the original's message, and where to sign in
+ * again with one (`login/start/?require_two_factor=1`).
+ */
+export function secondFactorRequired() {
+  return errors.forbidden(SECOND_FACTOR_MESSAGE, {
+    code: 'TWO_FACTOR_REQUIRED',
+    login_url: '/api/v5/accounts/login/start/?require_two_factor=1',
+  });
+}
+
+export const SECOND_FACTOR_MESSAGE = 'Two-factor authentication is required: sign in again with a second factor.';

@@ -2,13 +2,32 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { permissionsOfUserSql } from '../accounts/accounts.loaders.js';
 import { User } from '../accounts/user.entity.js';
-import { errors } from '../core/errors.js';
+import { AppError, errors } from '../core/errors.js';
 import { lookupRows } from '../db/rows.js';
 import type { Signer } from '../core/secrets.js';
 import { Session } from './session.entity.js';
 
-/** The original's session cookie age. */
+/** The original's session cookie age (the default of `SESSION_MAX_AGE_SECONDS`). */
 export const SESSION_MAX_AGE_SECONDS = 30 * 24 * 3600;
+
+/** How often a used session's `last_used` is written (the idle lifetime counts from it). */
+const LAST_USED_REFRESH_MS = 60_000;
+
+export interface SessionLifetimes {
+  /** Seconds after its start a session ends. */
+  maxAgeSeconds: number;
+  /** Seconds unused after which a session ends. */
+  idleSeconds: number;
+}
+
+/** How a session began, recorded with it (shown in the user's list of sessions). */
+export interface SessionOrigin {
+  /** A provider's name, `email-link`, `cli` or `super-create`. */
+  origin?: string | null;
+  secondFactor?: boolean;
+  userAgent?: string | null;
+  ip?: string | null;
+}
 
 export const sessionMessages = {
   expired: 'Signature has expired.',
@@ -30,7 +49,8 @@ export interface VerifiedSession {
  */
 const SESSION_QUERY = `
   select s.id as session_id, s.created as session_created, s.expires_at as session_expires_at,
-    s.revoked_at as session_revoked_at, ${permissionsOfUserSql('s.user_id')} as session_permissions,
+    s.revoked_at as session_revoked_at, s.last_used as session_last_used, s.second_factor as session_second_factor,
+    ${permissionsOfUserSql('s.user_id')} as session_permissions,
     not exists (select 1 from addon_users au where au.user_id = s.user_id) as session_authors_no_addon, u.*
   from sessions s join users u on u.id = s.user_id where s.id = ?`;
 
@@ -39,6 +59,8 @@ interface SessionRow {
   session_created: Date;
   session_expires_at: Date;
   session_revoked_at: Date | null;
+  session_last_used: Date;
+  session_second_factor: boolean;
   session_permissions: string[] | null;
   session_authors_no_addon: boolean;
   [userColumn: string]: unknown;
@@ -51,19 +73,41 @@ interface SessionPayload {
 }
 
 /**
- * Internal session tokens (`Authorization: Bearer|Session <token>`): a signed reference
- * `<payload>.<hmac>` to a session row, valid for 30 days and revocable one by one.
+ * Internal session tokens (`Authorization: Bearer|Session <token>`, or the `frontend_auth_token`
+ * cookie): a signed reference `<payload>.<hmac>` to a session row, revocable one by one, ending
+ * `maxAgeSeconds` after it began or `idleSeconds` after its last use. Nothing secret is stored:
+ * the row holds no token, so a copy of the database signs no one in.
  */
 export class SessionsService {
-  constructor(private readonly signer: Signer) {}
+  constructor(
+    private readonly signer: Signer,
+    private readonly lifetimes: SessionLifetimes = {
+      maxAgeSeconds: SESSION_MAX_AGE_SECONDS,
+      idleSeconds: SESSION_MAX_AGE_SECONDS,
+    },
+  ) {}
 
-  async create(em: EntityManager, user: User, now = new Date()): Promise<{ token: string; session: Session }> {
+  get maxAgeSeconds(): number {
+    return this.lifetimes.maxAgeSeconds;
+  }
+
+  async create(
+    em: EntityManager,
+    user: User,
+    now = new Date(),
+    origin: SessionOrigin = {},
+  ): Promise<{ token: string; session: Session }> {
     const session = em.create(Session, {
       id: randomUUID(),
       user,
       created: now,
-      expiresAt: new Date(now.getTime() + SESSION_MAX_AGE_SECONDS * 1000),
+      expiresAt: new Date(now.getTime() + this.lifetimes.maxAgeSeconds * 1000),
       revokedAt: null,
+      lastUsed: now,
+      secondFactor: origin.secondFactor ?? false,
+      origin: origin.origin ?? null,
+      userAgent: origin.userAgent?.slice(0, 255) ?? null,
+      ip: origin.ip?.slice(0, 45) ?? null,
     });
     await em.flush();
     const payload: SessionPayload = { sid: session.id, uid: user.id, iat: Math.floor(now.getTime() / 1000) };
@@ -84,7 +128,7 @@ export class SessionsService {
     } catch {
       throw errors.authenticationFailed(sessionMessages.decoding, 'ERROR_DECODING_SIGNATURE');
     }
-    if (typeof payload.iat !== 'number' || nowSeconds - payload.iat > SESSION_MAX_AGE_SECONDS) {
+    if (typeof payload.iat !== 'number' || nowSeconds - payload.iat > this.lifetimes.maxAgeSeconds) {
       throw errors.authenticationFailed(sessionMessages.expired, 'ERROR_SIGNATURE_EXPIRED');
     }
     const found =
@@ -100,7 +144,28 @@ export class SessionsService {
     ) {
       throw errors.authenticationFailed(sessionMessages.incorrect);
     }
+    const unused = nowSeconds * 1000 - session.lastUsed.getTime();
+    if (unused > this.lifetimes.idleSeconds * 1000) {
+      throw errors.authenticationFailed(sessionMessages.expired, 'ERROR_SIGNATURE_EXPIRED');
+    }
+    if (unused > LAST_USED_REFRESH_MS) {
+      session.lastUsed = new Date(nowSeconds * 1000);
+      await em
+        .getConnection()
+        .execute('update sessions set last_used = ? where id = ?', [session.lastUsed, session.id]);
+    }
     return found;
+  }
+
+  /** Whether a token names a session still in use (any refusal of `verify`: false). */
+  async isValid(em: EntityManager, token: string): Promise<boolean> {
+    try {
+      await this.verify(em, token);
+      return true;
+    } catch (error) {
+      if (error instanceof AppError) return false;
+      throw error;
+    }
   }
 
   /** The session `id` with its user and permissions (one statement), merged into `em`. */
@@ -113,6 +178,8 @@ export class SessionsService {
       session_created: created,
       session_expires_at: expiresAt,
       session_revoked_at: revokedAt,
+      session_last_used: lastUsed,
+      session_second_factor: secondFactor,
       session_permissions: permissions,
       session_authors_no_addon: authorsNoAddon,
       ...userRow
@@ -124,11 +191,46 @@ export class SessionsService {
       created,
       expires_at: expiresAt,
       revoked_at: revokedAt,
+      last_used: lastUsed,
+      second_factor: secondFactor,
     });
     return { session, permissions: permissions ?? [], authorsNoAddon };
   }
 
   async revoke(em: EntityManager, sessionId: string): Promise<void> {
     await em.nativeUpdate(Session, { id: sessionId, revokedAt: null }, { revokedAt: new Date() });
+  }
+
+  /** The user's sessions still usable, the most recently used first. */
+  async listActive(em: EntityManager, userId: number, now = new Date()): Promise<Session[]> {
+    return em.find(
+      Session,
+      {
+        user: userId,
+        revokedAt: null,
+        expiresAt: { $gt: now },
+        lastUsed: { $gt: new Date(now.getTime() - this.lifetimes.idleSeconds * 1000) },
+      },
+      { orderBy: { lastUsed: 'desc', id: 'asc' }, limit: 100 },
+    );
+  }
+
+  /** Ends one of the user's sessions (false: none of theirs by that id is active). */
+  async revokeOwn(em: EntityManager, userId: number, sessionId: string): Promise<boolean> {
+    const ended = await em.nativeUpdate(
+      Session,
+      { id: sessionId, user: userId, revokedAt: null },
+      { revokedAt: new Date() },
+    );
+    return ended > 0;
+  }
+
+  /** Ends every session of the user but `keep`; the number ended. */
+  async revokeOthers(em: EntityManager, userId: number, keep: string | null): Promise<number> {
+    return em.nativeUpdate(
+      Session,
+      { user: userId, revokedAt: null, ...(keep ? { id: { $ne: keep } } : {}) },
+      { revokedAt: new Date() },
+    );
   }
 }

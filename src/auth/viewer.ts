@@ -31,6 +31,11 @@ export class Viewer {
     readonly authorsNoAddon = false,
     /** The API key of a JWT caller (null for sessions). */
     readonly key: ViewerKey | null = null,
+    /**
+     * A session whose sign-in proved no second factor while the service requires one
+     * (`SIGNIN_REQUIRE_SECOND_FACTOR`) for what developers publish with (`SECOND_FACTOR` operations).
+     */
+    readonly secondFactorMissing = false,
   ) {}
 
   /**

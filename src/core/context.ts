@@ -8,6 +8,8 @@ export interface RequestInfo {
   /** Absolute base URL of this service, without trailing slash (SITE_URL or the request's host). */
   readonly baseUrl: string;
   readonly ip: string | null;
+  /** The caller's `User-Agent` (at most 255 characters), recorded with the sessions it starts. */
+  readonly userAgent?: string | null;
   /**
    * `rest` when the REST compatibility engine runs the request: its answers keep the original's
    * shapes where they differ from GraphQL's rules (see CollectionsService.itemAddon). Absent: GraphQL.

@@ -25,6 +25,8 @@ export const ErrorCode = {
   THROTTLED: 'THROTTLED',
   /** The site is in maintenance (read-only) mode. */
   READ_ONLY: 'READ_ONLY',
+  /** A service this request needs (a sign-in provider) cannot be reached now (503). */
+  UNAVAILABLE: 'UNAVAILABLE',
   INTERNAL: 'INTERNAL_SERVER_ERROR',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -83,6 +85,7 @@ export const errors = {
   badParameter: (message: string) => new AppError(ErrorCode.BAD_PARAMETER, message),
   badRequest: (message: string) => new AppError(ErrorCode.BAD_REQUEST, message),
   conflict: (message: string) => new AppError(ErrorCode.CONFLICT, message),
+  unavailable: (message: string) => new AppError(ErrorCode.UNAVAILABLE, message),
   /** DRF's throttle message, with `Retry-After`. */
   throttled: (wait: number) =>
     new AppError(

@@ -110,7 +110,12 @@ function methodAt(packet: Buffer, start: number): string | null {
  * Sends JSON with `Content-Type: application/json` exactly: sign-addon and the catalogue
  * front-end compare the header literally, so Express's `; charset=utf-8` would break them.
  */
-export function sendJson(res: Response, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: Response,
+  status: number,
+  body: unknown,
+  headers: Record<string, string | string[]> = {},
+): void {
   res.status(status);
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   if (status === 204 || body === undefined) {
@@ -140,4 +145,10 @@ export function sendBytes(res: Response, bytes: { stream: NodeJS.ReadableStream;
   }
   bytes.stream.on('error', () => res.destroy());
   bytes.stream.pipe(res);
+}
+
+/** The request's `User-Agent`, cut to 255 characters (null when absent). */
+export function userAgentOf(req: Pick<Request, 'headers'>): string | null {
+  const agent = req.headers['user-agent'];
+  return typeof agent === 'string' && agent ? agent.slice(0, 255) : null;
 }

@@ -165,6 +165,18 @@ export const TEXT_LIMITS = {
   // API keys
   /** `varchar(100)`; a scoped API key's name */
   apiKeyName: 100,
+
+  // Sign-in
+  /** chosen; where a sign-in returns (`to`): a path or a front-end URL */
+  signinReturnTo: 2_000,
+  /** chosen; a provider's name in a sign-in request */
+  signinProvider: 32,
+  /** chosen; the whole callback URL a provider sends the browser to (code, state, …) */
+  signinCallbackUrl: 4_096,
+  /** chosen; the browser's binding to a sign-in (a random value in its cookie) */
+  signinBinding: 128,
+  /** chosen; a one-time sign-in link's token */
+  signinLinkToken: 200,
 } as const;
 
 export type TextLimit = keyof typeof TEXT_LIMITS;

@@ -34,6 +34,8 @@ export interface ServiceJobs {
    * with `WebhookRunner.wake` (`singletonKey` the endpoint's id: one queued run per endpoint).
    */
   'webhook-deliver': { endpointId: number };
+  /** Mails a one-time sign-in link (`SigninLinksService.mailLink`): the id alone, the link is computed again. */
+  'signin-link-mail': { linkId: string };
 }
 
 export const serviceQueues: QueueDefinitions<ServiceJobs> = {
@@ -60,4 +62,6 @@ export const serviceQueues: QueueDefinitions<ServiceJobs> = {
     retryBackoff: true,
     expireInSeconds: 3 * 60,
   },
+  // A link lives minutes: past its expiry a retry sends nothing.
+  'signin-link-mail': { retryLimit: 5, retryDelaySeconds: 10, retryBackoff: true, expireInSeconds: 2 * 60 },
 };

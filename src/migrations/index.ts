@@ -31,6 +31,7 @@ import { Migration20261127224500_Webhooks } from './Migration20261127224500_Webh
 import { Migration20261127225000_TrustedPublishing } from './Migration20261127225000_TrustedPublishing.js';
 import { Migration20261128130000_WebhookBacklog } from './Migration20261128130000_WebhookBacklog.js';
 import { Migration20261129020000_WebhookBackoff } from './Migration20261129020000_WebhookBackoff.js';
+import { Migration20261129021348_Signin } from './Migration20261129021348_Signin.js';
 import { Migration20261128130100_LookalikeNames } from './Migration20261128130100_LookalikeNames.js';
 import { Migration20261128130200_BlocklistRequests } from './Migration20261128130200_BlocklistRequests.js';
 import { Migration20261128130300_TrustedPublishingAddon } from './Migration20261128130300_TrustedPublishingAddon.js';
@@ -72,4 +73,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261128130200_BlocklistRequests', class: Migration20261128130200_BlocklistRequests },
   { name: 'Migration20261128130300_TrustedPublishingAddon', class: Migration20261128130300_TrustedPublishingAddon },
   { name: 'Migration20261129020000_WebhookBackoff', class: Migration20261129020000_WebhookBackoff },
+  { name: 'Migration20261129021348_Signin', class: Migration20261129021348_Signin },
 ];

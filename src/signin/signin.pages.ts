@@ -1,6 +1,6 @@
 import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { SESSION_COOKIE, setCookie } from '../auth/session-cookie.js';
+import { SESSION_COOKIES, setCookie } from '../auth/session-cookie.js';
 import { Viewer } from '../auth/viewer.js';
 import { createRequestContext, type RequestContext } from '../core/context.js';
 import { asAppError, ErrorCode } from '../core/errors.js';
@@ -17,6 +17,8 @@ export interface SigninPagesDeps {
   fork: () => EntityManager;
   /** SITE_URL (the site's origin; else the request's Host). */
   siteUrl: string | undefined;
+  /** SESSION_COOKIE_DOMAIN. */
+  cookieDomain?: string | undefined;
 }
 
 /** Where a provider's sign-in starts (the REST route `rest-compat/routes/signin.ts`). */
@@ -163,7 +165,12 @@ export function signinPages(deps: SigninPagesDeps): Router {
     }
     res.setHeader(
       'Set-Cookie',
-      setCookie(ctx.request.baseUrl, SESSION_COOKIE, finished.token, { maxAgeSeconds: finished.expiresIn }),
+      SESSION_COOKIES.map((name) =>
+        setCookie(ctx.request.baseUrl, name, finished.token!, {
+          maxAgeSeconds: finished.expiresIn,
+          domain: deps.cookieDomain,
+        }),
+      ),
     );
     res.setHeader('Cache-Control', 'no-store');
     res.redirect(302, finished.returnTo);

@@ -9,7 +9,7 @@ import { AddonObjectType, VersionType } from '../catalogue/catalogue.types.js';
 import type { RequestContext } from '../core/context.js';
 import type { Services } from '../services.js';
 import { FileDownloadType, SubmissionMetadataInput, UploadSubmissionType, UploadType } from './signing.types.js';
-import { Requires, SIGN_IN, objectRule } from '../auth/requirements.js';
+import { Requires, SIGN_IN, objectRule, SECOND_FACTOR } from '../auth/requirements.js';
 import { OwnTransactions } from '../graphql/transactions.js';
 
 /** Uploading versions and following them to a signed file (the signing API's GraphQL side). */
@@ -19,7 +19,7 @@ export class SigningResolver {
 
   @Accepts('jwt', 'session')
   @KeyScope(KeyOperation.UPLOAD)
-  @Requires(objectRule('signed in; a new version of an existing add-on from one of its authors'))
+  @Requires(SECOND_FACTOR, objectRule('signed in; a new version of an existing add-on from one of its authors'))
   @OwnTransactions(
     'slow external work',
     'streams the package (graphql-upload), stores it and parses it; UploadsService writes its rows in a transaction of its own afterwards, and removes the stored file when that fails',

@@ -1,6 +1,6 @@
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { Accepts } from '../auth/credentials.js';
-import { objectRule, PUBLIC, Requires, SIGN_IN } from '../auth/requirements.js';
+import { objectRule, PUBLIC, Requires, SIGN_IN, SECOND_FACTOR } from '../auth/requirements.js';
 import type { RequestContext } from '../core/context.js';
 import { OwnTransactions } from '../graphql/transactions.js';
 import type { Services } from '../services.js';
@@ -20,7 +20,7 @@ export class TrustedPublishingResolver {
     return this.services.trustedPublishers.list(ctx, addon);
   }
 
-  @Requires(SIGN_IN, OWNER)
+  @Requires(SECOND_FACTOR, SIGN_IN, OWNER)
   @Accepts('session')
   @Mutation(() => TrustedPublisherType, {
     description:

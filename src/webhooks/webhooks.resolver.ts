@@ -1,6 +1,6 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Accepts } from '../auth/credentials.js';
-import { Requires, SIGN_IN, objectRule } from '../auth/requirements.js';
+import { Requires, SIGN_IN, objectRule, SECOND_FACTOR } from '../auth/requirements.js';
 import type { RequestContext } from '../core/context.js';
 import { OwnTransactions } from '../graphql/transactions.js';
 import type { Services } from '../services.js';
@@ -33,7 +33,7 @@ export class WebhooksResolver {
   }
 
   @Accepts('session')
-  @Requires(SIGN_IN)
+  @Requires(SECOND_FACTOR, SIGN_IN)
   @OwnTransactions('slow external work', 'resolves the URL’s host (up to 3 s) before the endpoint is written')
   @Mutation(() => WebhookEndpointWithSecretType, {
     description:
@@ -45,7 +45,7 @@ export class WebhooksResolver {
   }
 
   @Accepts('session')
-  @Requires(SIGN_IN, OWNER)
+  @Requires(SECOND_FACTOR, SIGN_IN, OWNER)
   @OwnTransactions('slow external work', 'resolves the URL’s host (up to 3 s) before the endpoint is written')
   @Mutation(() => WebhookEndpointType, { description: 'Changes an endpoint’s URL, events, description or state.' })
   updateWebhookEndpoint(
@@ -64,7 +64,7 @@ export class WebhooksResolver {
   }
 
   @Accepts('session')
-  @Requires(SIGN_IN, OWNER)
+  @Requires(SECOND_FACTOR, SIGN_IN, OWNER)
   @Mutation(() => WebhookEndpointWithSecretType, {
     description: 'Replaces an endpoint’s secret and returns the new one, once; the old one stops at once.',
   })
