@@ -153,13 +153,14 @@ export function promotedFromParam(value: string): PromotedCategory[] | null {
 }
 
 /**
- * Application version strings as comparable integers (the original's version_int):
- * up to four numeric parts, then an alpha/beta/pre-release marker. `*` is the largest.
+ * Application version strings as comparable integers (the original's version_int): a major
+ * version of up to five digits (Firefox 128 and later; the original has no limit), up to three
+ * two-digit minor parts, then an alpha/beta/pre-release marker. `*` is the largest.
  */
 export function versionInt(version: string): number | null {
   const v = version.trim();
-  if (v === '*') return 99_99_99_99_9_99;
-  const m = /^(\d{1,2})(?:\.(\d{1,2}|\*))?(?:\.(\d{1,2}|\*))?(?:\.(\d{1,2}|\*))?(?:([ab]|pre)(\d{0,2}))?$/.exec(v);
+  if (v === '*') return STAR_VERSION_INT;
+  const m = /^(\d{1,5})(?:\.(\d{1,2}|\*))?(?:\.(\d{1,2}|\*))?(?:\.(\d{1,2}|\*))?(?:([ab]|pre)(\d{0,2}))?$/.exec(v);
   if (!m) return null;
   const part = (s: string | undefined) => (s === '*' ? 99 : Number(s ?? 0));
   const alpha = m[5] === 'a' ? 0 : m[5] === 'b' ? 1 : m[5] === 'pre' ? 2 : 3;
@@ -167,3 +168,8 @@ export function versionInt(version: string): number | null {
     ((((part(m[1]) * 100 + part(m[2])) * 100 + part(m[3])) * 100 + part(m[4])) * 10 + alpha) * 100 + Number(m[6] || 0)
   );
 }
+
+/** `*`: above every version `versionInt` reads (99999.99.99.99). */
+export const STAR_VERSION_INT = 99999_99_99_99_9_99;
+/** What `*` was while major versions had two digits (stored rows are moved to STAR_VERSION_INT). */
+export const OLD_STAR_VERSION_INT = 99_99_99_99_9_99;
