@@ -34,6 +34,9 @@ export const GATES = {
   'is-restart-required-shim': 'files carry `is_restart_required: false`',
   'is-webextension-shim': 'files carry `is_webextension`',
   'version-files': 'versions carry a `files` array (else one `file` object)',
+  'del-file-host-permissions':
+    'files have no `host_permissions` nor data collection permissions: host permissions are among `permissions`',
+  'del-addon-is-noindexed': 'add-ons have no `is_noindexed`',
   'del-version-license-slug': 'licenses have no `slug`',
   'del-preview-position': 'previews have no `position`',
   'categories-application': 'add-on categories are an object of slugs per application (else a list of slugs)',
@@ -148,6 +151,8 @@ export const API_GATES: Readonly<Record<ApiVersion, readonly Gate[]>> = {
     'collections-editors-act-on-any',
     'del-addon-detail-grouped-ratings',
     'del-version-queue-standing',
+    'del-file-host-permissions',
+    'del-addon-is-noindexed',
   ],
   v4: [
     'l10n_flat_input_output',
@@ -171,6 +176,8 @@ export const API_GATES: Readonly<Record<ApiVersion, readonly Gate[]>> = {
     'contributions-url-empty-string',
     'block-min-max-versions-shim',
     'block-versions-list-shim',
+    'del-file-host-permissions',
+    'del-addon-is-noindexed',
   ],
   v5: ['addons-search-_score-field', 'ratings-score-filter', 'block-versions-list-shim'],
 };

@@ -232,6 +232,8 @@ const probes: Record<Gate, Probe> = {
   },
   'anonymous-display-name-needs-username': async (v) => (await profile(v, plain)).has_anonymous_display_name === false,
   'del-file-optional-permissions': async (v) => !('optional_permissions' in (await firstFile(v))),
+  'del-file-host-permissions': async (v) => !('host_permissions' in (await firstFile(v))),
+  'del-addon-is-noindexed': async (v) => !('is_noindexed' in (await detail(v, ext))),
   'del-addons-icon-128': async (v) => !('128' in (await detail(v, ext)).icons),
   'del-addons-promoted-public-stats': async (v) => {
     const body = await detail(v, ext);

@@ -26,6 +26,20 @@ beforeAll(async () => {
     versions: [{ version: '3.0', compat: { [App.BROWSER]: ['140.0', '*'] } }],
   });
   await createAddon(em, {
+    slug: 'collecting-tool',
+    name: { 'en-US': 'Collecting Tool' },
+    averageDailyUsers: 0,
+    versions: [
+      {
+        version: '1.0',
+        permissions: ['storage'],
+        hostPermissions: ['https://example.com/*'],
+        dataCollectionPermissions: ['locationInfo'],
+        optionalDataCollectionPermissions: ['technicalAndInteraction'],
+      },
+    ],
+  });
+  await createAddon(em, {
     slug: 'legacy-tool',
     name: { 'en-US': 'Legacy Toolbox' },
     averageDailyUsers: 30,
@@ -71,5 +85,29 @@ describe('appversion of a three-digit major version (Firefox 128)', () => {
       const res = await get(`/api/v5/addons/search/?app=firefox&appversion=${encodeURIComponent(bad)}`);
       expect(res.status).toBe(400);
     }
+  });
+});
+
+describe("v5 files and add-ons: what today's front-end reads (issue 37)", () => {
+  it('files carry host and data collection permissions in v5; v4 keeps host permissions among permissions', async () => {
+    const v5 = (await get('/api/v5/addons/addon/collecting-tool/')).body;
+    expect(v5.current_version.file).toMatchObject({
+      permissions: ['storage'],
+      optional_permissions: [],
+      host_permissions: ['https://example.com/*'],
+      data_collection_permissions: ['locationInfo'],
+      optional_data_collection_permissions: ['technicalAndInteraction'],
+    });
+    const v4 = (await get('/api/v4/addons/addon/collecting-tool/')).body;
+    expect(v4.current_version.files[0].permissions).toEqual(['storage', 'https://example.com/*']);
+    expect(v4.current_version.files[0]).not.toHaveProperty('host_permissions');
+  });
+
+  it('add-ons say whether search engines should index them (v5), null in search results', async () => {
+    expect((await get('/api/v5/addons/addon/collecting-tool/')).body.is_noindexed).toBe(true);
+    expect((await get('/api/v5/addons/addon/modern-tool/')).body.is_noindexed).toBe(false);
+    expect((await get('/api/v4/addons/addon/modern-tool/')).body).not.toHaveProperty('is_noindexed');
+    const found = (await get('/api/v5/addons/search/?q=collecting')).body.results;
+    expect(found[0].is_noindexed).toBeNull();
   });
 });

@@ -48,6 +48,7 @@ export type RestAddonFieldsFragment = {
   contributionsUrl: string | null;
   requiresPayment: boolean;
   isExperimental: boolean;
+  isNoindexed: boolean;
   publicStats: boolean;
   averageDailyUsers: number;
   weeklyDownloads: number;
@@ -384,6 +385,9 @@ export type RestVersionFieldsFragment = {
     isVendorSigned: boolean;
     permissions: string[];
     optionalPermissions: string[];
+    hostPermissions: string[];
+    dataCollectionPermissions: string[];
+    optionalDataCollectionPermissions: string[];
     url: string;
   }[];
 };

@@ -27,6 +27,7 @@ export const addonFields = gql`
     contributionsUrl
     requiresPayment
     isExperimental
+    isNoindexed
     publicStats
     averageDailyUsers
     weeklyDownloads
@@ -114,6 +115,9 @@ export const versionFields = gql`
       isVendorSigned
       permissions
       optionalPermissions
+      hostPermissions
+      dataCollectionPermissions
+      optionalDataCollectionPermissions
       url
     }
   }
@@ -204,7 +208,14 @@ export function shapeVersion(version: VersionData, ctx: ShapeContext, options: {
     size: f.size,
     status: ctx.gate('file-status-integer') ? f.status : (FILE_STATUS_NAMES[f.status] ?? 'unreviewed'),
     url: f.url,
-    permissions: f.permissions,
+    ...(ctx.gate('del-file-host-permissions')
+      ? { permissions: [...f.permissions, ...f.hostPermissions] }
+      : {
+          permissions: f.permissions,
+          host_permissions: f.hostPermissions,
+          data_collection_permissions: f.dataCollectionPermissions,
+          optional_data_collection_permissions: f.optionalDataCollectionPermissions,
+        }),
     ...(ctx.gate('del-file-optional-permissions') ? {} : { optional_permissions: f.optionalPermissions }),
   }));
   return {
@@ -280,6 +291,8 @@ export function shapeAddon(addon: AddonData, ctx: ShapeContext, options: AddonSh
       : { 32: addon.icon32, 64: addon.icon64, 128: addon.icon128 },
     is_disabled: addon.isDisabled,
     is_experimental: addon.isExperimental,
+    // The original: null in search results.
+    ...(ctx.gate('del-addon-is-noindexed') ? {} : { is_noindexed: options.search ? null : addon.isNoindexed }),
     ...(ctx.gate('is-featured-addon-shim') ? { is_featured: addon.featuredFor.length > 0 } : {}),
     ...(ctx.gate('is-source-public-shim') ? { is_source_public: false } : {}),
     last_updated: ctx.timestamp(addon.lastUpdated),

@@ -7,7 +7,7 @@ import { TranslationsScalar } from '../graphql/scalars.js';
 import type { Services } from '../services.js';
 import type { AddonRecord } from './catalogue.records.js';
 import { AddonStatus, App } from './catalogue.enums.js';
-import { isDisabledAddon } from './public.js';
+import { isDisabledAddon, isNoindexedAddon } from './public.js';
 import {
   addonFlagsById,
   addonPoliciesById,
@@ -95,6 +95,13 @@ export class CatalogueResolver {
   @FieldResolver(() => Boolean, { description: 'Disabled by its developer or by the vendor.' })
   isDisabled(@Root() addon: AddonRecord) {
     return isDisabledAddon(addon);
+  }
+
+  @FieldResolver(() => Boolean, {
+    description: 'Its page asks search engines not to index it: not promoted, and (almost) no users yet.',
+  })
+  isNoindexed(@Root() addon: AddonRecord) {
+    return isNoindexedAddon(addon);
   }
 
   @FieldResolver(() => Boolean, { description: 'Hidden by its developer (`setAddonDisabledByDeveloper`).' })

@@ -151,6 +151,17 @@ export class FileType {
 
   @Field(() => [String])
   optionalPermissions!: string[];
+
+  @Field(() => [String], {
+    description: 'Host permissions of a manifest version 3 (earlier manifests list them among `permissions`).',
+  })
+  hostPermissions!: string[];
+
+  @Field(() => [String], { description: 'The data it says it collects (`data_collection_permissions.required`).' })
+  dataCollectionPermissions!: string[];
+
+  @Field(() => [String], { description: 'The data it may ask to collect (`data_collection_permissions.optional`).' })
+  optionalDataCollectionPermissions!: string[];
 }
 
 @ObjectType('Version')

@@ -122,6 +122,9 @@ function batch(licenseId: number, userId: number): AddonBatch {
     strict_compatibility: true,
     permissions: ['tabs', 'storage'],
     optional_permissions: ['<all_urls>'],
+    host_permissions: ['*://example.com/*'],
+    data_collection_permissions: ['locationInfo'],
+    optional_data_collection_permissions: ['technicalAndInteraction'],
     created: ms(6),
   });
   b.previews.push({

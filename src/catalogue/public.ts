@@ -23,6 +23,17 @@ export function isPublicAddon(addon: PublicAddonFacts): boolean {
   return addon.status === AddonStatus.PUBLIC && !addon.disabledByUser && addon.currentVersion !== null;
 }
 
+/** Users below which an add-on's page asks search engines not to index it (unless promoted). */
+export const NOINDEX_BELOW_USERS = 2;
+
+/**
+ * Whether the add-on's page asks search engines not to index it (the original's `is_noindexed`):
+ * an add-on nobody uses yet, and no editor promoted, is where spam and look-alikes live.
+ */
+export function isNoindexedAddon(addon: { promotedCategory: number | null; averageDailyUsers: number }): boolean {
+  return addon.promotedCategory === null && addon.averageDailyUsers < NOINDEX_BELOW_USERS;
+}
+
 /** Disabled by its developer or by the vendor (the original's `is_disabled`). */
 export function isDisabledAddon(addon: Pick<PublicAddonFacts, 'status' | 'disabledByUser'>): boolean {
   return addon.status === AddonStatus.DISABLED || addon.disabledByUser;

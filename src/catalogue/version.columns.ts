@@ -45,5 +45,8 @@ export const FILE_TABLE = table('files', {
   strictCompatibility: column('strict_compatibility', pg.boolean),
   permissions: column('permissions', pg.textArray),
   optionalPermissions: column('optional_permissions', pg.textArray),
+  hostPermissions: column('host_permissions', pg.textArray),
+  dataCollectionPermissions: column('data_collection_permissions', pg.textArray),
+  optionalDataCollectionPermissions: column('optional_data_collection_permissions', pg.textArray),
   created: column('created', pg.timestamptz),
 });

@@ -122,6 +122,17 @@ export class AddonFile {
   @Property({ type: 'text[]', default: '{}' })
   optionalPermissions: Opt<string[]> = [];
 
+  /** Manifest v3 `host_permissions` (in v2 they are among `permissions`). */
+  @Property({ type: 'text[]', default: '{}' })
+  hostPermissions: Opt<string[]> = [];
+
+  /** `gecko.data_collection_permissions.required`: the data it says it collects. */
+  @Property({ type: 'text[]', default: '{}' })
+  dataCollectionPermissions: Opt<string[]> = [];
+
+  @Property({ type: 'text[]', default: '{}' })
+  optionalDataCollectionPermissions: Opt<string[]> = [];
+
   @Property({ type: 'timestamptz', defaultRaw: 'now()' })
   created: Opt<Date> = new Date();
 

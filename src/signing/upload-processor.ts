@@ -235,8 +235,11 @@ export async function createVersionFromUpload(
     filename: fileName(addon, upload.version),
     hash: upload.hash,
     size: upload.size,
-    permissions: [...pkg.permissions, ...pkg.hostPermissions],
+    permissions: pkg.permissions,
     optionalPermissions: pkg.optionalPermissions,
+    hostPermissions: pkg.hostPermissions,
+    dataCollectionPermissions: pkg.dataCollectionPermissions,
+    optionalDataCollectionPermissions: pkg.optionalDataCollectionPermissions,
     storageKey: upload.storageKey,
   });
   tx.assign(upload, { createdVersion: version });

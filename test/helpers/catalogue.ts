@@ -26,6 +26,9 @@ export interface VersionSpec {
   releaseNotes?: Record<string, string>;
   licenseBuiltin?: number | null;
   permissions?: string[];
+  hostPermissions?: string[];
+  dataCollectionPermissions?: string[];
+  optionalDataCollectionPermissions?: string[];
 }
 
 export interface AddonSpec extends Partial<Omit<Addon, 'authors' | 'currentVersion'>> {
@@ -86,6 +89,9 @@ export async function createAddon(em: EntityManager, spec: AddonSpec = {}): Prom
       size: 1234,
       strictCompatibility: v.strict ?? false,
       permissions: v.permissions ?? ['storage'],
+      hostPermissions: v.hostPermissions ?? [],
+      dataCollectionPermissions: v.dataCollectionPermissions ?? [],
+      optionalDataCollectionPermissions: v.optionalDataCollectionPermissions ?? [],
     });
   }
   for (let i = 0; i < previews; i++) {

@@ -240,6 +240,9 @@ function fileFor(rng: Rng, input: VersionsInput, version: VersionRow, status: Fi
     strict_compatibility: !webext && rng.chance(0.2),
     permissions: rng.sample(PERMISSIONS, permissionCount),
     optional_permissions: permissionCount && rng.chance(0.2) ? rng.sample(PERMISSIONS, rng.int(1, 2)) : [],
+    host_permissions: [],
+    data_collection_permissions: [],
+    optional_data_collection_permissions: [],
     created: version.created,
   };
 }

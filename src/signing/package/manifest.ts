@@ -124,6 +124,15 @@ export function appCompatibility(manifest: Manifest): { firefox: AppCompatibilit
   return { firefox, android: compatibility(objectOrEmpty(settings.gecko_android), firefox) };
 }
 
+/**
+ * The data an extension says it collects (`browser_specific_settings.gecko.data_collection_permissions`):
+ * `required` and `optional` lists of categories.
+ */
+export function dataCollectionPermissions(manifest: Manifest): { required: string[]; optional: string[] } {
+  const block = objectOrEmpty(objectOrEmpty(applicationSettings(manifest).gecko).data_collection_permissions);
+  return { required: stringList(block.required), optional: stringList(block.optional) };
+}
+
 export function isExperiment(manifest: Manifest): boolean {
   return isDeclared(manifest.experiment_apis) || isDeclared(manifest.theme_experiment);
 }

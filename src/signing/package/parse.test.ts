@@ -54,7 +54,12 @@ describe('parsePackage', () => {
       version: '2.1.0',
       default_locale: 'en_US',
       browser_specific_settings: {
-        gecko: { id: 'addon@example.com', strict_min_version: '109.0', strict_max_version: '130.*' },
+        gecko: {
+          id: 'addon@example.com',
+          strict_min_version: '109.0',
+          strict_max_version: '130.*',
+          data_collection_permissions: { required: ['locationInfo'], optional: ['technicalAndInteraction', 3] },
+        },
         gecko_android: { strict_min_version: '120.0' },
       },
       permissions: ['storage', 'tabs', 7],
@@ -85,6 +90,8 @@ describe('parsePackage', () => {
       permissions: ['storage', 'tabs'],
       optionalPermissions: ['bookmarks'],
       hostPermissions: ['https://example.com/*'],
+      dataCollectionPermissions: ['locationInfo'],
+      optionalDataCollectionPermissions: ['technicalAndInteraction'],
       isExperiment: false,
       isSigned: false,
       isWebExtension: true,

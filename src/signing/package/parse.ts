@@ -7,6 +7,7 @@ import {
   type Manifest,
   appCompatibility,
   detectAddonType,
+  dataCollectionPermissions,
   integerOrNull,
   isExperiment,
   localeMessagesPaths,
@@ -49,6 +50,9 @@ export interface ParsedPackage {
   permissions: string[];
   optionalPermissions: string[];
   hostPermissions: string[];
+  /** What it says it collects (`gecko.data_collection_permissions.required`), and may ask to (`optional`). */
+  dataCollectionPermissions: string[];
+  optionalDataCollectionPermissions: string[];
   /** Declares `experiment_apis` (or `theme_experiment`): needs a special permission to submit. */
   isExperiment: boolean;
   /** Already carries a signature (`META-INF/mozilla.rsa` or `META-INF/cose.sig`). */
@@ -98,6 +102,8 @@ function describe(manifest: Manifest, zip: ZipInspection, messages: LocaleMessag
     permissions: stringList(manifest.permissions),
     optionalPermissions: stringList(manifest.optional_permissions),
     hostPermissions: stringList(manifest.host_permissions),
+    dataCollectionPermissions: dataCollectionPermissions(manifest).required,
+    optionalDataCollectionPermissions: dataCollectionPermissions(manifest).optional,
     isExperiment: isExperiment(manifest),
     isSigned: SIGNATURE_FILES.some((name) => zip.has(name)),
     isWebExtension: true,
