@@ -111,3 +111,17 @@ describe("v5 files and add-ons: what today's front-end reads (issue 37)", () => 
     expect(found[0].is_noindexed).toBeNull();
   });
 });
+
+describe('a version by its number (v5)', () => {
+  it('answers `versions/2.0/` and `versions/v2.0/`; an unknown number is a 404; v4 takes ids only', async () => {
+    const byId = (await get('/api/v5/addons/addon/modern-tool/')).body.current_version;
+    for (const path of ['2.0', 'v2.0', String(byId.id)]) {
+      const res = await get(`/api/v5/addons/addon/modern-tool/versions/${path}/`);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ id: byId.id, version: '2.0' });
+    }
+    expect((await get('/api/v5/addons/addon/modern-tool/versions/9.9/')).status).toBe(404);
+    expect((await get(`/api/v5/addons/addon/modern-tool/versions/${'9'.repeat(300)}.0/`)).status).toBe(404);
+    expect((await get('/api/v4/addons/addon/modern-tool/versions/2.0/')).status).toBe(404);
+  });
+});

@@ -201,6 +201,12 @@ function form(req: Request): Record<string, unknown> {
 
 const v5 = { versions: ['v5'] as const, errorStyle: 'drf' as const };
 
+/** A version in a v5 path: its id (digits), or its number (`2.2`, also written `v2.2`). */
+function versionIdOrNumber(value: string): { id: number | null; number: string | null } {
+  if (/^\d+$/.test(value)) return { id: parseIntParam(value), number: null };
+  return { id: null, number: /^v\d/.test(value) ? value.slice(1) : value };
+}
+
 export const submissionRoutes = defineSubmissionRoutes([
   {
     ...v5,
@@ -287,8 +293,8 @@ export const submissionRoutes = defineSubmissionRoutes([
     method: 'GET',
     path: '/addons/addon/<addon>/versions/<version>/',
     document: gql`
-      query SubmissionVersion($addon: String!, $id: Int!) {
-        addonVersion(addon: $addon, id: $id) {
+      query SubmissionVersion($addon: String!, $id: Int, $number: String) {
+        addonVersion(addon: $addon, id: $id, number: $number) {
           ...RestVersionFields
           hasSource
           license {
@@ -304,7 +310,7 @@ export const submissionRoutes = defineSubmissionRoutes([
     `,
     variables: (req) => {
       refuseFilterOnDetail(req.query);
-      return { addon: req.params.addon, id: parseIntParam(req.params.version) };
+      return { addon: req.params.addon, ...versionIdOrNumber(req.params.version!) };
     },
     shape: (data: SubmissionVersionQuery, ctx) => ({
       ...shapeVersion(data.addonVersion, ctx),

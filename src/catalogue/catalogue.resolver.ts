@@ -80,10 +80,12 @@ export class CatalogueResolver {
   @Query(() => VersionType)
   addonVersion(
     @Arg('addon', { description: 'Add-on id, slug or guid.' }) addon: string,
-    @Arg('id', () => Int) id: number,
+    @Arg('id', () => Int, { nullable: true }) id: number | null,
     @Ctx() ctx: RequestContext,
+    @Arg('number', () => String, { nullable: true, description: 'The version number (`2.2`) instead of `id`.' })
+    number?: string | null,
   ) {
-    return this.services.catalogue.getVersion(ctx, addon, id);
+    return this.services.catalogue.getVersion(ctx, addon, id, number ?? null);
   }
 
   @Requires(PUBLIC)

@@ -2,6 +2,7 @@ import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
 import { pageRequest, toPage, type Page, type PageRequest } from '../core/pagination.js';
 import { selectRows } from '../db/rows.js';
+import { lengthProblem } from '../core/text-limits.js';
 import { Addon } from './addon.entity.js';
 import { AddonStatus, AddonType, Channel, versionInt, type App } from './catalogue.enums.js';
 import {
@@ -259,13 +260,32 @@ export class CatalogueService {
    * One version of the add-on: deleted ones only for Addons:ViewDeleted, unlisted ones for authors
    * and unlisted reviewers, listed ones without an approved file for authors and reviewers.
    */
-  async getVersion(ctx: RequestContext, identifier: string, versionId: number): Promise<VersionRecord> {
+  /** A version of the add-on by id, or by its number (`2.2`; the newest of that number, deleted ones last). */
+  async getVersion(
+    ctx: RequestContext,
+    identifier: string,
+    versionId: number | null,
+    number: string | null = null,
+  ): Promise<VersionRecord> {
     const addon = await this.getAddon(ctx, identifier);
+    if (versionId === null) {
+      if (number === null) throw errors.badRequest('A version id or number is required.');
+      versionId = lengthProblem(number, 255) ? -1 : await this.versionIdByNumber(ctx, addon.id, number);
+    }
     const found = await ctx.loaders.get(versionById).load(versionId);
     const version = existingVersion(ctx, found?.addon.id === addon.id ? found : null, 'viewDeleted');
     if (!(await this.canViewVersion(ctx, addon, version)))
       throw ctx.viewer.isAuthenticated ? errors.forbidden() : errors.notAuthenticated();
     return version;
+  }
+
+  private async versionIdByNumber(ctx: RequestContext, addonId: number, number: string): Promise<number> {
+    const [row] = await selectRows<{ id: number }>(
+      ctx.em,
+      'select id from versions where addon_id = ? and version = ? order by deleted, id desc limit 1',
+      [addonId, number],
+    );
+    return row?.id ?? -1;
   }
 
   async compatibility(ctx: RequestContext, version: RowRef) {
