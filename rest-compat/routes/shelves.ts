@@ -3,6 +3,8 @@ import { DEFAULT_LOCALE } from '../../src/core/i18n/locales.js';
 import type { Translations } from '../../src/core/i18n/translations.js';
 import type {
   RestHeroQuery,
+  RestHomeShelvesEditorialQuery,
+  RestHomeShelvesQuery,
   RestPrimaryShelfFieldsFragment,
   RestPrimaryShelvesQuery,
   RestSecondaryShelfFieldsFragment,
@@ -10,7 +12,7 @@ import type {
 } from '../generated/operations.js';
 import { drfBoolean } from '../params/fields.js';
 import { defineRoutes, gql, type ShapeContext } from '../route.js';
-import { addonFields, shapeAddonSubset, versionFields } from '../shapes/addons.js';
+import { addonFields, shapeAddon, shapeAddonSubset, versionFields } from '../shapes/addons.js';
 import { restEnums } from '../shapes/enums.js';
 import { flatText, sourceText } from '../shapes/editorial-text.js';
 
@@ -61,10 +63,26 @@ const secondaryFields = gql`
   }
 `;
 
-const flat = flatText;
+/**
+ * A curated text: v3/v4 (`l10n_flat_input_output`) one string in the request language (`''` when
+ * none); v5 a translated object, as every translated field (the request's `lang` only, with it).
+ */
+function text(ctx: ShapeContext, value: Translations | null | undefined, fallback: string = DEFAULT_LOCALE) {
+  if (ctx.gate('l10n_flat_input_output')) return flatText(ctx, value, fallback) ?? '';
+  return ctx.translated(value ?? null, fallback);
+}
+
+/**
+ * A call to action (and a home shelf's footer): v3/v4 (`wrap-outgoing-parameter`) `{url, text}`, the
+ * URL a string wrapped with `wrap_outgoing_links`; v5 `{url, outgoing, text}`, both URLs strings.
+ */
+function shapeLink(url: string | null, value: Translations | null, ctx: ShapeContext) {
+  if (ctx.gate('wrap-outgoing-parameter')) return { url: ctx.link(url), text: flatText(ctx, value) ?? '' };
+  return { url, outgoing: ctx.wrapLink(url), text: text(ctx, value) };
+}
 
 function shapeCta(cta: RestSecondaryShelfFieldsFragment['cta'], ctx: ShapeContext) {
-  return cta ? { url: ctx.link(cta.url), text: flat(ctx, cta.text) ?? '' } : null;
+  return cta ? shapeLink(cta.url, cta.text, ctx) : null;
 }
 
 function shapePrimary(shelf: RestPrimaryShelfFieldsFragment | null, ctx: ShapeContext) {
@@ -73,7 +91,7 @@ function shapePrimary(shelf: RestPrimaryShelfFieldsFragment | null, ctx: ShapeCo
   const own = shelf.ownDescription;
   const description = raw
     ? (sourceText(own) ?? '')
-    : flat(ctx, shelf.description, own ? DEFAULT_LOCALE : (shelf.addon ?? shelf.externalAddon)?.defaultLocale);
+    : text(ctx, shelf.description, own ? DEFAULT_LOCALE : (shelf.addon ?? shelf.externalAddon)?.defaultLocale);
   const external = shelf.externalAddon;
   return {
     gradient: shelf.gradient,
@@ -102,14 +120,63 @@ function externalHomepage(homepage: Translations | null, defaultLocale: string, 
 function shapeSecondary(shelf: RestSecondaryShelfFieldsFragment | null, ctx: ShapeContext) {
   if (!shelf) return null;
   return {
-    headline: flat(ctx, shelf.headline) ?? '',
-    description: flat(ctx, shelf.description) ?? '',
+    headline: text(ctx, shelf.headline),
+    description: text(ctx, shelf.description),
     cta: shapeCta(shelf.cta, ctx),
     modules: shelf.modules.map((m) => ({
       icon: m.icon,
-      description: flat(ctx, m.description) ?? '',
+      description: text(ctx, m.description),
       cta: shapeCta(m.cta, ctx),
     })),
+  };
+}
+
+const homeShelfFields = gql`
+  fragment RestHomeShelfFields on HomeShelf {
+    title
+    endpoint
+    addonType
+    criteria
+    footerText
+    footerPathname
+    collectionOwner
+  }
+`;
+
+type HomeShelfData = RestHomeShelvesQuery['homeShelves'][number];
+
+/**
+ * Where a shelf's add-ons are listed in full: the search with its criteria (and the shelf's type
+ * when the criteria name none, as the shelf searches), or the vendor's collection's add-ons.
+ */
+function shelfUrl(shelf: HomeShelfData, ctx: ShapeContext): string {
+  const api = `/api/${ctx.version}`;
+  if (shelf.endpoint === 'collections') {
+    const owner = encodeURIComponent(shelf.collectionOwner ?? '');
+    return ctx.absolute(`${api}/accounts/account/${owner}/collections/${encodeURIComponent(shelf.criteria)}/addons/`);
+  }
+  const query = new URLSearchParams(shelf.criteria.slice(1));
+  const criteria = query.has('type')
+    ? shelf.criteria
+    : `${shelf.criteria}${shelf.criteria === '?' ? '' : '&'}type=${restEnums.type(shelf.addonType, ctx.version)}`;
+  return ctx.absolute(`${api}/addons/search/${criteria}`);
+}
+
+/** The footer's link: a pathname is on this site; an http(s) URL as curated; none: null. */
+function footerUrl(pathname: string | null, ctx: ShapeContext): string | null {
+  if (!pathname) return null;
+  return pathname.startsWith('/') ? ctx.absolute(pathname) : pathname;
+}
+
+function shapeHomeShelf(shelf: HomeShelfData, ctx: ShapeContext) {
+  return {
+    title: text(ctx, shelf.title),
+    url: shelfUrl(shelf, ctx),
+    endpoint: shelf.endpoint,
+    addon_type: restEnums.type(shelf.addonType, ctx.version),
+    criteria: shelf.criteria,
+    footer: shapeLink(footerUrl(shelf.footerPathname, ctx), shelf.footerText, ctx),
+    addons: shelf.addons.map((addon) => shapeAddon(addon, ctx, { search: true })),
   };
 }
 
@@ -175,6 +242,60 @@ export const shelfRoutes = defineRoutes([
     variables: (req) => allVariable(req.query),
     shape: (data: RestSecondaryShelvesQuery, ctx) => ({
       results: data.secondaryShelves.map((shelf) => shapeSecondary(shelf, ctx)),
+    }),
+  },
+  {
+    method: 'GET',
+    path: '/shelves/',
+    versions: ['v5'],
+    document: gql`
+      query RestHomeShelves {
+        homeShelves {
+          ...RestHomeShelfFields
+          addons {
+            ...RestAddonFields
+            currentVersion {
+              ...RestVersionFields
+            }
+          }
+        }
+        heroShelves {
+          primary {
+            ...RestPrimaryShelfFields
+          }
+          secondary {
+            ...RestSecondaryShelfFields
+          }
+        }
+      }
+      ${homeShelfFields}
+      ${primaryFields}
+      ${secondaryFields}
+    `,
+    shape: (data: RestHomeShelvesQuery, ctx) => ({
+      results: data.homeShelves.map((shelf) => shapeHomeShelf(shelf, ctx)),
+      primary: shapePrimary(data.heroShelves.primary, ctx),
+      secondary: shapeSecondary(data.heroShelves.secondary, ctx),
+    }),
+  },
+  {
+    method: 'GET',
+    path: '/shelves/editorial/',
+    versions: ['v5'],
+    document: gql`
+      query RestHomeShelvesEditorial {
+        homeShelves {
+          title
+          footerText
+        }
+      }
+    `,
+    // The texts as curated (for translation files): enabled shelves', as everyone sees them.
+    shape: (data: RestHomeShelvesEditorialQuery) => ({
+      results: data.homeShelves.map((shelf) => ({
+        title: sourceText(shelf.title),
+        footer_text: sourceText(shelf.footerText),
+      })),
     }),
   },
 ]);

@@ -10,7 +10,10 @@ import { CurationLogEntryType, CurationLogPageType } from './curation-log.types.
 
 @ArgsType()
 class CurationLogArgs extends PageArgs {
-  @Field(() => String, { nullable: true, description: '`primary_shelf`, `secondary_shelf` or `discovery_item`.' })
+  @Field(() => String, {
+    nullable: true,
+    description: '`primary_shelf`, `secondary_shelf`, `home_shelf` or `discovery_item`.',
+  })
   subjectType?: CurationSubject | null;
 
   @Field(() => Int, { nullable: true })

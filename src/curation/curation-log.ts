@@ -5,7 +5,7 @@ import { CurationLogEntry } from './curation-log.entity.js';
 import { Permission } from '../auth/permissions.js';
 
 export type CurationAction = 'created' | 'updated' | 'enabled' | 'disabled' | 'deleted';
-export type CurationSubject = 'primary_shelf' | 'secondary_shelf' | 'discovery_item';
+export type CurationSubject = 'primary_shelf' | 'secondary_shelf' | 'home_shelf' | 'discovery_item';
 
 /** What the log records of an object: its fields before and after. */
 export type Facts = Record<string, unknown>;

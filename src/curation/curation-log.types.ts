@@ -9,7 +9,7 @@ export class CurationLogEntryType {
   @Field({ description: '`created`, `updated`, `enabled`, `disabled` or `deleted`.' })
   action!: string;
 
-  @Field({ description: '`primary_shelf`, `secondary_shelf` or `discovery_item`.' })
+  @Field({ description: '`primary_shelf`, `secondary_shelf`, `home_shelf` or `discovery_item`.' })
   subjectType!: string;
 
   @Field(() => Int)

@@ -57,6 +57,14 @@ export class SearchService {
     return toPage(request, result.total, await this.load(ctx, result.hits), this.maxResultWindow);
   }
 
+  /**
+   * Checks a search (its filters and sort) as `search` would, without running it: for searches
+   * stored to run later (home shelves), checked inside a write, where the engine is not asked.
+   */
+  async check(ctx: RequestContext, input: AddonSearchInput, sort: AddonSortField[] | null | undefined): Promise<void> {
+    this.sorts(await this.filters(ctx, input), sort);
+  }
+
   /** Brings the search index up to date for these add-ons after a change. */
   indexAddons(addonIds: readonly number[]): Promise<void> {
     return this.engine.index(addonIds);
