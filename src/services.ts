@@ -18,6 +18,7 @@ import { AccountsService } from './accounts/accounts.service.js';
 import { ApiKeysService } from './auth/api-keys.service.js';
 import { Authenticator } from './auth/authenticator.js';
 import { SessionsService } from './auth/sessions.service.js';
+import { LanguageToolsService } from './catalogue/language-tools.service.js';
 import { MySessions } from './signin/my-sessions.js';
 import { OidcClients } from './signin/oidc-clients.js';
 import { SigninService } from './signin/signin.service.js';
@@ -64,6 +65,7 @@ import { BlocklistService } from './blocklist/blocklist.service.js';
 import { BlocklistPublisher } from './blocklist/blocklist.publisher.js';
 import { CurationLog } from './curation/curation-log.js';
 import { ShelvesService } from './shelves/shelves.service.js';
+import { HomeShelvesService } from './shelves/home-shelves.service.js';
 import { DiscoveryService } from './discovery/discovery.service.js';
 import { TokenExchangeService } from './trusted-publishing/token-exchange.service.js';
 import { TrustedPublishersService } from './trusted-publishing/trusted-publishers.service.js';
@@ -80,6 +82,7 @@ export interface Services {
   readonly accounts: AccountsService;
   readonly apiKeys: ApiKeysService;
   readonly sessions: SessionsService;
+  readonly languageTools: LanguageToolsService;
   readonly signin: SigninService;
   /** One-time sign-in links by mail (SIGNIN_EMAIL_LINKS). */
   readonly signinLinks: SigninLinksService;
@@ -136,6 +139,8 @@ export interface Services {
   readonly blocklistPublisher: BlocklistPublisher;
   /** Hero shelves and their curation (Admin:Curation). */
   readonly shelves: ShelvesService;
+  /** Home page shelves (searches and collections) and their curation (Admin:Curation). */
+  readonly homeShelves: HomeShelvesService;
   /** The curation log (shelves, discovery items). */
   readonly curationLog: CurationLog;
   /** The discovery pane, its editorial content and recommendations. */
@@ -329,6 +334,7 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
     accounts,
     apiKeys,
     sessions,
+    languageTools: new LanguageToolsService(),
     signin,
     signinLinks,
     mySessions: new MySessions(sessions),
@@ -395,6 +401,12 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
       reviewThreshold: config.ABUSE_REPORTS_REVIEW_THRESHOLD,
     }),
     shelves: new ShelvesService(catalogue, curationLog),
+    homeShelves: new HomeShelvesService(
+      search,
+      new CollectionItemsService(catalogue, collectionAccess),
+      curationLog,
+      collectionsOptions(config).vendorUsername,
+    ),
     curationLog,
     discovery: new DiscoveryService(catalogue, curationLog),
     trustedPublishers: new TrustedPublishersService(catalogue, lifecycle, trustedPublishing),

@@ -264,6 +264,7 @@ const README_ROWS: Record<string, TextLimit[][]> = {
     ['signinBinding'],
     ['signinLinkToken'],
   ],
+  'Home shelf `title` / `footer_text` / `criteria`': [['homeShelfTitle'], ['homeShelfFooter'], ['homeShelfCriteria']],
 };
 
 /** The rows of README's "### Limits" table: input label and its limits ("3,000 / 64" is [3000, 64]). */

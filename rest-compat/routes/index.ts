@@ -16,6 +16,7 @@ import { submissionRoutes } from './submission.js';
 import { blocklistRoutes } from './blocklist.js';
 import { trustedPublishingRoutes } from './trusted-publishing.js';
 import { signinRoutes } from './signin.js';
+import { languageToolsRoutes } from './language-tools.js';
 
 /** The whole route table (v3, v4, v5), and the v5 submission API's entries. Each domain contributes its entries. */
 export const routes: readonly AnyRouteDefinition[] = [
@@ -36,4 +37,5 @@ export const routes: readonly AnyRouteDefinition[] = [
   ...blocklistRoutes,
   ...trustedPublishingRoutes,
   ...signinRoutes,
+  ...languageToolsRoutes,
 ];

@@ -50,6 +50,7 @@ export const ADDON_TABLE = table('addons', {
   textRatingsCount: column('text_ratings_count', pg.int),
   currentVersion: column('current_version_id', nullable(pg.ref)),
   promotedCategory: column('promoted_category', nullable(pg.smallint)),
+  targetLocale: column('target_locale', nullable(pg.text)),
   promotedApps: column('promoted_apps', pg.smallintArray),
   tags: column('tags', pg.textArray),
   categoryIds: column('category_ids', pg.intArray),

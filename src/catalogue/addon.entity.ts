@@ -252,6 +252,10 @@ export class Addon {
   @Property({ type: 'smallint', nullable: true })
   promotedCategory: number | null = null;
 
+  /** The locale a language pack or dictionary is for (its latest listed version's manifest). */
+  @Property({ type: 'string', length: 35, nullable: true })
+  targetLocale: string | null = null;
+
   @Property({ type: numberArray, columnType: 'smallint[]', default: '{}' })
   promotedApps: Opt<number[]> = [];
 

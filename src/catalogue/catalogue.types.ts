@@ -238,6 +238,9 @@ export class AddonObjectType {
   @Field()
   isExperimental!: boolean;
 
+  @Field(() => String, { nullable: true, description: 'The locale a language pack or dictionary is for.' })
+  targetLocale!: string | null;
+
   @Field()
   publicStats!: boolean;
 

@@ -76,6 +76,7 @@ function batch(licenseId: number, userId: number): AddonBatch {
     text_ratings_count: 17,
     current_version_id: 8001,
     promoted_category: 3,
+    target_locale: null,
     promoted_apps: [1, 61],
     tags: ['one', 'two words'],
     category_ids: [5, 9],

@@ -7,6 +7,7 @@ import { FeaturedAddon, Preview } from './preview.entity.js';
 import { AddonFile, Version, VersionCompat } from './version.entity.js';
 import { AddonActivity } from './lifecycle/activity.entity.js';
 import { CatalogueResolver } from './catalogue.resolver.js';
+import { LanguageToolsResolver } from './language-tools.resolver.js';
 import { AddonAuthorResolver, AddonSummaryResolver } from './catalogue.summary.js';
 import { FileResolver, LicenseResolver, PreviewResolver, VersionResolver } from './version.resolver.js';
 import { ListingResolver } from './listing.resolver.js';
@@ -37,5 +38,6 @@ export const catalogueManifest: DomainManifest = {
     PreviewResolver,
     ListingResolver,
     LifecycleResolver,
+    LanguageToolsResolver,
   ],
 };

@@ -133,6 +133,12 @@ export const TEXT_LIMITS = {
   curatedAddon: 255,
   /** chosen; a primary shelf's gradient colour name: longer is refused as no choice */
   shelfGradient: 40,
+  /** original (`varchar(70)`); a home shelf's title */
+  homeShelfTitle: 70,
+  /** original (`varchar(70)`); a home shelf's footer text */
+  homeShelfFooter: 70,
+  /** original (`varchar(200)`); a home shelf's criteria (a search query string or a collection slug) */
+  homeShelfCriteria: 200,
 
   // Blocklist
   /** `varchar(255)`; the blocked add-on id */

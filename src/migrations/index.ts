@@ -33,7 +33,9 @@ import { Migration20261128130000_WebhookBacklog } from './Migration2026112813000
 import { Migration20261129020000_WebhookBackoff } from './Migration20261129020000_WebhookBackoff.js';
 import { Migration20261129021348_Signin } from './Migration20261129021348_Signin.js';
 import { Migration20261129030000_WideAppVersions } from './Migration20261129030000_WideAppVersions.js';
+import { Migration20261129030200_HomeShelves } from './Migration20261129030200_HomeShelves.js';
 import { Migration20261129030757_FilePermissions } from './Migration20261129030757_FilePermissions.js';
+import { Migration20261129032000_TargetLocale } from './Migration20261129032000_TargetLocale.js';
 import { Migration20261128130100_LookalikeNames } from './Migration20261128130100_LookalikeNames.js';
 import { Migration20261128130200_BlocklistRequests } from './Migration20261128130200_BlocklistRequests.js';
 import { Migration20261128130300_TrustedPublishingAddon } from './Migration20261128130300_TrustedPublishingAddon.js';
@@ -77,5 +79,7 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261129020000_WebhookBackoff', class: Migration20261129020000_WebhookBackoff },
   { name: 'Migration20261129021348_Signin', class: Migration20261129021348_Signin },
   { name: 'Migration20261129030000_WideAppVersions', class: Migration20261129030000_WideAppVersions },
+  { name: 'Migration20261129030200_HomeShelves', class: Migration20261129030200_HomeShelves },
   { name: 'Migration20261129030757_FilePermissions', class: Migration20261129030757_FilePermissions },
+  { name: 'Migration20261129032000_TargetLocale', class: Migration20261129032000_TargetLocale },
 ];

@@ -228,6 +228,8 @@ export async function createVersionFromUpload(
     reviewed: options.reviewed ?? null,
   });
   tx.persist(version);
+  // A listed language pack or dictionary says which locale it is for (the language tools list it).
+  if (upload.channel === Channel.LISTED && pkg.targetLocale) addon.targetLocale = pkg.targetLocale;
   addCompatibility(tx, version, pkg);
   const file = tx.create(AddonFile, {
     version,

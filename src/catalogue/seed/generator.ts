@@ -117,6 +117,7 @@ export class CatalogueGenerator {
       ...stats,
       current_version_id: versions.current?.id ?? null,
       promoted_category: promoted ? rng.int(1, 6) : null,
+      target_locale: null,
       promoted_apps: promoted ? promotedApps : [],
       tags: tags(rng, type),
       category_ids: this.categories(rng, type, apps),

@@ -163,6 +163,15 @@ function isSearchEngine(manifest: Manifest): boolean {
   return Object.keys(manifest).every((key) => key === 'chrome_settings_overrides' || DESCRIPTIVE_KEYS.has(key));
 }
 
+/**
+ * The locale a language pack (`langpack_id`) or a dictionary (the first key of `dictionaries`) is
+ * for; null for other add-ons or a value that is no locale.
+ */
+export function targetLocale(manifest: Manifest): string | null {
+  const id = hasKey(manifest, 'langpack_id') ? manifest.langpack_id : Object.keys(objectOrEmpty(manifest.dictionaries))[0];
+  return typeof id === 'string' && /^[A-Za-z0-9-]{1,35}$/.test(id) ? id : null;
+}
+
 export function detectAddonType(manifest: Manifest): AddonType {
   if (hasKey(manifest, 'langpack_id')) return AddonType.LANGUAGE;
   if (hasKey(manifest, 'dictionaries')) return AddonType.DICTIONARY;

@@ -92,6 +92,7 @@ describe('parsePackage', () => {
       hostPermissions: ['https://example.com/*'],
       dataCollectionPermissions: ['locationInfo'],
       optionalDataCollectionPermissions: ['technicalAndInteraction'],
+      targetLocale: null,
       isExperiment: false,
       isSigned: false,
       isWebExtension: true,

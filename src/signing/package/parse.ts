@@ -17,6 +17,7 @@ import {
   parseManifest,
   stringList,
   stringOrNull,
+  targetLocale,
 } from './manifest.js';
 import { packageErrors } from './package.errors.js';
 import { DEFAULT_ZIP_LIMITS, type ZipFileInfo, type ZipInspection, type ZipLimits, inspectZip } from './zip.js';
@@ -53,6 +54,8 @@ export interface ParsedPackage {
   /** What it says it collects (`gecko.data_collection_permissions.required`), and may ask to (`optional`). */
   dataCollectionPermissions: string[];
   optionalDataCollectionPermissions: string[];
+  /** The locale of a language pack or dictionary. */
+  targetLocale: string | null;
   /** Declares `experiment_apis` (or `theme_experiment`): needs a special permission to submit. */
   isExperiment: boolean;
   /** Already carries a signature (`META-INF/mozilla.rsa` or `META-INF/cose.sig`). */
@@ -104,6 +107,7 @@ function describe(manifest: Manifest, zip: ZipInspection, messages: LocaleMessag
     hostPermissions: stringList(manifest.host_permissions),
     dataCollectionPermissions: dataCollectionPermissions(manifest).required,
     optionalDataCollectionPermissions: dataCollectionPermissions(manifest).optional,
+    targetLocale: targetLocale(manifest),
     isExperiment: isExperiment(manifest),
     isSigned: SIGNATURE_FILES.some((name) => zip.has(name)),
     isWebExtension: true,
