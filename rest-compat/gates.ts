@@ -69,6 +69,8 @@ export const GATES = {
   'del-addon-detail-app-filter': 'the add-on detail ignores `app` and `appversion`',
   'abuse-legacy-report-input': 'abuse reports take the legacy body (`addon` or `user` required, legacy messages)',
   'abuse-legacy-report-output': 'abuse reports answer the legacy object',
+  'abuse-legacy-report-choices':
+    'abuse reports take the 2019 reasons only and no DSA fields (`reporter_name`, `reporter_email`, `location`, `illegal_category`, `illegal_subcategory`; user reports no `reason` nor `lang`), nor answer them',
   'file-status-integer': 'file `status` is the stored number (else its name: unreviewed, public, disabled)',
   'ratings-legacy-addon-summary': "ratings show the add-on's id and slug only, and no `is_deleted`",
   'search-platform-featured-filters': 'search filters by `platform` and `featured`',
@@ -153,6 +155,7 @@ export const API_GATES: Readonly<Record<ApiVersion, readonly Gate[]>> = {
     'del-version-queue-standing',
     'del-file-host-permissions',
     'del-addon-is-noindexed',
+    'abuse-legacy-report-choices',
   ],
   v4: [
     'l10n_flat_input_output',
@@ -178,6 +181,7 @@ export const API_GATES: Readonly<Record<ApiVersion, readonly Gate[]>> = {
     'block-versions-list-shim',
     'del-file-host-permissions',
     'del-addon-is-noindexed',
+    'abuse-legacy-report-choices',
   ],
   v5: ['addons-search-_score-field', 'ratings-score-filter', 'block-versions-list-shim'],
 };

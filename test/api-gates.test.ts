@@ -284,6 +284,16 @@ const probes: Record<Gate, Probe> = {
     );
     return agree('report', !('reason' in body), !('addon_name' in body));
   },
+  'abuse-legacy-report-choices': async (v) => {
+    await t.em().getConnection().execute('delete from abuse_throttles');
+    const res = await call(t, 'post', `/api/${v}/abuse/report/addon/`, null, {
+      addon: String(ext.id),
+      message: 'Bad.',
+      reason: 'does_not_work',
+    });
+    if (res.status !== 201 && res.status !== 400) throw new Error(`unexpected ${res.status}: ${res.text}`);
+    return res.status === 400 || !('reporter_name' in res.body);
+  },
   'file-status-integer': async (v) => typeof (await firstFile(v)).status === 'number',
   // v3 has no email-change link at all (del-accounts-fxa-edit-email-url): its names show elsewhere.
   'neutral-names': async (v) => {

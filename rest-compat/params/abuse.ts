@@ -34,7 +34,21 @@ const ADDON_FIELDS: Record<string, string> = {
   operating_system_version: 'operatingSystemVersion',
 };
 
+/** What v5 adds to every report (the feedback form's DSA notice), and to add-on reports. */
+const DSA_FIELDS: Record<string, string> = {
+  reason: 'reason',
+  lang: 'lang',
+  reporter_name: 'reporterName',
+  reporter_email: 'reporterEmail',
+  illegal_category: 'illegalCategory',
+  illegal_subcategory: 'illegalSubcategory',
+};
+const ADDON_V5_FIELDS: Record<string, string> = { ...ADDON_FIELDS, ...DSA_FIELDS, location: 'location' };
+
 const USER_FIELDS: Record<string, string> = { user: 'user', message: 'message' };
+const USER_V5_FIELDS: Record<string, string> = { ...USER_FIELDS, ...DSA_FIELDS };
+const RATING_FIELDS: Record<string, string> = { rating: 'rating', message: 'message', ...DSA_FIELDS };
+const COLLECTION_FIELDS: Record<string, string> = { collection: 'collection', message: 'message', ...DSA_FIELDS };
 
 export const abuseV3Messages = {
   needAddon: 'Need an addon parameter',
@@ -45,15 +59,28 @@ export const abuseV3Messages = {
 export function addonReportFromBody(body: unknown, version: ApiVersion): Record<string, unknown> {
   const data = jsonObject(body);
   if (gate(version, 'abuse-legacy-report-input')) return legacy(data, 'addon', abuseV3Messages.needAddon);
-  const input = textFields(data, ADDON_FIELDS);
+  const legacyChoices = gate(version, 'abuse-legacy-report-choices');
+  const input = textFields(data, legacyChoices ? ADDON_FIELDS : ADDON_V5_FIELDS);
   if (typeof input.app === 'string') input.app = neutralAppName(input.app, version);
+  // v4 keeps the 2019 reasons: the feedback form's are not choices there.
+  if (legacyChoices) input.firefoxReasonsOnly = true;
   return input;
 }
 
 export function userReportFromBody(body: unknown, version: ApiVersion): Record<string, unknown> {
   const data = jsonObject(body);
   if (gate(version, 'abuse-legacy-report-input')) return legacy(data, 'user', abuseV3Messages.needUser);
-  return textFields(data, USER_FIELDS);
+  return textFields(data, gate(version, 'abuse-legacy-report-choices') ? USER_FIELDS : USER_V5_FIELDS);
+}
+
+/** v5 only: `POST /api/v5/abuse/report/rating/`. */
+export function ratingReportFromBody(body: unknown): Record<string, unknown> {
+  return textFields(jsonObject(body), RATING_FIELDS);
+}
+
+/** v5 only: `POST /api/v5/abuse/report/collection/`. */
+export function collectionReportFromBody(body: unknown): Record<string, unknown> {
+  return textFields(jsonObject(body), COLLECTION_FIELDS);
 }
 
 function textFields(data: Body, fields: Record<string, string>): Record<string, unknown> {

@@ -1,10 +1,18 @@
 import { ALL_VERSIONS } from '../gates.js';
 import { userName } from '../shapes/addons.js';
 import { wireAppNameOf } from '../shapes/enums.js';
-import { addonReportFromBody, userReportFromBody } from '../params/abuse.js';
+import {
+  addonReportFromBody,
+  collectionReportFromBody,
+  ratingReportFromBody,
+  userReportFromBody,
+} from '../params/abuse.js';
 import type {
+  RestAbuseDsaFieldsFragment,
   RestAbuseUserFieldsFragment,
   RestReportAddonMutation,
+  RestReportCollectionMutation,
+  RestReportRatingMutation,
   RestReportUserMutation,
 } from '../generated/operations.js';
 import { defineRoutes, gql, type ShapeContext } from '../route.js';
@@ -12,9 +20,12 @@ import { defineRoutes, gql, type ShapeContext } from '../route.js';
 /**
  * Abuse reports (docs/compat-notes.md §4.7): `POST /api/{v3,v4}/abuse/report/addon/` and `…/user/`, for
  * anyone (a session or an API key records the reporter). v4 takes and echoes every field of the
- * contract; v3 is the 2018 form (`addon` or `user`, and `message`).
+ * contract; v3 is the 2018 form (`addon` or `user`, and `message`). v5 is today's feedback form: the
+ * reasons and DSA fields of every report (gate `abuse-legacy-report-choices` off), and reports of
+ * ratings and collections (`…/rating/`, `…/collection/`, v5 only).
  */
 const both = ALL_VERSIONS;
+const V5 = ['v5'] as const;
 
 const userFields = gql`
   fragment RestAbuseUserFields on UserSummary {
@@ -26,6 +37,35 @@ const userFields = gql`
   }
 `;
 
+const dsaFields = gql`
+  fragment RestAbuseDsaFields on AbuseReport {
+    reporter {
+      ...RestAbuseUserFields
+    }
+    reporterName
+    reporterEmail
+    message
+    reason
+    lang
+    illegalCategory
+    illegalSubcategory
+  }
+`;
+
+/** The fields of every v5 report: who reported, the message, reason and DSA notice. */
+function shapeDsa(r: RestAbuseDsaFieldsFragment, ctx: ShapeContext) {
+  return {
+    reporter: shapeUser(r.reporter, ctx),
+    reporter_email: r.reporterEmail,
+    reporter_name: r.reporterName,
+    message: r.message,
+    reason: r.reason,
+    lang: r.lang,
+    illegal_category: r.illegalCategory,
+    illegal_subcategory: r.illegalSubcategory,
+  };
+}
+
 /** The original's minimal user (v3 names a user without a display name by their username). */
 function shapeUser(user: RestAbuseUserFieldsFragment | null, ctx: ShapeContext) {
   if (!user) return null;
@@ -35,8 +75,18 @@ function shapeUser(user: RestAbuseUserFieldsFragment | null, ctx: ShapeContext) 
 function shapeAddonReport(r: RestReportAddonMutation['reportAddon'], ctx: ShapeContext) {
   const common = { reporter: shapeUser(r.reporter, ctx), addon: r.addon, message: r.message };
   if (ctx.gate('abuse-legacy-report-output')) return common;
+  const dsa = ctx.gate('abuse-legacy-report-choices')
+    ? {}
+    : {
+        reporter_email: r.reporterEmail,
+        reporter_name: r.reporterName,
+        location: r.location,
+        illegal_category: r.illegalCategory,
+        illegal_subcategory: r.illegalSubcategory,
+      };
   return {
     ...common,
+    ...dsa,
     addon_install_method: r.addonInstallMethod,
     addon_install_origin: r.addonInstallOrigin,
     addon_install_source: r.addonInstallSource,
@@ -91,6 +141,11 @@ export const abuseRoutes = defineRoutes([
           installDate
           operatingSystem
           operatingSystemVersion
+          reporterName
+          reporterEmail
+          location
+          illegalCategory
+          illegalSubcategory
         }
       }
       ${userFields}
@@ -113,16 +168,68 @@ export const abuseRoutes = defineRoutes([
             ...RestAbuseUserFields
           }
           message
+          ...RestAbuseDsaFields
         }
       }
       ${userFields}
+      ${dsaFields}
     `,
     variables: (req) => ({ input: userReportFromBody(req.body, req.version) }),
     status: 201,
-    shape: (data: RestReportUserMutation, ctx) => ({
-      reporter: shapeUser(data.reportUser.reporter, ctx),
-      user: shapeUser(data.reportUser.user, ctx),
-      message: data.reportUser.message,
-    }),
+    shape: (data: RestReportUserMutation, ctx) => {
+      const r = data.reportUser;
+      const user = shapeUser(r.user, ctx);
+      if (ctx.gate('abuse-legacy-report-choices')) {
+        return { reporter: shapeUser(r.reporter, ctx), user, message: r.message };
+      }
+      const { reporter, reporter_email, reporter_name, ...rest } = shapeDsa(r, ctx);
+      return { reporter, reporter_email, reporter_name, user, ...rest };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/abuse/report/rating/',
+    versions: V5,
+    document: gql`
+      mutation RestReportRating($input: RatingAbuseReportInput!) {
+        reportRating(input: $input) {
+          rating {
+            id
+          }
+          ...RestAbuseDsaFields
+        }
+      }
+      ${userFields}
+      ${dsaFields}
+    `,
+    variables: (req) => ({ input: ratingReportFromBody(req.body) }),
+    status: 201,
+    shape: (data: RestReportRatingMutation, ctx) => {
+      const { reporter, reporter_email, reporter_name, ...rest } = shapeDsa(data.reportRating, ctx);
+      return { reporter, reporter_email, reporter_name, rating: data.reportRating.rating, ...rest };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/abuse/report/collection/',
+    versions: V5,
+    document: gql`
+      mutation RestReportCollection($input: CollectionAbuseReportInput!) {
+        reportCollection(input: $input) {
+          collection {
+            id
+          }
+          ...RestAbuseDsaFields
+        }
+      }
+      ${userFields}
+      ${dsaFields}
+    `,
+    variables: (req) => ({ input: collectionReportFromBody(req.body) }),
+    status: 201,
+    shape: (data: RestReportCollectionMutation, ctx) => {
+      const { reporter, reporter_email, reporter_name, ...rest } = shapeDsa(data.reportCollection, ctx);
+      return { reporter, reporter_email, reporter_name, collection: data.reportCollection.collection, ...rest };
+    },
   },
 ]);

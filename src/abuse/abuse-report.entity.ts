@@ -1,12 +1,14 @@
 import { Entity, Index, ManyToOne, PrimaryKey, PrimaryKeyProp, Property, type Opt } from '@mikro-orm/core';
 import { User } from '../accounts/user.entity.js';
 import { Addon } from '../catalogue/addon.entity.js';
+import { Collection } from '../collections/collection.entity.js';
+import { Rating } from '../ratings/rating.entity.js';
 import { ArrayType } from '@mikro-orm/core';
 
 /**
- * A report of abuse about an add-on or a user (docs/compat-notes.md §4.7). An add-on report keeps the guid
- * the reporter named (or the add-on's), and the add-on when the site knows it; a user report keeps
- * the user. Reviewers resolve reports (`AbuseService.resolve`), which may disable the add-on.
+ * A report of abuse about an add-on, a user, a rating or a collection (docs/compat-notes.md §4.7). An
+ * add-on report keeps the guid the reporter named (or the add-on's), and the add-on when the site
+ * knows it; a user, rating or collection report keeps its target. Reviewers resolve reports (`AbuseService.resolve`), which may disable the add-on.
  */
 @Entity({ tableName: 'abuse_reports' })
 @Index({
@@ -27,6 +29,32 @@ export class AbuseReport {
   /** The reported user (user reports). */
   @ManyToOne({ entity: () => User, nullable: true, deleteRule: 'set null', index: true })
   user: User | null = null;
+
+  /** The reported rating (rating reports). */
+  @ManyToOne({ entity: () => Rating, nullable: true, deleteRule: 'set null', index: true })
+  rating: Rating | null = null;
+
+  /** The reported collection (collection reports). */
+  @ManyToOne({ entity: () => Collection, nullable: true, deleteRule: 'set null', index: true })
+  collection: Collection | null = null;
+
+  /** An anonymous reporter's name and address, when given (the DSA's notice). */
+  @Property({ type: 'string', length: 255, nullable: true })
+  reporterName: string | null = null;
+
+  @Property({ type: 'string', length: 255, nullable: true })
+  reporterEmail: string | null = null;
+
+  /** Where the reported content is (`amo`, `addon`, `both`). */
+  @Property({ type: 'string', length: 16, nullable: true })
+  location: string | null = null;
+
+  /** With the reason `illegal`: the DSA category and subcategory. */
+  @Property({ type: 'string', length: 64, nullable: true })
+  illegalCategory: string | null = null;
+
+  @Property({ type: 'string', length: 64, nullable: true })
+  illegalSubcategory: string | null = null;
 
   /** Who reported (null: anonymous). */
   @ManyToOne({ entity: () => User, nullable: true, deleteRule: 'set null' })

@@ -10,8 +10,11 @@ import {
   AbuseReportFilterInput,
   AbuseReportPageType,
   AbuseReportStateEnum,
+  AbuseReportTargetType,
   AbuseReportType,
   AddonAbuseReportInput,
+  CollectionAbuseReportInput,
+  RatingAbuseReportInput,
   UserAbuseReportInput,
 } from './abuse.types.js';
 import { Requires, PUBLIC, anyOf } from '../auth/requirements.js';
@@ -57,6 +60,30 @@ export class AbuseResolver {
     return this.services.abuse.reportUser(ctx, { ...input });
   }
 
+  @Accepts('jwt', 'session')
+  @KeyScope(KeyOperation.ACCOUNT)
+  @Requires(PUBLIC)
+  @OwnTransactions(
+    'commits before failing',
+    'the daily throttles count every request that reaches them, whatever its outcome',
+  )
+  @Mutation(() => AbuseReportType, { description: 'Reports a rating (anyone), within the same daily limits.' })
+  reportRating(@Arg('input') input: RatingAbuseReportInput, @Ctx() ctx: RequestContext) {
+    return this.services.abuse.reportRating(ctx, { ...input });
+  }
+
+  @Accepts('jwt', 'session')
+  @KeyScope(KeyOperation.ACCOUNT)
+  @Requires(PUBLIC)
+  @OwnTransactions(
+    'commits before failing',
+    'the daily throttles count every request that reaches them, whatever its outcome',
+  )
+  @Mutation(() => AbuseReportType, { description: 'Reports a collection (anyone), within the same daily limits.' })
+  reportCollection(@Arg('input') input: CollectionAbuseReportInput, @Ctx() ctx: RequestContext) {
+    return this.services.abuse.reportCollection(ctx, { ...input });
+  }
+
   @Requires(anyOf(...ABUSE_MODERATOR_PERMISSIONS))
   @Query(() => AbuseReportPageType, { description: 'Abuse reports, newest first.' })
   abuseReports(@Args() { filter, page, pageSize }: AbuseReportsArgs, @Ctx() ctx: RequestContext) {
@@ -87,6 +114,16 @@ export class AbuseResolver {
   @FieldResolver(() => AbuseReportStateEnum)
   state(@Root() report: AbuseReport) {
     return report.resolvedAt ? AbuseReportStateEnum.RESOLVED : AbuseReportStateEnum.OPEN;
+  }
+
+  @FieldResolver(() => AbuseReportTargetType, { nullable: true })
+  rating(@Root() report: AbuseReport): AbuseReportTargetType | null {
+    return report.rating ? { id: report.rating.id } : null;
+  }
+
+  @FieldResolver(() => AbuseReportTargetType, { nullable: true })
+  collection(@Root() report: AbuseReport): AbuseReportTargetType | null {
+    return report.collection ? { id: report.collection.id } : null;
   }
 
   @FieldResolver(() => AbuseReportAddonType, { nullable: true })

@@ -12,10 +12,20 @@ import { FieldErrorCollector } from '../core/field-errors.js';
 import { pageRequest, toPage, type Page } from '../core/pagination.js';
 import { TEXT_LIMITS, lengthProblem, truncateText } from '../core/text-limits.js';
 import { fieldMessages } from '../core/messages.js';
+import { isEmailAddress } from '../core/email.js';
+import { Collection } from '../collections/collection.entity.js';
+import { Rating } from '../ratings/rating.entity.js';
 import { AbuseReport } from './abuse-report.entity.js';
 import {
   ABUSE_APPS,
+  ABUSE_LOCATIONS,
   ABUSE_REASONS,
+  CURRENT_ABUSE_REASONS,
+  DSA_CONTENT_REASONS,
+  ILLEGAL_CATEGORIES,
+  ILLEGAL_REASON,
+  ILLEGAL_SUBCATEGORIES,
+  subcategoryFits,
   ADDON_INSTALL_METHODS,
   ADDON_INSTALL_SOURCES,
   ADDON_SIGNATURES,
@@ -30,11 +40,23 @@ import { flagForHumanReview, HumanReviewReason } from '../reviews/human-review.j
 import { QUEUED_VERSION_SQL } from '../reviews/queue-standing.js';
 import { AddonReviewerFlags } from '../reviews/review.entity.js';
 
-/** An add-on report's fields as a client gives them: absent (undefined), null or text. */
-export interface AddonReportInput {
-  addon?: string | null;
+/** The fields every report takes (the feedback forms' DSA notice): absent (undefined), null or text. */
+export interface ReportCommonInput {
   message?: string | null;
   reason?: string | null;
+  lang?: string | null;
+  reporterName?: string | null;
+  reporterEmail?: string | null;
+  illegalCategory?: string | null;
+  illegalSubcategory?: string | null;
+}
+
+/** An add-on report's fields as a client gives them: absent (undefined), null or text. */
+export interface AddonReportInput extends ReportCommonInput {
+  addon?: string | null;
+  /** Only the 2019 Firefox reasons are choices (the v3/v4 REST contract). */
+  firefoxReasonsOnly?: boolean | null;
+  location?: string | null;
   reportEntryPoint?: string | null;
   addonInstallMethod?: string | null;
   addonInstallOrigin?: string | null;
@@ -46,16 +68,24 @@ export interface AddonReportInput {
   addonVersion?: string | null;
   app?: string | null;
   appversion?: string | null;
-  lang?: string | null;
   clientId?: string | null;
   installDate?: string | null;
   operatingSystem?: string | null;
   operatingSystemVersion?: string | null;
 }
 
-export interface UserReportInput {
+export interface UserReportInput extends ReportCommonInput {
   user?: string | null;
-  message?: string | null;
+}
+
+export interface RatingReportInput extends ReportCommonInput {
+  /** The rating's id. */
+  rating?: string | null;
+}
+
+export interface CollectionReportInput extends ReportCommonInput {
+  /** The collection's id. */
+  collection?: string | null;
 }
 
 export type AbuseReportState = 'open' | 'resolved';
@@ -83,22 +113,36 @@ export const abuseMessages = {
   invalidChoice: fieldMessages.choice,
   alreadyResolved: 'This report is already resolved.',
   noAddonToDisable: 'This report is not about an add-on of the site.',
+  notWithReason: 'This value must be omitted or set to "null" when the `reason` is not "illegal".',
+  notWithCategory: 'This value cannot be used in combination with the supplied `illegal_category`.',
 };
 
 /** `choice`: normalised, then matched; `lenientChoice`: unknown values are `other`; `exactChoice`: as given. */
-type Kind = 'text' | 'choice' | 'lenientChoice' | 'exactChoice' | 'date';
+type Kind = 'text' | 'choice' | 'lenientChoice' | 'exactChoice' | 'date' | 'email';
 
-/** An optional field of an add-on report: its input key, REST name, kind and length limit. */
+/** An optional field of a report: its input key, REST name, kind and length limit. */
 interface OptionalField {
-  key: Exclude<keyof AddonReportInput, 'addon' | 'message'>;
+  key: Exclude<keyof AddonReportInput, 'addon' | 'message' | 'firefoxReasonsOnly'>;
   name: string;
   kind: Kind;
   choices?: readonly string[];
   max?: number;
 }
 
+/** The fields of every report; `reason` is the content reasons' (an add-on report takes every reason). */
+const COMMON_FIELDS: readonly OptionalField[] = [
+  { key: 'reason', name: 'reason', kind: 'choice', choices: DSA_CONTENT_REASONS },
+  { key: 'lang', name: 'lang', kind: 'text' },
+  { key: 'reporterName', name: 'reporter_name', kind: 'text' },
+  { key: 'reporterEmail', name: 'reporter_email', kind: 'email' },
+  { key: 'illegalCategory', name: 'illegal_category', kind: 'choice', choices: ILLEGAL_CATEGORIES },
+  { key: 'illegalSubcategory', name: 'illegal_subcategory', kind: 'choice', choices: ILLEGAL_SUBCATEGORIES },
+];
+
 const OPTIONAL_FIELDS: readonly OptionalField[] = [
-  { key: 'reason', name: 'reason', kind: 'choice', choices: ABUSE_REASONS },
+  { key: 'reason', name: 'reason', kind: 'choice', choices: CURRENT_ABUSE_REASONS },
+  ...COMMON_FIELDS.slice(1),
+  { key: 'location', name: 'location', kind: 'choice', choices: ABUSE_LOCATIONS },
   { key: 'reportEntryPoint', name: 'report_entry_point', kind: 'choice', choices: REPORT_ENTRY_POINTS },
   { key: 'addonInstallMethod', name: 'addon_install_method', kind: 'lenientChoice', choices: ADDON_INSTALL_METHODS },
   { key: 'addonInstallOrigin', name: 'addon_install_origin', kind: 'text' },
@@ -110,11 +154,15 @@ const OPTIONAL_FIELDS: readonly OptionalField[] = [
   { key: 'addonVersion', name: 'addon_version', kind: 'text' },
   { key: 'app', name: 'app', kind: 'exactChoice', choices: ABUSE_APPS },
   { key: 'appversion', name: 'appversion', kind: 'text' },
-  { key: 'lang', name: 'lang', kind: 'text' },
   { key: 'clientId', name: 'client_id', kind: 'text', max: TEXT_LIMITS.abuseClientId },
   { key: 'installDate', name: 'install_date', kind: 'date' },
   { key: 'operatingSystem', name: 'operating_system', kind: 'text' },
   { key: 'operatingSystemVersion', name: 'operating_system_version', kind: 'text' },
+];
+
+const FIREFOX_REASON_FIELDS: readonly OptionalField[] = [
+  { key: 'reason', name: 'reason', kind: 'choice', choices: ABUSE_REASONS },
+  ...OPTIONAL_FIELDS.slice(1),
 ];
 
 type ReportValues = Partial<Pick<AbuseReport, OptionalField['key']>>;
@@ -147,47 +195,12 @@ export class AbuseService {
   async reportAddon(ctx: RequestContext, input: AddonReportInput): Promise<AbuseReport> {
     await this.throttle(ctx);
     const fields = new FieldErrorCollector();
-    const refuse = (name: string, message: string) => fields.add(name, message);
-
-    const addon = requiredText(input.addon, TEXT_LIMITS.abuseField, (m) => refuse('addon', m));
-    const message = input.message;
-    if (message === null) refuse('message', fieldMessages.null);
-    else if (message !== undefined && lengthProblem(message, 'abuseMessage')) {
-      refuse('message', lengthProblem(message, 'abuseMessage')!);
-    }
-    const values: ReportValues = {};
-    const texts = values as Record<string, string | null>;
-    for (const field of OPTIONAL_FIELDS) {
-      const value = input[field.key];
-      if (value === undefined || value === null) {
-        if (value === null) texts[field.key] = null;
-        continue;
-      }
-      const problem = lengthProblem(value, field.max ?? TEXT_LIMITS.abuseField);
-      if (problem) {
-        refuse(field.name, problem);
-        continue;
-      }
-      if (field.kind === 'text') {
-        texts[field.key] = value.trim();
-      } else if (field.kind === 'date') {
-        const date = parseDateTimeInput(value);
-        if (date) values.installDate = date;
-        else refuse(field.name, DATETIME_FORMAT_MESSAGE);
-      } else {
-        const choice = field.kind === 'exactChoice' ? value : normaliseChoice(value);
-        if (field.choices!.includes(choice)) texts[field.key] = choice;
-        else if (field.kind === 'lenientChoice') texts[field.key] = 'other';
-        else refuse(field.name, abuseMessages.invalidChoice(value));
-      }
-    }
-    fields.throwIfAny();
-
-    // Across fields (DRF's validate(), once the fields are valid): a message unless a reason is given.
-    const text = message?.trim() ?? '';
-    if (!values.reason && !text) {
-      throw errors.validation({ message: [message === undefined ? fieldMessages.required : fieldMessages.blank] });
-    }
+    const addon = requiredText(input.addon, TEXT_LIMITS.abuseField, (m) => fields.add('addon', m));
+    const { values, text } = checkFields(
+      fields,
+      input,
+      input.firefoxReasonsOnly ? FIREFOX_REASON_FIELDS : OPTIONAL_FIELDS,
+    );
 
     const found = await this.catalogue.lookup(ctx, addon!);
     const known = found && found.status !== AddonStatus.DELETED ? found : null;
@@ -238,15 +251,47 @@ export class AbuseService {
     await this.throttle(ctx);
     const fields = new FieldErrorCollector();
     const user = requiredText(input.user, TEXT_LIMITS.abuseField, (m) => fields.add('user', m));
-    const message = requiredText(input.message, TEXT_LIMITS.abuseMessage, (m) => fields.add('message', m));
-    fields.throwIfAny();
+    // Without a reason (the v3/v4 form), the message is a required field, refused with the others.
+    const { values, text } = checkFields(fields, input, COMMON_FIELDS, input.reason === undefined);
     const reported = await this.accounts.findUser(ctx, user!);
     if (!reported) throw errors.notFound();
+    return this.save(ctx, { user: reported }, values, text);
+  }
+
+  /** Reports a rating (by its id; a deleted rating is not found), with the content reasons. */
+  async reportRating(ctx: RequestContext, input: RatingReportInput): Promise<AbuseReport> {
+    await this.throttle(ctx);
+    const fields = new FieldErrorCollector();
+    const id = requiredText(input.rating, TEXT_LIMITS.abuseField, (m) => fields.add('rating', m));
+    const { values, text } = checkFields(fields, input, COMMON_FIELDS);
+    const rating = idOf(id!) === null ? null : await ctx.em.findOne(Rating, { id: idOf(id!)!, deleted: false });
+    if (!rating) throw errors.notFound();
+    return this.save(ctx, { rating }, values, text);
+  }
+
+  /** Reports a collection (by its id), with the content reasons. */
+  async reportCollection(ctx: RequestContext, input: CollectionReportInput): Promise<AbuseReport> {
+    await this.throttle(ctx);
+    const fields = new FieldErrorCollector();
+    const id = requiredText(input.collection, TEXT_LIMITS.abuseField, (m) => fields.add('collection', m));
+    const { values, text } = checkFields(fields, input, COMMON_FIELDS);
+    const collection = idOf(id!) === null ? null : await ctx.em.findOne(Collection, { id: idOf(id!)! });
+    if (!collection) throw errors.notFound();
+    return this.save(ctx, { collection }, values, text);
+  }
+
+  private async save(
+    ctx: RequestContext,
+    target: Pick<Partial<AbuseReport>, 'user' | 'rating' | 'collection'>,
+    values: ReportValues,
+    text: string,
+  ): Promise<AbuseReport> {
     const report = ctx.em.create(AbuseReport, {
-      user: reported,
+      ...target,
       reporter: this.reporter(ctx),
       ipAddress: clientAddress(ctx),
-      message: message!.trim(),
+      message: text,
+      ...values,
     });
     await ctx.em.flush();
     await ctx.em.populate(report, ['reporter']);
@@ -268,7 +313,7 @@ export class AbuseService {
       fields.check(name, lengthProblem(filter[name], TEXT_LIMITS.abuseField));
     }
     const reason = filter.reason ? normaliseChoice(filter.reason) : null;
-    if (!fields.has('reason') && reason !== null && !ABUSE_REASONS.includes(reason as never)) {
+    if (!fields.has('reason') && reason !== null && !CURRENT_ABUSE_REASONS.includes(reason as never)) {
       fields.add('reason', abuseMessages.invalidChoice(filter.reason!));
     }
     fields.throwIfAny();
@@ -295,7 +340,7 @@ export class AbuseService {
       orderBy: { id: 'desc' },
       limit: request.limit,
       offset: request.offset,
-      populate: ['addon', 'user', 'reporter', 'resolvedBy'],
+      populate: ['addon', 'user', 'rating', 'collection', 'reporter', 'resolvedBy'],
     });
     return toPage(request, count, items);
   }
@@ -330,7 +375,9 @@ export class AbuseService {
 
   private async report(ctx: RequestContext, id: number): Promise<AbuseReport> {
     const report = Number.isSafeInteger(id)
-      ? await ctx.em.findOne(AbuseReport, id, { populate: ['addon', 'user', 'reporter', 'resolvedBy'] })
+      ? await ctx.em.findOne(AbuseReport, id, {
+          populate: ['addon', 'user', 'rating', 'collection', 'reporter', 'resolvedBy'],
+        })
       : null;
     if (!report) throw errors.notFound();
     return report;
@@ -356,6 +403,84 @@ export class AbuseService {
     }
     if (wait > 0) throw errors.throttled(wait);
   }
+}
+
+/**
+ * Checks a report's optional fields (every refused one at once, keyed by its REST name, after the
+ * target's), then the rules across fields as DRF's validate(), the first broken one alone: a message
+ * unless a reason is given; with the reason `illegal` a category and a subcategory of that category,
+ * without it neither.
+ */
+function checkFields(
+  fields: FieldErrorCollector,
+  input: AddonReportInput,
+  optional: readonly OptionalField[],
+  messageRequired = false,
+): { values: ReportValues; text: string } {
+  const message = input.message;
+  if (messageRequired) requiredText(message, TEXT_LIMITS.abuseMessage, (m) => fields.add('message', m));
+  else if (message === null) fields.add('message', fieldMessages.null);
+  else if (message !== undefined && lengthProblem(message, 'abuseMessage')) {
+    fields.add('message', lengthProblem(message, 'abuseMessage')!);
+  }
+  const values: ReportValues = {};
+  const texts = values as Record<string, string | null>;
+  for (const field of optional) {
+    const value = input[field.key];
+    if (value === undefined || value === null) {
+      if (value === null) texts[field.key] = null;
+      continue;
+    }
+    const problem = lengthProblem(value, field.max ?? TEXT_LIMITS.abuseField);
+    if (problem) {
+      fields.add(field.name, problem);
+      continue;
+    }
+    if (field.kind === 'text') {
+      texts[field.key] = value.trim();
+    } else if (field.kind === 'email') {
+      if (isEmailAddress(value.trim())) texts[field.key] = value.trim();
+      else fields.add(field.name, fieldMessages.email);
+    } else if (field.kind === 'date') {
+      const date = parseDateTimeInput(value);
+      if (date) values.installDate = date;
+      else fields.add(field.name, DATETIME_FORMAT_MESSAGE);
+    } else {
+      const choice = field.kind === 'exactChoice' ? value : normaliseChoice(value);
+      if (field.choices!.includes(choice)) texts[field.key] = choice;
+      else if (field.kind === 'lenientChoice') texts[field.key] = 'other';
+      else fields.add(field.name, abuseMessages.invalidChoice(value));
+    }
+  }
+  fields.throwIfAny();
+
+  const text = message?.trim() ?? '';
+  if (!values.reason && !text) {
+    throw errors.validation({ message: [message === undefined ? fieldMessages.required : fieldMessages.blank] });
+  }
+  const illegal = values.reason === ILLEGAL_REASON;
+  for (const [key, name] of [
+    ['illegalCategory', 'illegal_category'],
+    ['illegalSubcategory', 'illegal_subcategory'],
+  ] as const) {
+    const given = input[key];
+    if (illegal) {
+      if (given === undefined) throw errors.validation({ [name]: [fieldMessages.required] });
+      if (given === null) throw errors.validation({ [name]: [fieldMessages.null] });
+      if (key === 'illegalSubcategory' && !subcategoryFits(values.illegalCategory!, values.illegalSubcategory!)) {
+        throw errors.validation({ [name]: [abuseMessages.notWithCategory] });
+      }
+    } else if (given !== undefined && given !== null) {
+      throw errors.validation({ [name]: [abuseMessages.notWithReason] });
+    }
+  }
+  return { values, text };
+}
+
+/** A positive integer id, or null. */
+function idOf(value: string): number | null {
+  const n = /^\d{1,10}$/.test(value.trim()) ? Number(value.trim()) : NaN;
+  return Number.isSafeInteger(n) && n > 0 && n <= 2_147_483_647 ? n : null;
 }
 
 /** A required text field, or undefined after passing its refusal (required, null, too long, blank) to `refuse`. */

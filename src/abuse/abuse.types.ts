@@ -25,7 +25,13 @@ export class AbuseReportAddonType {
   slug!: string | null;
 }
 
-@ObjectType('AbuseReport', { description: 'A report of abuse about an add-on or a user.' })
+@ObjectType('AbuseReportTarget', { description: 'A reported rating or collection.' })
+export class AbuseReportTargetType {
+  @Field(() => Int)
+  id!: number;
+}
+
+@ObjectType('AbuseReport', { description: 'A report of abuse about an add-on, a user, a rating or a collection.' })
 export class AbuseReportType {
   @Field(() => Int)
   id!: number;
@@ -36,8 +42,29 @@ export class AbuseReportType {
   @Field(() => UserSummaryType, { nullable: true, description: 'User reports: the reported user.' })
   user!: UserSummaryType | null;
 
+  @Field(() => AbuseReportTargetType, { nullable: true, description: 'Rating reports: the reported rating.' })
+  rating!: AbuseReportTargetType | null;
+
+  @Field(() => AbuseReportTargetType, { nullable: true, description: 'Collection reports: the reported collection.' })
+  collection!: AbuseReportTargetType | null;
+
   @Field(() => UserSummaryType, { nullable: true, description: 'Who reported (null: anonymous).' })
   reporter!: UserSummaryType | null;
+
+  @Field(() => String, { nullable: true, description: "An anonymous reporter's name, when given." })
+  reporterName!: string | null;
+
+  @Field(() => String, { nullable: true, description: "An anonymous reporter's e-mail address, when given." })
+  reporterEmail!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Add-on reports: `amo`, `addon` or `both`.' })
+  location!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'With the reason `illegal`: the DSA category.' })
+  illegalCategory!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'With the reason `illegal`: a subcategory of the category.' })
+  illegalSubcategory!: string | null;
 
   @Field({ description: 'Empty when an add-on report gives a reason instead.' })
   message!: string;
@@ -112,6 +139,10 @@ export class AbuseReportType {
 @ObjectType('AbuseReportPage')
 export class AbuseReportPageType extends PageOf(AbuseReportType) {}
 
+const CONTENT_REASONS = 'hateful_violent_deceptive, illegal, feedback_spam, something_else.';
+const ADDON_REASONS =
+  'damage, spam, settings, broken, policy, deceptive, unwanted, other (Firefox); ' +
+  'hateful_violent_deceptive, illegal, policy_violation, something_else, does_not_work, feedback_spam (the feedback form).';
 const REST_KEYS = 'Refusals are keyed by the REST field names (`report_entry_point`, …), as REST answers them.';
 
 @InputType('AddonAbuseReportInput', {
@@ -125,11 +156,35 @@ export class AddonAbuseReportInput {
   @Field(() => String, { nullable: true, description: 'Required unless `reason` is given.' })
   message?: string | null;
 
+  @Field(() => String, { nullable: true, description: ADDON_REASONS })
+  reason?: string | null;
+
+  @Field(() => String, { nullable: true })
+  lang?: string | null;
+
+  @Field(() => String, { nullable: true, description: "An anonymous reporter's name." })
+  reporterName?: string | null;
+
+  @Field(() => String, { nullable: true, description: "An anonymous reporter's e-mail address." })
+  reporterEmail?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Required with the reason `illegal`, else omitted or null.' })
+  illegalCategory?: string | null;
+
   @Field(() => String, {
     nullable: true,
-    description: 'damage, spam, settings, broken, policy, deceptive, unwanted, other.',
+    description: 'Required with the reason `illegal`: a subcategory of the category.',
   })
-  reason?: string | null;
+  illegalSubcategory?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Where the content is: amo, addon, both.' })
+  location?: string | null;
+
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'Only the 2019 Firefox reasons (damage … other) are choices; default false.',
+  })
+  firefoxReasonsOnly?: boolean | null;
 
   @Field(() => String, { nullable: true, description: 'uninstall, menu, toolbar_context_menu, site.' })
   reportEntryPoint?: string | null;
@@ -164,9 +219,6 @@ export class AddonAbuseReportInput {
   @Field(() => String, { nullable: true })
   appversion?: string | null;
 
-  @Field(() => String, { nullable: true })
-  lang?: string | null;
-
   @Field(() => String, { nullable: true, description: 'At most 64 characters.' })
   clientId?: string | null;
 
@@ -181,14 +233,95 @@ export class AddonAbuseReportInput {
 }
 
 @InputType('UserAbuseReportInput', {
-  description: 'A user report, checked as the REST report endpoint checks it (refusals keyed `user`, `message`).',
+  description: 'A user report, checked as the REST report endpoint checks it. ' + REST_KEYS,
 })
 export class UserAbuseReportInput {
   @Field(() => String, { nullable: true, description: 'Required: the user id or username.' })
   user?: string | null;
 
-  @Field(() => String, { nullable: true, description: 'Required.' })
+  @Field(() => String, { nullable: true, description: 'Required unless `reason` is given.' })
   message?: string | null;
+
+  @Field(() => String, { nullable: true, description: CONTENT_REASONS })
+  reason?: string | null;
+
+  @Field(() => String, { nullable: true })
+  lang?: string | null;
+
+  @Field(() => String, { nullable: true, description: "An anonymous reporter's name." })
+  reporterName?: string | null;
+
+  @Field(() => String, { nullable: true, description: "An anonymous reporter's e-mail address." })
+  reporterEmail?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Required with the reason `illegal`, else omitted or null.' })
+  illegalCategory?: string | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'Required with the reason `illegal`: a subcategory of the category.',
+  })
+  illegalSubcategory?: string | null;
+}
+
+@InputType('RatingAbuseReportInput', { description: 'A rating report. ' + REST_KEYS })
+export class RatingAbuseReportInput {
+  @Field(() => String, { nullable: true, description: "Required: the rating's id." })
+  rating?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Required unless `reason` is given.' })
+  message?: string | null;
+
+  @Field(() => String, { nullable: true, description: CONTENT_REASONS })
+  reason?: string | null;
+
+  @Field(() => String, { nullable: true })
+  lang?: string | null;
+
+  @Field(() => String, { nullable: true, description: "An anonymous reporter's name." })
+  reporterName?: string | null;
+
+  @Field(() => String, { nullable: true, description: "An anonymous reporter's e-mail address." })
+  reporterEmail?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Required with the reason `illegal`, else omitted or null.' })
+  illegalCategory?: string | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'Required with the reason `illegal`: a subcategory of the category.',
+  })
+  illegalSubcategory?: string | null;
+}
+
+@InputType('CollectionAbuseReportInput', { description: 'A collection report. ' + REST_KEYS })
+export class CollectionAbuseReportInput {
+  @Field(() => String, { nullable: true, description: "Required: the collection's id." })
+  collection?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Required unless `reason` is given.' })
+  message?: string | null;
+
+  @Field(() => String, { nullable: true, description: CONTENT_REASONS })
+  reason?: string | null;
+
+  @Field(() => String, { nullable: true })
+  lang?: string | null;
+
+  @Field(() => String, { nullable: true, description: "An anonymous reporter's name." })
+  reporterName?: string | null;
+
+  @Field(() => String, { nullable: true, description: "An anonymous reporter's e-mail address." })
+  reporterEmail?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Required with the reason `illegal`, else omitted or null.' })
+  illegalCategory?: string | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'Required with the reason `illegal`: a subcategory of the category.',
+  })
+  illegalSubcategory?: string | null;
 }
 
 @InputType('AbuseReportFilter')
