@@ -19,6 +19,7 @@ let addonId: number;
 let ratingId: number;
 let deletedRatingId: number;
 let collectionId: number;
+let unlistedId: number;
 
 beforeAll(async () => {
   t = await startTestApp({
@@ -38,7 +39,15 @@ beforeAll(async () => {
     name: { 'en-US': 'Spammy' },
     description: null,
   });
+  const unlisted = em.create(Collection, {
+    author: user.id,
+    slug: 'mine',
+    name: { 'en-US': 'Mine' },
+    description: null,
+    listed: false,
+  });
   await em.flush();
+  unlistedId = unlisted.id;
   ratingId = rating.id;
   deletedRatingId = gone.id;
   collectionId = collection.id;
@@ -250,10 +259,14 @@ describe('collection reports', () => {
     });
   });
 
-  it('404s an unknown collection, 400s a missing one', async () => {
+  it('404s an unknown collection and another user’s unlisted one, 400s a missing one', async () => {
     expect((await post('/api/v5/abuse/report/collection/', null, { collection: 99999, message: 'x' })).status).toBe(
       404,
     );
+    const hidden = { collection: unlistedId, message: 'x' };
+    expect((await post('/api/v5/abuse/report/collection/', null, hidden)).status).toBe(404);
+    expect((await post('/api/v5/abuse/report/collection/', moderator, hidden)).status).toBe(404);
+    expect((await post('/api/v5/abuse/report/collection/', user, hidden)).status).toBe(201);
     const res = await post('/api/v5/abuse/report/collection/', null, { message: 'x' });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ collection: ['This field is required.'] });

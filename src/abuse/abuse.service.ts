@@ -269,14 +269,15 @@ export class AbuseService {
     return this.save(ctx, { rating }, values, text);
   }
 
-  /** Reports a collection (by its id), with the content reasons. */
+  /** Reports a collection (by its id; an unlisted one only by its author), with the content reasons. */
   async reportCollection(ctx: RequestContext, input: CollectionReportInput): Promise<AbuseReport> {
     await this.throttle(ctx);
     const fields = new FieldErrorCollector();
     const id = requiredText(input.collection, TEXT_LIMITS.abuseField, (m) => fields.add('collection', m));
     const { values, text } = checkFields(fields, input, COMMON_FIELDS);
     const collection = idOf(id!) === null ? null : await ctx.em.findOne(Collection, { id: idOf(id!)! });
-    if (!collection) throw errors.notFound();
+    // An unlisted collection is found by its author alone, as reading it.
+    if (!collection || (!collection.listed && collection.author.id !== ctx.viewer.userId)) throw errors.notFound();
     return this.save(ctx, { collection }, values, text);
   }
 
