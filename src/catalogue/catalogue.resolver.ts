@@ -25,6 +25,7 @@ import {
   VersionPageType,
   VersionType,
 } from './catalogue.types.js';
+import { AddonAuthorDetailType } from './listing.types.js';
 import { ICON_SIZE_DESCRIPTION, catalogueUrls } from './catalogue.urls.js';
 import { ADDONS_BY_ID_MAX } from './catalogue.service.js';
 import { Requires, PUBLIC, objectRule } from '../auth/requirements.js';
@@ -165,6 +166,13 @@ export class CatalogueResolver {
   async authors(@Root() addon: AddonRecord, @Ctx() ctx: RequestContext) {
     const authors = await ctx.loaders.get(authorsByAddonId).load(addon.id);
     return authors.filter((a) => a.listed);
+  }
+
+  @FieldResolver(() => [AddonAuthorDetailType], {
+    description: 'Every author, listed or not, with role and address: for the add-on’s authors (and Addons:Edit) only.',
+  })
+  authorDetails(@Root() addon: AddonRecord, @Ctx() ctx: RequestContext) {
+    return this.services.listing.authorDetails(ctx, addon.id);
   }
 
   @FieldResolver(() => [PreviewType])

@@ -26,7 +26,7 @@ import { ICON_SIZES } from './catalogue.urls.js';
 import type { CatalogueService } from './catalogue.service.js';
 import type { CategoriesService } from './categories.service.js';
 import { License } from './license.entity.js';
-import { AuthorRole, type UpdateAddonListingInput } from './listing.types.js';
+import { type AddonAuthorDetailType, AuthorRole, type UpdateAddonListingInput } from './listing.types.js';
 import { Preview } from './preview.entity.js';
 import { Version } from './version.entity.js';
 import { Permission } from '../auth/permissions.js';
@@ -206,6 +206,29 @@ export class ListingService {
         .find(Boolean);
     if (tooLong) return problems.add('license', tooLong);
     version.license = ctx.em.create(License, { builtin: 0, name: clean(name), text: clean(text) });
+  }
+
+  /**
+   * Every author of the add-on (listed or not, in position order) with their addresses: for its
+   * authors and Addons:Edit (403 otherwise; anonymous callers 401 from the operation).
+   */
+  async authorDetails(ctx: RequestContext, addonId: number): Promise<AddonAuthorDetailType[]> {
+    if (ctx.viewer.userId === null) throw errors.notAuthenticated();
+    const role = await authorRole(ctx, addonId);
+    if (role === null && !ctx.viewer.can(Permission.ADDONS_EDIT)) throw errors.forbidden();
+    const authors = await ctx.em.find(
+      AddonUser,
+      { addon: addonId },
+      { populate: ['user'], orderBy: { position: 'asc', id: 'asc' } },
+    );
+    return authors.map((a) => ({
+      userId: a.user.id,
+      name: a.user.displayName || a.user.username,
+      email: a.user.email,
+      role: a.role as AuthorRole,
+      listed: a.listed,
+      position: a.position,
+    }));
   }
 
   async addAuthor(ctx: RequestContext, identifier: string, userRef: string, role: AuthorRole, listed: boolean) {

@@ -1,4 +1,4 @@
-import { Field, InputType, Int, registerEnumType } from 'type-graphql';
+import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { TranslatedInputScalar } from '../graphql/scalars.js';
 import { App } from './catalogue.enums.js';
 
@@ -8,6 +8,28 @@ registerEnumType(AuthorRole, {
   name: 'AuthorRole',
   description: 'Owners manage authors; developers edit the listing.',
 });
+
+/** One author as the add-on's own authors see it (every author, listed or not, with the address). */
+@ObjectType('AddonAuthorDetail')
+export class AddonAuthorDetailType {
+  @Field(() => Int)
+  userId!: number;
+
+  @Field({ description: 'Display name, else the username.' })
+  name!: string;
+
+  @Field()
+  email!: string;
+
+  @Field(() => AuthorRole)
+  role!: AuthorRole;
+
+  @Field()
+  listed!: boolean;
+
+  @Field(() => Int)
+  position!: number;
+}
 
 @InputType()
 export class CategoryRefInput {

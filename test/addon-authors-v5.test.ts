@@ -1,0 +1,98 @@
+import { createAddon } from './helpers/catalogue.js';
+import { startTestApp, type TestApp } from './helpers/app.js';
+
+/** v5 add-on authors (issue 37): the original's AddonAuthorViewSet over ListingService's rules. */
+let t: TestApp;
+let owner: { id: number; token: string; email: string };
+let developer: { id: number; token: string; email: string };
+let stranger: string;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  const make = async (username: string, displayName?: string) => {
+    const u = await t.createUser({ username, session: true, ...(displayName ? { displayName } : {}) });
+    return { id: u.id, token: `Bearer ${u.sessionToken}`, email: u.email };
+  };
+  owner = await make('owner');
+  developer = await make('developer');
+  stranger = (await make('stranger')).token;
+  await createAddon(t.em(), { slug: 'authored', authors: [{ id: owner.id }] });
+  const added = await t.http
+    .post('/graphql')
+    .set('Authorization', owner.token)
+    .send({
+      query: `mutation { addAddonAuthor(addon: "authored", user: "developer", role: DEVELOPER, listed: false) { id } }`,
+    });
+  expect(added.body.errors).toBeUndefined();
+}, 120_000);
+afterAll(() => t.close());
+
+const url = (rest = '') => `/api/v5/addons/addon/authored/authors/${rest}`;
+const as = (token: string | null, req: ReturnType<TestApp['http']['get']>) =>
+  token ? req.set('Authorization', token) : req;
+
+describe('v5 add-on authors', () => {
+  it('lists every author, listed or not, with role and address, for the add-on’s authors', async () => {
+    const res = await as(developer.token, t.http.get(url()));
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual([
+      { user_id: owner.id, name: 'owner', email: owner.email, role: 'owner', listed: true, position: 0 },
+      {
+        user_id: developer.id,
+        name: 'developer',
+        email: developer.email,
+        role: 'developer',
+        listed: false,
+        position: 1,
+      },
+    ]);
+    const one = await as(owner.token, t.http.get(url(`${developer.id}/`)));
+    expect(one.status).toBe(200);
+    expect(one.body).toMatchObject({ user_id: developer.id, role: 'developer' });
+  });
+
+  it('refuses anonymous callers (401) and non-authors (403); unknown authors and add-ons are 404', async () => {
+    expect((await t.http.get(url())).status).toBe(401);
+    const forbidden = await as(stranger, t.http.get(url()));
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.body).toEqual({ detail: expect.any(String) });
+    expect((await as(owner.token, t.http.get(url('999999/')))).status).toBe(404);
+    expect((await as(owner.token, t.http.get(url('abc/')))).status).toBe(404);
+    expect((await as(owner.token, t.http.get('/api/v5/addons/addon/nope/authors/'))).status).toBe(404);
+    expect((await as(owner.token, t.http.get('/api/v4/addons/addon/authored/authors/'))).status).toBe(404);
+  });
+
+  it('lets owners edit role, listed and position; developers may not', async () => {
+    const denied = await as(developer.token, t.http.patch(url(`${developer.id}/`))).send({ listed: true });
+    expect(denied.status).toBe(403);
+    const res = await as(owner.token, t.http.patch(url(`${developer.id}/`))).send({ listed: true, position: 0 });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ user_id: developer.id, listed: true, position: 0, role: 'developer' });
+    const detail = await t.http.get('/api/v5/addons/addon/authored/');
+    expect(detail.body.authors.map((a: { id: number }) => a.id)).toEqual([developer.id, owner.id]);
+  });
+
+  it('answers field errors for bad input and for the last owner or listed author, never a 500', async () => {
+    const bad = await as(owner.token, t.http.patch(url(`${developer.id}/`))).send({
+      role: 'boss',
+      listed: 'x',
+      position: -1,
+    });
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.body).sort()).toEqual(['listed', 'position', 'role']);
+    const demote = await as(owner.token, t.http.patch(url(`${owner.id}/`))).send({ role: 'developer' });
+    expect(demote.status).toBe(400);
+    expect(demote.body).toEqual({ non_field_errors: ['An add-on must have at least one owner.'] });
+    const removeOwner = await as(owner.token, t.http.delete(url(`${owner.id}/`)));
+    expect(removeOwner.status).toBe(400);
+    expect(removeOwner.body).toEqual({ non_field_errors: ['An add-on must have at least one owner.'] });
+  });
+
+  it('lets owners remove an author (204), who then loses access', async () => {
+    expect((await as(developer.token, t.http.delete(url(`${owner.id}/`)))).status).toBe(403);
+    const res = await as(owner.token, t.http.delete(url(`${developer.id}/`)));
+    expect(res.status).toBe(204);
+    expect((await as(developer.token, t.http.get(url()))).status).toBe(403);
+    expect((await as(owner.token, t.http.delete(url(`${developer.id}/`)))).status).toBe(404);
+  });
+});
