@@ -17,6 +17,7 @@ import { blocklistRoutes } from './blocklist.js';
 import { trustedPublishingRoutes } from './trusted-publishing.js';
 import { signinRoutes } from './signin.js';
 import { languageToolsRoutes } from './language-tools.js';
+import { authorRoutes } from './authors.js';
 
 /** The whole route table (v3, v4, v5), and the v5 submission API's entries. Each domain contributes its entries. */
 export const routes: readonly AnyRouteDefinition[] = [
@@ -38,4 +39,5 @@ export const routes: readonly AnyRouteDefinition[] = [
   ...trustedPublishingRoutes,
   ...signinRoutes,
   ...languageToolsRoutes,
+  ...authorRoutes,
 ];
