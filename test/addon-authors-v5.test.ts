@@ -17,12 +17,9 @@ beforeAll(async () => {
   developer = await make('developer');
   stranger = (await make('stranger')).token;
   await createAddon(t.em(), { slug: 'authored', authors: [{ id: owner.id }] });
-  const added = await t.http
-    .post('/graphql')
-    .set('Authorization', owner.token)
-    .send({
-      query: `mutation { addAddonAuthor(addon: "authored", user: "developer", role: DEVELOPER, listed: false) { id } }`,
-    });
+  const added = await t.http.post('/graphql').set('Authorization', owner.token).send({
+    query: `mutation { addAddonAuthor(addon: "authored", user: "developer", role: DEVELOPER, listed: false) { id } }`,
+  });
   expect(added.body.errors).toBeUndefined();
 }, 120_000);
 afterAll(() => t.close());

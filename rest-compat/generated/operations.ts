@@ -15,11 +15,24 @@ export type AddonStatus =
   | 'UNREVIEWED';
 export type AddonType = 'DICTIONARY' | 'EXTENSION' | 'LANGUAGE' | 'PERSONA' | 'SEARCH' | 'STATICTHEME' | 'THEME';
 export type Application = 'ANDROID' | 'BROWSER' | 'MAILCLIENT' | 'SUITE';
+export type AuthorRole = 'DEVELOPER' | 'OWNER';
 export type Channel = 'LISTED' | 'UNLISTED';
 export type Platform = 'ALL' | 'ANDROID' | 'LINUX' | 'MAC' | 'WINDOWS';
 export type PromotedCategory = 'LINE' | 'RECOMMENDED' | 'SPONSORED' | 'SPOTLIGHT' | 'STRATEGIC' | 'VERIFIED';
 export type RatingFlagReason = 'BUG_SUPPORT' | 'LANGUAGE' | 'OTHER' | 'SPAM';
 export type ScannerAction = 'BLOCK' | 'DELAY_AUTO_APPROVAL' | 'FLAG_FOR_HUMAN_REVIEW' | 'NO_ACTION';
+
+/** fragment RestAbuseDsaFields on AbuseReport */
+export type RestAbuseDsaFieldsFragment = {
+  reporter: RestAbuseUserFieldsFragment | null;
+  reporterName: string | null;
+  reporterEmail: string | null;
+  message: string;
+  reason: string | null;
+  lang: string | null;
+  illegalCategory: string | null;
+  illegalSubcategory: string | null;
+};
 
 /** fragment RestAbuseUserFields on UserSummary */
 export type RestAbuseUserFieldsFragment = {
@@ -172,6 +185,17 @@ export type RestFullVersionFieldsFragment = RestVersionFieldsFragment & {
   license: {
     text: Translations | null;
   } | null;
+};
+
+/** fragment RestHomeShelfFields on HomeShelf */
+export type RestHomeShelfFieldsFragment = {
+  title: Translations;
+  endpoint: string;
+  addonType: AddonType;
+  criteria: string;
+  footerText: Translations | null;
+  footerPathname: string | null;
+  collectionOwner: string | null;
 };
 
 /** fragment RestPackageEntryFields on PackageEntry */
@@ -422,6 +446,21 @@ export type RestAddCollectionAddonMutation = {
 /** mutation RestAddReviewNote */
 export type RestAddReviewNoteMutation = {
   addReviewNote: RestReviewNoteFieldsFragment;
+};
+
+/** query RestAddonAuthors */
+export type RestAddonAuthorsQuery = {
+  addon: {
+    id: number;
+    authorDetails: {
+      userId: number;
+      name: string;
+      email: string;
+      role: AuthorRole;
+      listed: boolean;
+      position: number;
+    }[];
+  };
 };
 
 /** query RestAddonAutocomplete */
@@ -820,6 +859,46 @@ export type RestHeroQuery = {
   };
 };
 
+/** query RestHomeShelves */
+export type RestHomeShelvesQuery = {
+  homeShelves: Array<
+    RestHomeShelfFieldsFragment & {
+      addons: Array<
+        RestAddonFieldsFragment & {
+          currentVersion: RestVersionFieldsFragment | null;
+        }
+      >;
+    }
+  >;
+  heroShelves: {
+    primary: RestPrimaryShelfFieldsFragment | null;
+    secondary: RestSecondaryShelfFieldsFragment | null;
+  };
+};
+
+/** query RestHomeShelvesEditorial */
+export type RestHomeShelvesEditorialQuery = {
+  homeShelves: {
+    title: Translations;
+    footerText: Translations | null;
+  }[];
+};
+
+/** query RestLanguageTools */
+export type RestLanguageToolsQuery = {
+  languageTools: {
+    id: number;
+    guid: string | null;
+    slug: string;
+    type: AddonType;
+    defaultLocale: string;
+    name: Translations | null;
+    targetLocale: string | null;
+    url: string;
+    currentVersion?: RestVersionFieldsFragment | null;
+  }[];
+};
+
 /** mutation RestLogout */
 export type RestLogoutMutation = {
   logout: boolean;
@@ -884,6 +963,13 @@ export type RestReceiveReviewMailMutation = {
   };
 };
 
+/** mutation RestRemoveAddonAuthor */
+export type RestRemoveAddonAuthorMutation = {
+  removeAddonAuthor: {
+    id: number;
+  };
+};
+
 /** mutation RestRemoveCollectionAddon */
 export type RestRemoveCollectionAddonMutation = {
   removeCollectionAddon: boolean;
@@ -924,12 +1010,35 @@ export type RestReportAddonMutation = {
     installDate: string | null;
     operatingSystem: string | null;
     operatingSystemVersion: string | null;
+    reporterName: string | null;
+    reporterEmail: string | null;
+    location: string | null;
+    illegalCategory: string | null;
+    illegalSubcategory: string | null;
+  };
+};
+
+/** mutation RestReportCollection */
+export type RestReportCollectionMutation = {
+  reportCollection: RestAbuseDsaFieldsFragment & {
+    collection: {
+      id: number;
+    } | null;
+  };
+};
+
+/** mutation RestReportRating */
+export type RestReportRatingMutation = {
+  reportRating: RestAbuseDsaFieldsFragment & {
+    rating: {
+      id: number;
+    } | null;
   };
 };
 
 /** mutation RestReportUser */
 export type RestReportUserMutation = {
-  reportUser: {
+  reportUser: RestAbuseDsaFieldsFragment & {
     reporter: RestAbuseUserFieldsFragment | null;
     user: RestAbuseUserFieldsFragment | null;
     message: string;
@@ -1075,6 +1184,21 @@ export type RestSuperCreateMutation = {
       value: string;
       encoded: string;
     };
+  };
+};
+
+/** mutation RestUpdateAddonAuthor */
+export type RestUpdateAddonAuthorMutation = {
+  updateAddonAuthor: {
+    id: number;
+    authorDetails: {
+      userId: number;
+      name: string;
+      email: string;
+      role: AuthorRole;
+      listed: boolean;
+      position: number;
+    }[];
   };
 };
 

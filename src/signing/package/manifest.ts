@@ -168,7 +168,9 @@ function isSearchEngine(manifest: Manifest): boolean {
  * for; null for other add-ons or a value that is no locale.
  */
 export function targetLocale(manifest: Manifest): string | null {
-  const id = hasKey(manifest, 'langpack_id') ? manifest.langpack_id : Object.keys(objectOrEmpty(manifest.dictionaries))[0];
+  const id = hasKey(manifest, 'langpack_id')
+    ? manifest.langpack_id
+    : Object.keys(objectOrEmpty(manifest.dictionaries))[0];
   return typeof id === 'string' && /^[A-Za-z0-9-]{1,35}$/.test(id) ? id : null;
 }
 
