@@ -93,3 +93,77 @@ describe('v5 add-on authors', () => {
     expect((await as(owner.token, t.http.delete(url(`${developer.id}/`)))).status).toBe(404);
   });
 });
+
+describe('v5 pending authors', () => {
+  let invitee: { id: number; token: string; email: string };
+  let other: { id: number; token: string; email: string };
+  const pending = (rest = '') => `/api/v5/addons/addon/authored/pending-authors/${rest}`;
+  beforeAll(async () => {
+    const make = async (username: string) => {
+      const u = await t.createUser({ username, session: true });
+      return { id: u.id, token: `Bearer ${u.sessionToken}`, email: u.email };
+    };
+    invitee = await make('invitee');
+    other = await make('other');
+  });
+
+  it('lets owners invite an existing account, list, edit and withdraw invitations', async () => {
+    const res = await as(owner.token, t.http.post(pending())).send({
+      user_id: invitee.id,
+      role: 'owner',
+      listed: false,
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({
+      user_id: invitee.id,
+      name: 'invitee',
+      email: invitee.email,
+      role: 'owner',
+      listed: false,
+    });
+    const again = await as(owner.token, t.http.post(pending())).send({ user_id: invitee.id });
+    expect(again.status).toBe(400);
+    expect(again.body).toEqual({ user_id: [expect.any(String)] });
+    const author = await as(owner.token, t.http.post(pending())).send({ user_id: owner.id });
+    expect(author.status).toBe(400);
+    const ghost = await as(owner.token, t.http.post(pending())).send({ user_id: 999999 });
+    expect(ghost.status).toBe(400);
+    expect(ghost.body).toEqual({ user_id: ['Account not found.'] });
+    const bad = await as(owner.token, t.http.post(pending())).send({ role: 'boss' });
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.body).sort()).toEqual(['role', 'user_id']);
+    expect((await as(stranger, t.http.post(pending())).send({ user_id: other.id })).status).toBe(403);
+    expect((await t.http.post(pending()).send({ user_id: other.id })).status).toBe(401);
+
+    const list = await as(owner.token, t.http.get(pending()));
+    expect(list.status).toBe(200);
+    expect(list.body.map((p: { user_id: number }) => p.user_id)).toEqual([invitee.id]);
+    const edited = await as(owner.token, t.http.patch(pending(`${invitee.id}/`))).send({
+      role: 'developer',
+      listed: true,
+    });
+    expect(edited.status).toBe(200);
+    expect(edited.body).toMatchObject({ role: 'developer', listed: true });
+    expect((await as(owner.token, t.http.get(pending(`${invitee.id}/`)))).body).toMatchObject({ user_id: invitee.id });
+    expect((await as(owner.token, t.http.get(pending(`${other.id}/`)))).status).toBe(404);
+
+    expect((await as(owner.token, t.http.post(pending())).send({ user_id: other.id })).status).toBe(201);
+    expect((await as(owner.token, t.http.delete(pending(`${other.id}/`)))).status).toBe(204);
+    expect((await as(other.token, t.http.post(pending('confirm/')))).status).toBe(403);
+  });
+
+  it('lets the invitee alone confirm (becoming the last author) or decline, once', async () => {
+    expect((await as(stranger, t.http.post(pending('confirm/')))).status).toBe(403);
+    const confirmed = await as(invitee.token, t.http.post(pending('confirm/')));
+    expect(confirmed.status).toBe(200);
+    expect((await as(invitee.token, t.http.post(pending('confirm/')))).status).toBe(403);
+    const authors = await as(invitee.token, t.http.get(url()));
+    expect(authors.body.at(-1)).toMatchObject({ user_id: invitee.id, role: 'developer', listed: true });
+
+    expect((await as(owner.token, t.http.post(pending())).send({ user_id: other.id })).status).toBe(201);
+    expect((await as(other.token, t.http.post(pending('decline/')))).status).toBe(200);
+    expect((await as(other.token, t.http.post(pending('decline/')))).status).toBe(403);
+    expect((await as(other.token, t.http.post(pending('confirm/')))).status).toBe(403);
+    expect((await as(owner.token, t.http.get(pending()))).body).toEqual([]);
+  });
+});

@@ -1,12 +1,12 @@
 import GraphQLUpload from 'graphql-upload/GraphQLUpload.mjs';
 import { receiveUpload } from '../core/multipart.js';
 import type { FileUpload } from 'graphql-upload/processRequest.mjs';
-import { Arg, Ctx, Int, Mutation, Resolver } from 'type-graphql';
+import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../core/context.js';
 import { TranslatedInputScalar } from '../graphql/scalars.js';
 import type { Services } from '../services.js';
 import { AddonObjectType, PreviewType } from './catalogue.types.js';
-import { AuthorRole, UpdateAddonListingInput } from './listing.types.js';
+import { AddonAuthorDetailType, AuthorRole, UpdateAddonListingInput } from './listing.types.js';
 import { Requires, SIGN_IN, objectRule } from '../auth/requirements.js';
 import { Accepts } from '../auth/credentials.js';
 import { KeyOperation, KeyScope } from '../auth/key-scopes.js';
@@ -67,6 +67,60 @@ export class ListingResolver {
   })
   removeAddonAuthor(@Arg('addon') addon: string, @Arg('userId', () => Int) userId: number, @Ctx() ctx: RequestContext) {
     return this.services.listing.removeAuthor(ctx, addon, userId);
+  }
+
+  @Requires(SIGN_IN, objectRule('an author of the add-on'))
+  @Query(() => [AddonAuthorDetailType], { description: 'Invitations to become an author not yet answered.' })
+  addonPendingAuthors(@Arg('addon') addon: string, @Ctx() ctx: RequestContext) {
+    return this.services.listing.pendingAuthors(ctx, addon);
+  }
+
+  @Requires(SIGN_IN, objectRule('an owner of the add-on'))
+  @Mutation(() => AddonAuthorDetailType, {
+    description: 'Invites an existing account; it becomes an author (last) once the invitee confirms.',
+  })
+  inviteAddonAuthor(
+    @Arg('addon') addon: string,
+    @Arg('userId', () => Int) userId: number,
+    @Ctx() ctx: RequestContext,
+    @Arg('role', () => AuthorRole, { defaultValue: AuthorRole.DEVELOPER }) role: AuthorRole,
+    @Arg('listed', { defaultValue: true }) listed: boolean,
+  ) {
+    return this.services.listing.inviteAuthor(ctx, addon, userId, role, listed);
+  }
+
+  @Requires(SIGN_IN, objectRule('an owner of the add-on'))
+  @Mutation(() => AddonAuthorDetailType)
+  updateAddonPendingAuthor(
+    @Arg('addon') addon: string,
+    @Arg('userId', () => Int) userId: number,
+    @Ctx() ctx: RequestContext,
+    @Arg('role', () => AuthorRole, { nullable: true }) role?: AuthorRole,
+    @Arg('listed', () => Boolean, { nullable: true }) listed?: boolean,
+  ) {
+    return this.services.listing.updatePendingAuthor(ctx, addon, userId, { role, listed });
+  }
+
+  @Requires(SIGN_IN, objectRule('an owner of the add-on'))
+  @Mutation(() => Boolean, { description: 'Withdraws an invitation.' })
+  cancelAddonPendingAuthor(
+    @Arg('addon') addon: string,
+    @Arg('userId', () => Int) userId: number,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return this.services.listing.cancelPendingAuthor(ctx, addon, userId);
+  }
+
+  @Requires(SIGN_IN, objectRule('the invitee'))
+  @Mutation(() => AddonObjectType, { description: 'The invitee becomes an author, last in the list.' })
+  confirmAddonAuthorInvitation(@Arg('addon') addon: string, @Ctx() ctx: RequestContext) {
+    return this.services.listing.answerInvitation(ctx, addon, true);
+  }
+
+  @Requires(SIGN_IN, objectRule('the invitee'))
+  @Mutation(() => AddonObjectType, { description: 'The invitee turns the invitation down.' })
+  declineAddonAuthorInvitation(@Arg('addon') addon: string, @Ctx() ctx: RequestContext) {
+    return this.services.listing.answerInvitation(ctx, addon, false);
   }
 
   @Accepts('jwt', 'session')

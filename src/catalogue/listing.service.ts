@@ -27,6 +27,7 @@ import type { CatalogueService } from './catalogue.service.js';
 import type { CategoriesService } from './categories.service.js';
 import { License } from './license.entity.js';
 import { type AddonAuthorDetailType, AuthorRole, type UpdateAddonListingInput } from './listing.types.js';
+import { PendingAuthor } from './pending-author.entity.js';
 import { Preview } from './preview.entity.js';
 import { Version } from './version.entity.js';
 import { Permission } from '../auth/permissions.js';
@@ -282,6 +283,77 @@ export class ListingService {
     return addon;
   }
 
+  /** The add-on's pending authors (invitations), oldest first: for its authors and Addons:Edit. */
+  async pendingAuthors(ctx: RequestContext, identifier: string): Promise<AddonAuthorDetailType[]> {
+    const addon = await this.editable(ctx, identifier);
+    const pending = await ctx.em.find(PendingAuthor, { addon }, { populate: ['user'], orderBy: { id: 'asc' } });
+    return pending.map((p) => pendingDetail(p));
+  }
+
+  /**
+   * Invites an existing account (not deleted, not already an author or invited) to become an author
+   * (owners only); it becomes one, last, when the invitee confirms.
+   */
+  async inviteAuthor(ctx: RequestContext, identifier: string, userId: number, role: AuthorRole, listed: boolean) {
+    const addon = await this.editable(ctx, identifier, true);
+    const user = await ctx.em.findOne(User, { id: userId, deleted: false });
+    if (!user) throw errors.field('user_id', 'Account not found.');
+    if (await ctx.em.count(AddonUser, { addon, user })) {
+      throw errors.field('user_id', 'An author can only be present once.');
+    }
+    if (await ctx.em.count(PendingAuthor, { addon, user })) {
+      throw errors.field('user_id', 'The user has already been invited.');
+    }
+    const pending = ctx.em.create(PendingAuthor, { addon, user, role, listed });
+    await ctx.em.flush();
+    return pendingDetail(pending);
+  }
+
+  /** Changes a pending author's future role or listed flag (owners only). */
+  async updatePendingAuthor(
+    ctx: RequestContext,
+    identifier: string,
+    userId: number,
+    change: { role?: AuthorRole | null; listed?: boolean | null },
+  ) {
+    const addon = await this.editable(ctx, identifier, true);
+    const pending = await ctx.em.findOne(PendingAuthor, { addon, user: userId }, { populate: ['user'] });
+    if (!pending) throw errors.notFound();
+    if (change.role) pending.role = change.role;
+    if (change.listed !== null && change.listed !== undefined) pending.listed = change.listed;
+    await ctx.em.flush();
+    return pendingDetail(pending);
+  }
+
+  /** Withdraws an invitation (owners only). */
+  async cancelPendingAuthor(ctx: RequestContext, identifier: string, userId: number): Promise<boolean> {
+    const addon = await this.editable(ctx, identifier, true);
+    const pending = await ctx.em.findOne(PendingAuthor, { addon, user: userId });
+    if (!pending) throw errors.notFound();
+    ctx.em.remove(pending);
+    await ctx.em.flush();
+    return true;
+  }
+
+  /**
+   * The invitee answers their invitation: confirming makes them an author at the end of the list,
+   * declining drops it. Anyone else (and an invitee who already answered) gets 403, as the original.
+   */
+  async answerInvitation(ctx: RequestContext, identifier: string, accept: boolean): Promise<Addon> {
+    if (ctx.viewer.userId === null) throw errors.notAuthenticated();
+    const addon = existingAddon(ctx, await this.catalogue.lookup(ctx, identifier), 'nobody');
+    const pending = await ctx.em.findOne(PendingAuthor, { addon, user: ctx.viewer.userId }, { populate: ['user'] });
+    if (!pending || pending.user.deleted) throw errors.forbidden();
+    ctx.em.remove(pending);
+    if (accept) {
+      const position = await ctx.em.count(AddonUser, { addon });
+      ctx.em.create(AddonUser, { addon, user: pending.user, role: pending.role, listed: pending.listed, position });
+    }
+    await this.flushAuthors(ctx, addon);
+    if (accept) await this.reindex(ctx.em, addon.id);
+    return addon;
+  }
+
   /** Writes author changes and drops the request's cached author list, so the answer shows them. */
   private async flushAuthors(ctx: RequestContext, addon: Addon) {
     await ctx.em.flush();
@@ -401,4 +473,15 @@ export class ListingService {
     if (previousType === 'image/jpeg') for (const size of ICON_SIZES) await this.storage.delete(key(size, 'jpg'));
     return addon;
   }
+}
+
+function pendingDetail(p: PendingAuthor): AddonAuthorDetailType {
+  return {
+    userId: p.user.id,
+    name: p.user.displayName || p.user.username,
+    email: p.user.email,
+    role: p.role as AuthorRole,
+    listed: p.listed,
+    position: 0,
+  };
 }
