@@ -1,4 +1,7 @@
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { createAddon } from './helpers/catalogue.js';
+import { waitFor } from './helpers/signing.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 
 /** v5 add-on authors (issue 37): the original's AddonAuthorViewSet over ListingService's rules. */
@@ -121,6 +124,16 @@ describe('v5 pending authors', () => {
       role: 'owner',
       listed: false,
     });
+    const outbox = join(t.app.services.config.dataDir, 'mail', 'outbox');
+    const mail = await waitFor('the invitation mail', async () =>
+      existsSync(outbox)
+        ? readdirSync(outbox)
+            .map((f) => readFileSync(join(outbox, f), 'utf8'))
+            .find((m) => m.includes(`\r\nTo: ${invitee.email}\r\n`))
+        : undefined,
+    );
+    expect(mail).toContain('Invitation to become an author of');
+    expect(mail).toContain('/developers/addon/authored/invitation');
     const again = await as(owner.token, t.http.post(pending())).send({ user_id: invitee.id });
     expect(again.status).toBe(400);
     expect(again.body).toEqual({ user_id: [expect.any(String)] });

@@ -82,6 +82,9 @@ export class ListingService {
     private readonly reindex: (em: EntityManager, addonId: number) => Promise<unknown>,
     /** The process's image renders (one queue for icons, previews and account pictures). */
     private readonly images: ImageRenderer = new ImageRenderer(),
+    /** Queues the invitation mail (the `author-invitation-mail` job), in `em`'s transaction. */
+    private readonly queueInvitationMail: (em: EntityManager, pendingId: number) => Promise<unknown> = async () =>
+      undefined,
   ) {}
 
   /** Authors may edit; others get 403 (anonymous callers: 401, the operations' `@Requires`). Owners-only actions pass `owner`. */
@@ -306,6 +309,7 @@ export class ListingService {
     }
     const pending = ctx.em.create(PendingAuthor, { addon, user, role, listed });
     await ctx.em.flush();
+    await this.queueInvitationMail(ctx.em, pending.id);
     return pendingDetail(pending);
   }
 

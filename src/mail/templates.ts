@@ -104,6 +104,19 @@ The link works once, for {{minutes}} minutes. Do not share it: it signs in whoev
 If you did not ask to sign in, ignore this mail: nothing happens without the link.`,
     footer: 'You get this mail because someone asked for a sign-in link for this address on {{serviceName}} Add-ons.',
   }),
+
+  /** An invitation to become an author of an add-on (`ListingService.inviteAuthor`), to the invitee. */
+  authorInvitation: defineMail('authorInvitation', {
+    placeholders: ['addonName', 'role', 'confirmUrl', 'serviceName'],
+    subject: 'Invitation to become an author of {{addonName}}',
+    body: `You were invited to become an author ({{role}}) of {{addonName}} on {{serviceName}} Add-ons.
+
+To accept or decline the invitation, open:
+{{confirmUrl}}
+
+Nothing changes until you accept.`,
+    footer: 'You get this mail because an owner of {{addonName}} on {{serviceName}} Add-ons invited your account.',
+  }),
 };
 
 export type MailName = keyof typeof mails;
