@@ -234,6 +234,9 @@ async function startJobWorkers(services: Services, metrics: ServiceMetrics | nul
   await jobs.work('signin-link-mail', (job) =>
     timed('signin-link-mail', () => services.signinLinks.mailLink(job.data.linkId)),
   );
+  await jobs.work('author-invitation-mail', (job) =>
+    timed('author-invitation-mail', () => services.authorInvitations.mail(job.data.pendingId)),
+  );
 }
 
 function listen(app: Express, port: number, host?: string): Promise<Server> {

@@ -23,6 +23,7 @@ import { MySessions } from './signin/my-sessions.js';
 import { OidcClients } from './signin/oidc-clients.js';
 import { SigninService } from './signin/signin.service.js';
 import { SigninLinksService } from './signin/signin-links.service.js';
+import { AuthorInvitationMails } from './catalogue/author-invitations.mail.js';
 import { SiteService } from './site/site.service.js';
 import { CatalogueService } from './catalogue/catalogue.service.js';
 import { CategoriesService } from './catalogue/categories.service.js';
@@ -92,6 +93,8 @@ export interface Services {
   readonly categories: CategoriesService;
   readonly search: SearchService;
   readonly listing: ListingService;
+  /** Invitation mails to pending authors (the `author-invitation-mail` job). */
+  readonly authorInvitations: AuthorInvitationMails;
   /** Public media (icons, previews), served at /user-media/. */
   readonly storage: Storage;
   /** Add-on packages (uploads, signed files): never served directly. */
@@ -348,7 +351,9 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
       storage,
       (em, addonId) => jobs.send('index-addon', { addonId }, { singletonKey: String(addonId), transaction: em }),
       images,
+      (em, pendingId) => jobs.send('author-invitation-mail', { pendingId }, { transaction: em }),
     ),
+    authorInvitations: new AuthorInvitationMails(() => db.fork(), mailer, { siteUrl, serviceName: config.VENDOR_NAME }),
     images,
     storage,
     files,

@@ -517,6 +517,28 @@ export type RestAddonFeaturedQuery = {
   >;
 };
 
+/** query RestAddonPendingAuthor */
+export type RestAddonPendingAuthorQuery = {
+  addonPendingAuthors: {
+    userId: number;
+    name: string;
+    email: string;
+    role: AuthorRole;
+    listed: boolean;
+  }[];
+};
+
+/** query RestAddonPendingAuthors */
+export type RestAddonPendingAuthorsQuery = {
+  addonPendingAuthors: {
+    userId: number;
+    name: string;
+    email: string;
+    role: AuthorRole;
+    listed: boolean;
+  }[];
+};
+
 /** query RestAddonSearch */
 export type RestAddonSearchQuery = {
   searchAddons: {
@@ -572,6 +594,16 @@ export type RestAddonVersionsQuery = {
   };
 };
 
+/** mutation RestAnswerAuthorInvitation */
+export type RestAnswerAuthorInvitationMutation = {
+  confirm?: {
+    id: number;
+  };
+  decline?: {
+    id: number;
+  };
+};
+
 /** query RestBlock */
 export type RestBlockQuery = {
   block: {
@@ -619,6 +651,11 @@ export type RestBrowseVersionQuery = {
     validationUrl: string | null;
     validationJsonUrl: string | null;
   };
+};
+
+/** mutation RestCancelPendingAuthor */
+export type RestCancelPendingAuthorMutation = {
+  cancelAddonPendingAuthor: boolean;
 };
 
 /** query RestCannedResponses */
@@ -882,6 +919,17 @@ export type RestHomeShelvesEditorialQuery = {
     title: Translations;
     footerText: Translations | null;
   }[];
+};
+
+/** mutation RestInviteAddonAuthor */
+export type RestInviteAddonAuthorMutation = {
+  inviteAddonAuthor: {
+    userId: number;
+    name: string;
+    email: string;
+    role: AuthorRole;
+    listed: boolean;
+  };
 };
 
 /** query RestLanguageTools */
@@ -1224,6 +1272,17 @@ export type RestUpdateNotificationsMutation = {
     enabled: boolean;
     mandatory: boolean;
   }[];
+};
+
+/** mutation RestUpdatePendingAuthor */
+export type RestUpdatePendingAuthorMutation = {
+  updateAddonPendingAuthor: {
+    userId: number;
+    name: string;
+    email: string;
+    role: AuthorRole;
+    listed: boolean;
+  };
 };
 
 /** mutation RestUpdateRating */

@@ -1,5 +1,6 @@
 import type { DomainManifest } from '../core/domain.js';
 import { Addon, AddonUser } from './addon.entity.js';
+import { PendingAuthor } from './pending-author.entity.js';
 import { Category } from './category.entity.js';
 import { DeniedGuid } from './denied-guid.entity.js';
 import { License } from './license.entity.js';
@@ -18,6 +19,7 @@ export const catalogueManifest: DomainManifest = {
   entities: [
     Addon,
     AddonUser,
+    PendingAuthor,
     Category,
     License,
     Version,

@@ -36,6 +36,8 @@ export interface ServiceJobs {
   'webhook-deliver': { endpointId: number };
   /** Mails a one-time sign-in link (`SigninLinksService.mailLink`): the id alone, the link is computed again. */
   'signin-link-mail': { linkId: string };
+  /** Mails an add-on author invitation still pending (`AuthorInvitationMails.mail`). */
+  'author-invitation-mail': { pendingId: number };
 }
 
 export const serviceQueues: QueueDefinitions<ServiceJobs> = {
@@ -64,4 +66,5 @@ export const serviceQueues: QueueDefinitions<ServiceJobs> = {
   },
   // A link lives minutes: past its expiry a retry sends nothing.
   'signin-link-mail': { retryLimit: 5, retryDelaySeconds: 10, retryBackoff: true, expireInSeconds: 2 * 60 },
+  'author-invitation-mail': { retryLimit: 5, retryDelaySeconds: 30, retryBackoff: true },
 };

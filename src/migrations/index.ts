@@ -34,6 +34,7 @@ import { Migration20261129020000_WebhookBackoff } from './Migration2026112902000
 import { Migration20261129021348_Signin } from './Migration20261129021348_Signin.js';
 import { Migration20261129030000_WideAppVersions } from './Migration20261129030000_WideAppVersions.js';
 import { Migration20261129030200_HomeShelves } from './Migration20261129030200_HomeShelves.js';
+import { Migration20261129030300_PendingAuthors } from './Migration20261129030300_PendingAuthors.js';
 import { Migration20261129030757_FilePermissions } from './Migration20261129030757_FilePermissions.js';
 import { Migration20261129030100_AbuseV5 } from './Migration20261129030100_AbuseV5.js';
 import { Migration20261129032000_TargetLocale } from './Migration20261129032000_TargetLocale.js';
@@ -81,6 +82,7 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261129021348_Signin', class: Migration20261129021348_Signin },
   { name: 'Migration20261129030000_WideAppVersions', class: Migration20261129030000_WideAppVersions },
   { name: 'Migration20261129030200_HomeShelves', class: Migration20261129030200_HomeShelves },
+  { name: 'Migration20261129030300_PendingAuthors', class: Migration20261129030300_PendingAuthors },
   { name: 'Migration20261129030757_FilePermissions', class: Migration20261129030757_FilePermissions },
   { name: 'Migration20261129030100_AbuseV5', class: Migration20261129030100_AbuseV5 },
   { name: 'Migration20261129032000_TargetLocale', class: Migration20261129032000_TargetLocale },
