@@ -128,6 +128,8 @@ describe('@OwnTransactions', () => {
       'finishSignIn',
       'replyToRating',
       'reportAddon',
+      'reportCollection',
+      'reportRating',
       'reportUser',
       'setAddonIcon',
       'startSignIn',

@@ -297,12 +297,16 @@ describe('throttles', () => {
     expect((await call(t, 'post', V4, alice, { addon: f.addon.id, version: f.v2.id, score: 3 })).status).toBe(201);
     const [mine] = (await call(t, 'get', `${V4}?addon=${f.addon.id}&user=${dave.id}`, null)).body.results;
     expect((await call(t, 'patch', `${V4}${mine.id}/`, dave, { score: 4 })).status).toBe(200);
-    await rewindThrottles(t, 59.5);
+    // 1.2 s before the minute is up (a loaded machine may take a while between the two requests).
+    await rewindThrottles(t, 58.8);
     const soon = await call(t, 'post', V4, dave, { addon: f.addon.id, version: f.v2.id, score: 3 });
     expect(soon.status).toBe(429);
-    expect(soon.headers['retry-after']).toBe('1');
-    expect(soon.body).toEqual({ detail: 'Request was throttled. Expected available in 1 second.' });
-    await rewindThrottles(t, 1);
+    const left = soon.headers['retry-after'];
+    expect(['1', '2']).toContain(left);
+    expect(soon.body).toEqual({
+      detail: `Request was throttled. Expected available in ${left} second${left === '1' ? '' : 's'}.`,
+    });
+    await rewindThrottles(t, 2);
     // As in the original, a request counts once it is allowed, even if it then fails.
     expect((await call(t, 'post', V4, dave, { addon: f.addon.id, version: f.v2.id })).status).toBe(400);
     expect((await call(t, 'post', V4, dave, { addon: f.addon.id, version: f.v2.id, score: 3 })).status).toBe(429);
