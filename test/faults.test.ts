@@ -219,10 +219,12 @@ interface Outcome {
     });
     const inOutage = outcomes.filter((o) => o.at >= stopped && o.at < outageEnded);
     expect(inOutage.length).toBeGreaterThan(20);
-    expect([inOutage.filter((o) => o.status !== 503).map((o) => `${o.path} ${o.status}`), context]).toEqual([
-      [],
-      context,
-    ]);
+    // Until a statement first fails, an answer kept in memory may still be served as it was (a
+    // cached read needs no database): only in the first second after the stop, and only the
+    // healthy answer. Anything else must be the 503.
+    const servedFromMemory = (o: Outcome) => o.at < stopped + 1_000 && o.status === HEALTHY[o.path];
+    const unexpected = inOutage.filter((o) => o.status !== 503 && !servedFromMemory(o));
+    expect([unexpected.map((o) => `${o.path} ${o.status}`), context]).toEqual([[], context]);
     // Before and after it (half a second after readiness is back), every answer is the healthy one:
     // the service recovered without a restart.
     const healthy = outcomes.filter((o) => o.at + o.ms < outageStarted || o.at > restarted + recoveredMs + 500);
