@@ -79,7 +79,8 @@ const WORKERS = {
 };
 
 function sendPage(res: Response, assets: string, endpoint: string): void {
-  const nonce = randomBytes(16).toString('base64');
+  // base64url: no '/' or '+' (a CSP nonce is any base64 text; the page then holds no '//' by chance).
+  const nonce = randomBytes(16).toString('base64url');
   const settings = JSON.stringify({ assets, endpoint, workers: WORKERS }).replace(/</g, '\\u003c');
   res.setHeader(
     'Content-Security-Policy',
