@@ -157,6 +157,97 @@ describe('add-on reports (v5)', () => {
     expect(ok.body).not.toHaveProperty('reporter_name');
     expect(ok.body).not.toHaveProperty('illegal_category');
   });
+
+  it('takes today’s entry points, install sources and signatures by the original’s names', async () => {
+    const res = await post('/api/v5/abuse/report/addon/', null, {
+      addon: String(addonId),
+      reason: 'does_not_work',
+      report_entry_point: 'unified_context_menu',
+      addon_install_source: 'winreg-app-user',
+      addon_signature: 'unknown: 12',
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      report_entry_point: 'unified_context_menu',
+      addon_install_source: 'winreg_app_user',
+      addon_signature: 'unknown',
+    });
+    const amo = await post('/api/v5/abuse/report/addon/', null, {
+      addon: String(addonId),
+      reason: 'does_not_work',
+      report_entry_point: 'AMO',
+      addon_install_source: 'rtamo',
+      addon_signature: 'not_required',
+    });
+    expect(amo.status).toBe(201);
+    expect(amo.body).toMatchObject({
+      report_entry_point: 'amo',
+      addon_install_source: 'rtamo',
+      addon_signature: 'not_required',
+    });
+    // Stored by the neutral names GraphQL and v3/v4 use.
+    const stored = await t
+      .em()
+      .getConnection()
+      .execute<{ e: string; s: string }[]>(
+        'select report_entry_point as e, addon_install_source as s from abuse_reports order by id desc limit 2',
+      );
+    expect(stored).toEqual([
+      { e: 'site', s: 'return_to_site' },
+      { e: 'unified_context_menu', s: 'winreg_app_user' },
+    ]);
+    // v5 does not know the neutral entry point; an unknown install source is `other`, as the original.
+    const neutral = await post('/api/v5/abuse/report/addon/', null, {
+      addon: String(addonId),
+      reason: 'does_not_work',
+      report_entry_point: 'site',
+      addon_install_source: 'return_to_site',
+    });
+    expect(neutral.status).toBe(400);
+    expect(neutral.body).toEqual({ report_entry_point: ['"site" is not a valid choice.'] });
+  });
+
+  it('v4 answers as before: the contract’s names, newer sources as `other`, `unknown: …` refused', async () => {
+    const res = await post('/api/v4/abuse/report/addon/', null, {
+      addon: String(addonId),
+      message: 'bad',
+      report_entry_point: 'site',
+      addon_install_source: 'winreg_app_user',
+      addon_signature: 'signed',
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      report_entry_point: 'site',
+      addon_install_source: 'other',
+      addon_signature: 'signed',
+    });
+    const refused = await post('/api/v4/abuse/report/addon/', null, {
+      addon: String(addonId),
+      message: 'bad',
+      report_entry_point: 'unified_context_menu',
+      addon_signature: 'unknown: 12',
+    });
+    expect(refused.status).toBe(400);
+    expect(Object.keys(refused.body).sort()).toEqual(['addon_signature', 'report_entry_point']);
+  });
+
+  it('GraphQL takes the current lists by their stored names', async () => {
+    await t.em().getConnection().execute('delete from abuse_throttles');
+    const res = await t.http
+      .post('/graphql')
+      .set('X-Forwarded-For', nextAddress())
+      .send({
+        query: `mutation { reportAddon(input: { addon: "${addonId}", message: "m", reportEntryPoint: "site",
+          addonInstallSource: "app_builtin", addonSignature: "unknown: x" }) {
+          reportEntryPoint addonInstallSource addonSignature } }`,
+      });
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.reportAddon).toEqual({
+      reportEntryPoint: 'site',
+      addonInstallSource: 'app_builtin',
+      addonSignature: 'unknown',
+    });
+  });
 });
 
 describe('user reports (v5)', () => {

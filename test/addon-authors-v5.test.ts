@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createAddon } from './helpers/catalogue.js';
+import { keyCaller, type KeyCaller } from './helpers/callers.js';
 import { waitFor } from './helpers/signing.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 
@@ -100,14 +101,22 @@ describe('v5 add-on authors', () => {
 describe('v5 pending authors', () => {
   let invitee: { id: number; token: string; email: string };
   let other: { id: number; token: string; email: string };
+  let nameless: { id: number; token: string; email: string };
+  let addonId: number;
   const pending = (rest = '') => `/api/v5/addons/addon/authored/pending-authors/${rest}`;
   beforeAll(async () => {
-    const make = async (username: string) => {
-      const u = await t.createUser({ username, session: true });
+    const make = async (username: string, name?: string) => {
+      const u = await t.createUser({ username, session: true, ...(name ? { name } : {}) });
       return { id: u.id, token: `Bearer ${u.sessionToken}`, email: u.email };
     };
-    invitee = await make('invitee');
-    other = await make('other');
+    invitee = await make('invitee', 'Invited Person');
+    other = await make('other', 'Other Person');
+    nameless = await make('nameless');
+    const [row] = await t
+      .em()
+      .getConnection()
+      .execute<{ id: number }[]>(`select id from addons where slug = 'authored'`);
+    addonId = row.id;
   });
 
   it('lets owners invite an existing account, list, edit and withdraw invitations', async () => {
@@ -119,7 +128,7 @@ describe('v5 pending authors', () => {
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       user_id: invitee.id,
-      name: 'invitee',
+      name: 'Invited Person',
       email: invitee.email,
       role: 'owner',
       listed: false,
@@ -133,7 +142,12 @@ describe('v5 pending authors', () => {
         : undefined,
     );
     expect(mail).toContain('Invitation to become an author of');
-    expect(mail).toContain('/developers/addon/authored/invitation');
+    // No developer hub here: the mail names the v5 endpoints that answer the invitation, which exist.
+    const { SITE_URL, PORT } = t.app.services.config;
+    const site = (SITE_URL ?? `http://localhost:${PORT}`).replace(/\/+$/, '');
+    expect(mail).toContain(`POST ${site}/api/v5/addons/addon/${addonId}/pending-authors/confirm/`);
+    expect(mail).toContain(`POST ${site}/api/v5/addons/addon/${addonId}/pending-authors/decline/`);
+    expect(mail).not.toContain('/developers/addon/');
     const again = await as(owner.token, t.http.post(pending())).send({ user_id: invitee.id });
     expect(again.status).toBe(400);
     expect(again.body).toEqual({ user_id: [expect.any(String)] });
@@ -178,5 +192,50 @@ describe('v5 pending authors', () => {
     expect((await as(other.token, t.http.post(pending('decline/')))).status).toBe(403);
     expect((await as(other.token, t.http.post(pending('confirm/')))).status).toBe(403);
     expect((await as(owner.token, t.http.get(pending()))).body).toEqual([]);
+  });
+
+  it('refuses to invite an account without a display name, as the original', async () => {
+    const res = await as(owner.token, t.http.post(pending())).send({ user_id: nameless.id });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ user_id: ['The account needs a display name before it can be added as an author.'] });
+  });
+
+  it('accepts API keys (JWT) as well as sessions, on every pending-authors route', async () => {
+    const keyOwner: KeyCaller = await keyCaller(t, { username: 'key-owner', name: 'Key Owner' });
+    const keyInvitee: KeyCaller = await keyCaller(t, { username: 'key-invitee', name: 'Key Invitee' });
+    await createAddon(t.em(), { slug: 'keyed', authors: [{ id: keyOwner.id }] });
+    const keyed = (rest = '') => `/api/v5/addons/addon/keyed/pending-authors/${rest}`;
+    const invited = await t.http
+      .post(keyed())
+      .set('Authorization', keyOwner.jwt())
+      .send({ user_id: keyInvitee.id, role: 'owner' });
+    expect(invited.status).toBe(201);
+    expect(invited.body).toMatchObject({ user_id: keyInvitee.id, name: 'Key Invitee', role: 'owner' });
+    const listed = await t.http.get(keyed()).set('Authorization', keyOwner.jwt());
+    expect(listed.status).toBe(200);
+    expect(listed.body.map((p: { user_id: number }) => p.user_id)).toEqual([keyInvitee.id]);
+    const one = await t.http.get(keyed(`${keyInvitee.id}/`)).set('Authorization', keyOwner.jwt());
+    expect(one.status).toBe(200);
+    const edited = await t.http
+      .patch(keyed(`${keyInvitee.id}/`))
+      .set('Authorization', keyOwner.jwt())
+      .send({ listed: false });
+    expect(edited.status).toBe(200);
+    expect(edited.body).toMatchObject({ listed: false });
+    const confirmed = await t.http.post(keyed('confirm/')).set('Authorization', keyInvitee.jwt());
+    expect(confirmed.status).toBe(200);
+    const authors = await t.http.get('/api/v5/addons/addon/keyed/authors/').set('Authorization', keyOwner.session);
+    expect(authors.body.map((a: { user_id: number }) => a.user_id)).toEqual([keyOwner.id, keyInvitee.id]);
+    // Withdrawing and declining with keys too.
+    const third = await keyCaller(t, { username: 'key-third', name: 'Key Third' });
+    expect((await t.http.post(keyed()).set('Authorization', keyOwner.jwt()).send({ user_id: third.id })).status).toBe(
+      201,
+    );
+    expect((await t.http.delete(keyed(`${third.id}/`)).set('Authorization', keyOwner.jwt())).status).toBe(204);
+    expect((await t.http.post(keyed()).set('Authorization', keyOwner.jwt()).send({ user_id: third.id })).status).toBe(
+      201,
+    );
+    expect((await t.http.post(keyed('decline/')).set('Authorization', third.jwt())).status).toBe(200);
+    expect((await t.http.get(keyed()).set('Authorization', keyOwner.jwt())).body).toEqual([]);
   });
 });

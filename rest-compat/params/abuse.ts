@@ -64,6 +64,8 @@ export function addonReportFromBody(body: unknown, version: ApiVersion): Record<
   if (typeof input.app === 'string') input.app = neutralAppName(input.app, version);
   // v4 keeps the 2019 reasons: the feedback form's are not choices there.
   if (legacyChoices) input.firefoxReasonsOnly = true;
+  // v5 speaks the original's names (`amo`, `rtamo`); the contract's versions the neutral ones.
+  else if (!gate(version, 'neutral-names')) input.originalNames = true;
   return input;
 }
 

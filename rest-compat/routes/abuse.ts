@@ -1,3 +1,4 @@
+import { originalChoiceName } from '../../src/abuse/abuse.enums.js';
 import { ALL_VERSIONS } from '../gates.js';
 import { userName } from '../shapes/addons.js';
 import { wireAppNameOf } from '../shapes/enums.js';
@@ -75,6 +76,8 @@ function shapeUser(user: RestAbuseUserFieldsFragment | null, ctx: ShapeContext) 
 function shapeAddonReport(r: RestReportAddonMutation['reportAddon'], ctx: ShapeContext) {
   const common = { reporter: shapeUser(r.reporter, ctx), addon: r.addon, message: r.message };
   if (ctx.gate('abuse-legacy-report-output')) return common;
+  // `neutral-names` off (v5): the original's `amo` and `rtamo` for the stored `site` and `return_to_site`.
+  const names = (value: string | null) => (ctx.gate('neutral-names') ? value : originalChoiceName(value));
   const dsa = ctx.gate('abuse-legacy-report-choices')
     ? {}
     : {
@@ -89,7 +92,7 @@ function shapeAddonReport(r: RestReportAddonMutation['reportAddon'], ctx: ShapeC
     ...dsa,
     addon_install_method: r.addonInstallMethod,
     addon_install_origin: r.addonInstallOrigin,
-    addon_install_source: r.addonInstallSource,
+    addon_install_source: names(r.addonInstallSource),
     addon_install_source_url: r.addonInstallSourceUrl,
     addon_name: r.addonName,
     addon_signature: r.addonSignature,
@@ -103,7 +106,7 @@ function shapeAddonReport(r: RestReportAddonMutation['reportAddon'], ctx: ShapeC
     operating_system: r.operatingSystem,
     operating_system_version: r.operatingSystemVersion,
     reason: r.reason,
-    report_entry_point: r.reportEntryPoint,
+    report_entry_point: names(r.reportEntryPoint),
   };
 }
 

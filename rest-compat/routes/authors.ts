@@ -96,7 +96,7 @@ const pendingRoutes = [
     method: 'GET',
     path: '/addons/addon/<addon>/pending-authors/',
     versions: ['v5'],
-    auth: ['session'],
+    auth: ['jwt', 'session'],
     document: gql`
       query RestAddonPendingAuthors($addon: String!) {
         addonPendingAuthors(addon: $addon) {
@@ -111,7 +111,7 @@ const pendingRoutes = [
     method: 'GET',
     path: '/addons/addon/<addon>/pending-authors/<user_id>/',
     versions: ['v5'],
-    auth: ['session'],
+    auth: ['jwt', 'session'],
     document: gql`
       query RestAddonPendingAuthor($addon: String!) {
         addonPendingAuthors(addon: $addon) {
@@ -130,7 +130,7 @@ const pendingRoutes = [
     method: 'POST',
     path: '/addons/addon/<addon>/pending-authors/',
     versions: ['v5'],
-    auth: ['session'],
+    auth: ['jwt', 'session'],
     errorStyle: 'drf',
     document: gql`
       mutation RestInviteAddonAuthor($addon: String!, $userId: Int!, $role: AuthorRole!, $listed: Boolean!) {
@@ -147,7 +147,7 @@ const pendingRoutes = [
     method: 'PATCH',
     path: '/addons/addon/<addon>/pending-authors/<user_id>/',
     versions: ['v5'],
-    auth: ['session'],
+    auth: ['jwt', 'session'],
     errorStyle: 'drf',
     document: gql`
       mutation RestUpdatePendingAuthor($addon: String!, $userId: Int!, $role: AuthorRole, $listed: Boolean) {
@@ -166,7 +166,7 @@ const pendingRoutes = [
     method: 'DELETE',
     path: '/addons/addon/<addon>/pending-authors/<user_id>/',
     versions: ['v5'],
-    auth: ['session'],
+    auth: ['jwt', 'session'],
     document: gql`
       mutation RestCancelPendingAuthor($addon: String!, $userId: Int!) {
         cancelAddonPendingAuthor(addon: $addon, userId: $userId)
@@ -182,7 +182,7 @@ const pendingRoutes = [
         method: 'POST',
         path: `/addons/addon/<addon>/pending-authors/${answer}/`,
         versions: ['v5'],
-        auth: ['session'],
+        auth: ['jwt', 'session'],
         document: gql`
           mutation RestAnswerAuthorInvitation($addon: String!, $accept: Boolean!) {
             confirm: confirmAddonAuthorInvitation(addon: $addon) @include(if: $accept) {

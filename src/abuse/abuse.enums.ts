@@ -13,7 +13,10 @@ export const ABUSE_REASONS = [
   'other',
 ] as const;
 
+/** The contract's entry points (v3/v4 keep these); `site` is the original's `amo`. */
 export const REPORT_ENTRY_POINTS = ['uninstall', 'menu', 'toolbar_context_menu', 'site'] as const;
+/** Today's entry points (GraphQL, REST v5): the extensions panel's context menu too. */
+export const CURRENT_REPORT_ENTRY_POINTS = [...REPORT_ENTRY_POINTS, 'unified_context_menu'] as const;
 
 /** `enterprise_policy` … `sync` are obsolete, kept for compatibility. */
 export const ADDON_INSTALL_METHODS = [
@@ -56,6 +59,41 @@ export const ADDON_INSTALL_SOURCES = [
   'other',
 ] as const;
 
+/**
+ * Today's install sources (GraphQL, REST v5): the contract's (which v3/v4 keep, storing the newer
+ * ones as `other`) and the Windows registry and application locations Firefox reports since.
+ */
+export const CURRENT_ADDON_INSTALL_SOURCES = [
+  ...ADDON_INSTALL_SOURCES,
+  'winreg_app_user',
+  'winreg_app_global',
+  'app_system_profile',
+  'app_system_addons',
+  'app_system_defaults',
+  'app_builtin',
+  'app_system_user',
+  'app_global',
+  'app_system_share',
+  'app_system_local',
+] as const;
+
+/**
+ * The stored (neutral) names of the choices the original spells after its site: REST v5 takes and
+ * answers `amo` and `rtamo` (gate `neutral-names` off), stored as `site` and `return_to_site`.
+ */
+export const ORIGINAL_CHOICE_NAMES: Readonly<Record<string, string>> = { amo: 'site', rtamo: 'return_to_site' };
+const NEUTRAL_TO_ORIGINAL: Readonly<Record<string, string>> = { site: 'amo', return_to_site: 'rtamo' };
+
+/** A stored entry point or install source as the original names it (REST v5). */
+export function originalChoiceName(value: string | null): string | null {
+  return value === null ? null : (NEUTRAL_TO_ORIGINAL[value] ?? value);
+}
+
+/** A choice list with the original's names in place of the neutral ones. */
+export function withOriginalNames(choices: readonly string[]): readonly string[] {
+  return choices.map((c) => NEUTRAL_TO_ORIGINAL[c] ?? c);
+}
+
 export const ADDON_SIGNATURES = [
   'curated_and_partner',
   'curated',
@@ -70,6 +108,10 @@ export const ADDON_SIGNATURES = [
   'system',
   'privileged',
 ] as const;
+
+/** Today's signature states (GraphQL, REST v5); Firefox's `unknown: <detail>` is stored as `unknown`. */
+export const CURRENT_ADDON_SIGNATURES = [...ADDON_SIGNATURES, 'not_required'] as const;
+export const UNKNOWN_SIGNATURE_PREFIX = 'unknown: ';
 
 /** The application a report comes from (`app`): the desktop browser when not given, as the original. */
 export const ABUSE_APPS = ['browser', 'android'] as const;

@@ -29,6 +29,12 @@ import {
   ADDON_INSTALL_METHODS,
   ADDON_INSTALL_SOURCES,
   ADDON_SIGNATURES,
+  CURRENT_ADDON_INSTALL_SOURCES,
+  CURRENT_ADDON_SIGNATURES,
+  CURRENT_REPORT_ENTRY_POINTS,
+  ORIGINAL_CHOICE_NAMES,
+  UNKNOWN_SIGNATURE_PREFIX,
+  withOriginalNames,
   DEFAULT_ABUSE_APP,
   REPORT_ENTRY_POINTS,
   normaliseChoice,
@@ -56,6 +62,8 @@ export interface AddonReportInput extends ReportCommonInput {
   addon?: string | null;
   /** Only the 2019 Firefox reasons are choices (the v3/v4 REST contract). */
   firefoxReasonsOnly?: boolean | null;
+  /** The original's names for entry points and install sources (`amo`, `rtamo`: REST v5). */
+  originalNames?: boolean | null;
   location?: string | null;
   reportEntryPoint?: string | null;
   addonInstallMethod?: string | null;
@@ -122,10 +130,14 @@ type Kind = 'text' | 'choice' | 'lenientChoice' | 'exactChoice' | 'date' | 'emai
 
 /** An optional field of a report: its input key, REST name, kind and length limit. */
 interface OptionalField {
-  key: Exclude<keyof AddonReportInput, 'addon' | 'message' | 'firefoxReasonsOnly'>;
+  key: Exclude<keyof AddonReportInput, 'addon' | 'message' | 'firefoxReasonsOnly' | 'originalNames'>;
   name: string;
   kind: Kind;
   choices?: readonly string[];
+  /** Choices stored under another name (the original's `amo` is stored as `site`). */
+  aliases?: Readonly<Record<string, string>>;
+  /** Firefox's `unknown: <detail>` signature states are stored as `unknown`, as the original does. */
+  unknownSignature?: boolean;
   max?: number;
 }
 
@@ -139,30 +151,64 @@ const COMMON_FIELDS: readonly OptionalField[] = [
   { key: 'illegalSubcategory', name: 'illegal_subcategory', kind: 'choice', choices: ILLEGAL_SUBCATEGORIES },
 ];
 
-const OPTIONAL_FIELDS: readonly OptionalField[] = [
-  { key: 'reason', name: 'reason', kind: 'choice', choices: CURRENT_ABUSE_REASONS },
-  ...COMMON_FIELDS.slice(1),
-  { key: 'location', name: 'location', kind: 'choice', choices: ABUSE_LOCATIONS },
-  { key: 'reportEntryPoint', name: 'report_entry_point', kind: 'choice', choices: REPORT_ENTRY_POINTS },
-  { key: 'addonInstallMethod', name: 'addon_install_method', kind: 'lenientChoice', choices: ADDON_INSTALL_METHODS },
-  { key: 'addonInstallOrigin', name: 'addon_install_origin', kind: 'text' },
-  { key: 'addonInstallSource', name: 'addon_install_source', kind: 'lenientChoice', choices: ADDON_INSTALL_SOURCES },
-  { key: 'addonInstallSourceUrl', name: 'addon_install_source_url', kind: 'text' },
-  { key: 'addonName', name: 'addon_name', kind: 'text' },
-  { key: 'addonSignature', name: 'addon_signature', kind: 'choice', choices: ADDON_SIGNATURES },
-  { key: 'addonSummary', name: 'addon_summary', kind: 'text' },
-  { key: 'addonVersion', name: 'addon_version', kind: 'text' },
-  { key: 'app', name: 'app', kind: 'exactChoice', choices: ABUSE_APPS },
-  { key: 'appversion', name: 'appversion', kind: 'text' },
-  { key: 'clientId', name: 'client_id', kind: 'text', max: TEXT_LIMITS.abuseClientId },
-  { key: 'installDate', name: 'install_date', kind: 'date' },
-  { key: 'operatingSystem', name: 'operating_system', kind: 'text' },
-  { key: 'operatingSystemVersion', name: 'operating_system_version', kind: 'text' },
-];
+/** An add-on report's fields with the given entry points, install sources and signatures. */
+function addonFields(
+  entryPoints: readonly string[],
+  installSources: readonly string[],
+  signatures: readonly string[],
+  extra: Pick<OptionalField, 'aliases' | 'unknownSignature'> = {},
+): readonly OptionalField[] {
+  const { aliases, unknownSignature } = extra;
+  return [
+    { key: 'reason', name: 'reason', kind: 'choice', choices: CURRENT_ABUSE_REASONS },
+    ...COMMON_FIELDS.slice(1),
+    { key: 'location', name: 'location', kind: 'choice', choices: ABUSE_LOCATIONS },
+    { key: 'reportEntryPoint', name: 'report_entry_point', kind: 'choice', choices: entryPoints, aliases },
+    { key: 'addonInstallMethod', name: 'addon_install_method', kind: 'lenientChoice', choices: ADDON_INSTALL_METHODS },
+    { key: 'addonInstallOrigin', name: 'addon_install_origin', kind: 'text' },
+    {
+      key: 'addonInstallSource',
+      name: 'addon_install_source',
+      kind: 'lenientChoice',
+      choices: installSources,
+      aliases,
+    },
+    { key: 'addonInstallSourceUrl', name: 'addon_install_source_url', kind: 'text' },
+    { key: 'addonName', name: 'addon_name', kind: 'text' },
+    { key: 'addonSignature', name: 'addon_signature', kind: 'choice', choices: signatures, unknownSignature },
+    { key: 'addonSummary', name: 'addon_summary', kind: 'text' },
+    { key: 'addonVersion', name: 'addon_version', kind: 'text' },
+    { key: 'app', name: 'app', kind: 'exactChoice', choices: ABUSE_APPS },
+    { key: 'appversion', name: 'appversion', kind: 'text' },
+    { key: 'clientId', name: 'client_id', kind: 'text', max: TEXT_LIMITS.abuseClientId },
+    { key: 'installDate', name: 'install_date', kind: 'date' },
+    { key: 'operatingSystem', name: 'operating_system', kind: 'text' },
+    { key: 'operatingSystemVersion', name: 'operating_system_version', kind: 'text' },
+  ];
+}
 
+/** Today's choices, by their stored (neutral) names: GraphQL. */
+const OPTIONAL_FIELDS = addonFields(
+  CURRENT_REPORT_ENTRY_POINTS,
+  CURRENT_ADDON_INSTALL_SOURCES,
+  CURRENT_ADDON_SIGNATURES,
+  {
+    unknownSignature: true,
+  },
+);
+
+/** Today's choices by the original's names (`amo`, `rtamo`; REST v5), stored by the neutral ones. */
+const ORIGINAL_NAME_FIELDS = addonFields(
+  withOriginalNames(CURRENT_REPORT_ENTRY_POINTS),
+  withOriginalNames(CURRENT_ADDON_INSTALL_SOURCES),
+  CURRENT_ADDON_SIGNATURES,
+  { aliases: ORIGINAL_CHOICE_NAMES, unknownSignature: true },
+);
+
+/** The contract's lists (REST v4): the 2019 reasons, no newer entry point, source or signature. */
 const FIREFOX_REASON_FIELDS: readonly OptionalField[] = [
   { key: 'reason', name: 'reason', kind: 'choice', choices: ABUSE_REASONS },
-  ...OPTIONAL_FIELDS.slice(1),
+  ...addonFields(REPORT_ENTRY_POINTS, ADDON_INSTALL_SOURCES, ADDON_SIGNATURES).slice(1),
 ];
 
 type ReportValues = Partial<Pick<AbuseReport, OptionalField['key']>>;
@@ -199,7 +245,7 @@ export class AbuseService {
     const { values, text } = checkFields(
       fields,
       input,
-      input.firefoxReasonsOnly ? FIREFOX_REASON_FIELDS : OPTIONAL_FIELDS,
+      input.firefoxReasonsOnly ? FIREFOX_REASON_FIELDS : input.originalNames ? ORIGINAL_NAME_FIELDS : OPTIONAL_FIELDS,
     );
 
     const found = await this.catalogue.lookup(ctx, addon!);
@@ -446,9 +492,11 @@ function checkFields(
       const date = parseDateTimeInput(value);
       if (date) values.installDate = date;
       else fields.add(field.name, DATETIME_FORMAT_MESSAGE);
+    } else if (field.unknownSignature && value.trim().toLowerCase().startsWith(UNKNOWN_SIGNATURE_PREFIX)) {
+      texts[field.key] = 'unknown';
     } else {
       const choice = field.kind === 'exactChoice' ? value : normaliseChoice(value);
-      if (field.choices!.includes(choice)) texts[field.key] = choice;
+      if (field.choices!.includes(choice)) texts[field.key] = field.aliases?.[choice] ?? choice;
       else if (field.kind === 'lenientChoice') texts[field.key] = 'other';
       else fields.add(field.name, abuseMessages.invalidChoice(value));
     }

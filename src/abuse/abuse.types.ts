@@ -186,7 +186,17 @@ export class AddonAbuseReportInput {
   })
   firefoxReasonsOnly?: boolean | null;
 
-  @Field(() => String, { nullable: true, description: 'uninstall, menu, toolbar_context_menu, site.' })
+  @Field(() => Boolean, {
+    nullable: true,
+    description:
+      'Entry points and install sources by the original names (`amo`, `rtamo`), stored as `site` and `return_to_site`; default false.',
+  })
+  originalNames?: boolean | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'uninstall, menu, toolbar_context_menu, site, unified_context_menu.',
+  })
   reportEntryPoint?: string | null;
 
   @Field(() => String, { nullable: true, description: 'An unknown method is stored as `other`.' })
@@ -204,7 +214,7 @@ export class AddonAbuseReportInput {
   @Field(() => String, { nullable: true })
   addonName?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "Firefox's `unknown: <detail>` is stored as `unknown`." })
   addonSignature?: string | null;
 
   @Field(() => String, { nullable: true })

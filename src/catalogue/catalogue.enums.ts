@@ -64,13 +64,13 @@ const STATUS_NAMES: Record<AddonStatus, string> = {
 export const addonStatusName = (status: AddonStatus): string => STATUS_NAMES[status];
 
 /**
- * The statuses of today's add-ons: public, deleted, disabled, nominated, incomplete and
- * unreviewed. The legacy ones read as the current status they became.
+ * The statuses of today's add-ons: public, deleted, disabled, nominated, incomplete, unreviewed
+ * and rejected (the listing's content was rejected: `lifecycle/listing-review.service.ts`, the
+ * original's STATUS_REJECTED). The legacy ones read as the current status they became.
  */
 export function currentAddonStatus(status: AddonStatus): AddonStatus {
   if (status === AddonStatus.LITE || status === AddonStatus.REVIEW_PENDING) return AddonStatus.PUBLIC;
   if (status === AddonStatus.LITE_NOMINATED || status === AddonStatus.PENDING) return AddonStatus.NOMINATED;
-  if (status === AddonStatus.REJECTED) return AddonStatus.DISABLED;
   return status;
 }
 

@@ -13,9 +13,10 @@ import { KeyOperation, KeyScope } from '../auth/key-scopes.js';
 import { OwnTransactions } from '../graphql/transactions.js';
 
 /**
- * Developer-side listing changes (authors of the add-on only). The listing edits accept API keys
- * (family `listing`, so CI can keep a listing in step with its releases); author management takes a
- * session.
+ * Developer-side listing changes (authors of the add-on only). The listing edits and the pending
+ * authors (invitations, and the invitee's answer) accept API keys (family `listing`, so CI can keep
+ * a listing in step with its releases, and as the original's v5 endpoints do); editing and removing
+ * confirmed authors takes a session.
  */
 @Resolver()
 export class ListingResolver {
@@ -69,12 +70,16 @@ export class ListingResolver {
     return this.services.listing.removeAuthor(ctx, addon, userId);
   }
 
+  @Accepts('jwt', 'session')
+  @KeyScope(KeyOperation.LISTING)
   @Requires(SIGN_IN, objectRule('an author of the add-on'))
   @Query(() => [AddonAuthorDetailType], { description: 'Invitations to become an author not yet answered.' })
   addonPendingAuthors(@Arg('addon') addon: string, @Ctx() ctx: RequestContext) {
     return this.services.listing.pendingAuthors(ctx, addon);
   }
 
+  @Accepts('jwt', 'session')
+  @KeyScope(KeyOperation.LISTING)
   @Requires(SIGN_IN, objectRule('an owner of the add-on'))
   @Mutation(() => AddonAuthorDetailType, {
     description: 'Invites an existing account; it becomes an author (last) once the invitee confirms.',
@@ -89,6 +94,8 @@ export class ListingResolver {
     return this.services.listing.inviteAuthor(ctx, addon, userId, role, listed);
   }
 
+  @Accepts('jwt', 'session')
+  @KeyScope(KeyOperation.LISTING)
   @Requires(SIGN_IN, objectRule('an owner of the add-on'))
   @Mutation(() => AddonAuthorDetailType)
   updateAddonPendingAuthor(
@@ -101,6 +108,8 @@ export class ListingResolver {
     return this.services.listing.updatePendingAuthor(ctx, addon, userId, { role, listed });
   }
 
+  @Accepts('jwt', 'session')
+  @KeyScope(KeyOperation.LISTING)
   @Requires(SIGN_IN, objectRule('an owner of the add-on'))
   @Mutation(() => Boolean, { description: 'Withdraws an invitation.' })
   cancelAddonPendingAuthor(
@@ -111,12 +120,16 @@ export class ListingResolver {
     return this.services.listing.cancelPendingAuthor(ctx, addon, userId);
   }
 
+  @Accepts('jwt', 'session')
+  @KeyScope(KeyOperation.LISTING)
   @Requires(SIGN_IN, objectRule('the invitee'))
   @Mutation(() => AddonObjectType, { description: 'The invitee becomes an author, last in the list.' })
   confirmAddonAuthorInvitation(@Arg('addon') addon: string, @Ctx() ctx: RequestContext) {
     return this.services.listing.answerInvitation(ctx, addon, true);
   }
 
+  @Accepts('jwt', 'session')
+  @KeyScope(KeyOperation.LISTING)
   @Requires(SIGN_IN, objectRule('the invitee'))
   @Mutation(() => AddonObjectType, { description: 'The invitee turns the invitation down.' })
   declineAddonAuthorInvitation(@Arg('addon') addon: string, @Ctx() ctx: RequestContext) {

@@ -304,6 +304,10 @@ export class ListingService {
     if (await ctx.em.count(AddonUser, { addon, user })) {
       throw errors.field('user_id', 'An author can only be present once.');
     }
+    // The original's rule: authors are shown by their display name, so an invitee needs one.
+    if ((user.displayName?.trim().length ?? 0) < 2) {
+      throw errors.field('user_id', 'The account needs a display name before it can be added as an author.');
+    }
     if (await ctx.em.count(PendingAuthor, { addon, user })) {
       throw errors.field('user_id', 'The user has already been invited.');
     }

@@ -7,6 +7,8 @@ import { License } from './license.entity.js';
 import { FeaturedAddon, Preview } from './preview.entity.js';
 import { AddonFile, Version, VersionCompat } from './version.entity.js';
 import { AddonActivity } from './lifecycle/activity.entity.js';
+import { AddonListingReview } from './lifecycle/listing-review.entity.js';
+import { ListingReviewResolver } from './lifecycle/listing-review.resolver.js';
 import { CatalogueResolver } from './catalogue.resolver.js';
 import { LanguageToolsResolver } from './language-tools.resolver.js';
 import { AddonAuthorResolver, AddonSummaryResolver } from './catalogue.summary.js';
@@ -29,6 +31,7 @@ export const catalogueManifest: DomainManifest = {
     FeaturedAddon,
     DeniedGuid,
     AddonActivity,
+    AddonListingReview,
   ],
   resolvers: [
     CatalogueResolver,
@@ -40,6 +43,7 @@ export const catalogueManifest: DomainManifest = {
     PreviewResolver,
     ListingResolver,
     LifecycleResolver,
+    ListingReviewResolver,
     LanguageToolsResolver,
   ],
 };

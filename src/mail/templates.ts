@@ -107,12 +107,15 @@ If you did not ask to sign in, ignore this mail: nothing happens without the lin
 
   /** An invitation to become an author of an add-on (`ListingService.inviteAuthor`), to the invitee. */
   authorInvitation: defineMail('authorInvitation', {
-    placeholders: ['addonName', 'role', 'confirmUrl', 'serviceName'],
+    placeholders: ['addonName', 'role', 'confirmUrl', 'declineUrl', 'serviceName'],
     subject: 'Invitation to become an author of {{addonName}}',
     body: `You were invited to become an author ({{role}}) of {{addonName}} on {{serviceName}} Add-ons.
 
-To accept or decline the invitation, open:
-{{confirmUrl}}
+Answer through the add-on API, signed in to this account (a session or an API key).
+To accept:
+POST {{confirmUrl}}
+To decline:
+POST {{declineUrl}}
 
 Nothing changes until you accept.`,
     footer: 'You get this mail because an owner of {{addonName}} on {{serviceName}} Add-ons invited your account.',

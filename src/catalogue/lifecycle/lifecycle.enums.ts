@@ -33,6 +33,11 @@ export const ActivityAction = {
   TRUSTED_PUBLISHER_REMOVED: 'trusted_publisher_removed',
   /** A CI provider's OIDC token was exchanged for a short-lived API key scoped to the add-on. */
   TRUSTED_PUBLISHING_KEY_ISSUED: 'trusted_publishing_key_issued',
+  /** A content reviewer rejected the add-on's listing (status rejected) or approved it (the original's REJECT/APPROVE_LISTING_CONTENT). */
+  LISTING_CONTENT_REJECTED: 'listing_content_rejected',
+  LISTING_CONTENT_APPROVED: 'listing_content_approved',
+  /** A developer asked for a new review of a rejected listing (the original's REJECTED_LISTING_REVIEW_REQUEST). */
+  LISTING_REVIEW_REQUESTED: 'listing_review_requested',
 } as const;
 export type ActivityAction = (typeof ActivityAction)[keyof typeof ActivityAction];
 
@@ -69,6 +74,8 @@ export interface LifecycleEvents {
   'addon.blocked': { addonId: number; change: 'created' | 'edited' | 'deleted'; soft: boolean | null };
   /** Promoted in `category` for `apps`, or no longer promoted (`category` null). */
   'addon.promoted': { addonId: number; category: number | null; apps: number[] };
+  /** A content reviewer rejected the listing (`rejected`: true; the add-on leaves the public catalogue) or approved it. */
+  'addon.listing_reviewed': { addonId: number; rejected: boolean };
 }
 
 export type LifecycleEventType = keyof LifecycleEvents;
@@ -82,4 +89,5 @@ export const CATALOGUE_EVENTS: readonly LifecycleEventType[] = [
   'addon.enabled',
   'addon.deleted',
   'addon.promoted',
+  'addon.listing_reviewed',
 ];

@@ -28,7 +28,7 @@ import { addonState, type AddonState } from './lifecycle.state.js';
 type EventList = { [K in LifecycleEventType]: [K, LifecycleEvents[K]] }[LifecycleEventType][];
 
 /** One change of one add-on, as `change` applies and records it. */
-interface Change {
+export interface Change {
   action: ActivityAction;
   actorId: number | null;
   versionId?: number | null;
@@ -452,6 +452,14 @@ export class AddonLifecycle {
       apply: (a) => void (a.status = AddonStatus.DELETED),
       events: [['addon.deleted', { addonId }]],
     };
+  }
+
+  /**
+   * One change through the one write path, for the lifecycle folder's other modules (the listing
+   * content review, `listing-review.service.ts`), which check their callers' permissions first.
+   */
+  applyChange(ctx: RequestContext, addonId: number, change: Change): Promise<void> {
+    return this.run(ctx, addonId, change);
   }
 
   /** In the operation's transaction (the executor's: see src/graphql/transactions.ts). */
