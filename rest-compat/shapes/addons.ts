@@ -247,6 +247,19 @@ export function shapePromoted(promoted: AddonData['promoted'], ctx: ShapeContext
 export const userName = (user: { displayName: string | null; username: string; name: string }, ctx: ShapeContext) =>
   ctx.gate('user-name-username-fallback') ? user.displayName || user.username : user.name;
 
+/** A preview object (the add-on's `previews`, and v5's preview create and edit answers). */
+export function shapePreview(p: AddonData['previews'][number], ctx: ShapeContext, defaultLocale?: string) {
+  return {
+    id: p.id,
+    caption: ctx.translated(p.caption, defaultLocale),
+    image_size: p.imageSize,
+    image_url: p.imageUrl,
+    ...(ctx.gate('del-preview-position') ? {} : { position: p.position }),
+    thumbnail_size: p.thumbnailSize,
+    thumbnail_url: p.thumbnailUrl,
+  };
+}
+
 /** The add-on object (detail, or a search result with `search`), as the request's gates say. */
 export function shapeAddon(addon: AddonData, ctx: ShapeContext, options: AddonShapeOptions = {}) {
   const legacy = ctx.gate('del-addons-promoted-public-stats');
@@ -300,15 +313,7 @@ export function shapeAddon(addon: AddonData, ctx: ShapeContext, options: AddonSh
       ? { latest_unlisted_version: addon.latestUnlistedVersion ? shapeVersion(addon.latestUnlistedVersion, ctx) : null }
       : {}),
     name: t(addon.name),
-    previews: addon.previews.map((p) => ({
-      id: p.id,
-      caption: t(p.caption),
-      image_size: p.imageSize,
-      image_url: p.imageUrl,
-      ...(ctx.gate('del-preview-position') ? {} : { position: p.position }),
-      thumbnail_size: p.thumbnailSize,
-      thumbnail_url: p.thumbnailUrl,
-    })),
+    previews: addon.previews.map((p) => shapePreview(p, ctx, locale)),
     ...(legacy ? {} : { promoted: shapePromoted(addon.promoted, ctx), public_stats: addon.publicStats }),
     ratings: {
       average: addon.ratings.average,

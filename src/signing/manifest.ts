@@ -4,9 +4,10 @@ import { SigningResolver } from './signing.resolver.js';
 import { VersionSourceResolver } from './source.resolver.js';
 import { VersionSource } from './version-source.entity.js';
 import { RollbackResolver } from './rollback.resolver.js';
+import { UploadListResolver } from './upload-list.resolver.js';
 
 export const signingManifest: DomainManifest = {
   name: 'signing',
   entities: [FileUpload, VersionSource],
-  resolvers: [SigningResolver, RollbackResolver, VersionSourceResolver],
+  resolvers: [SigningResolver, RollbackResolver, VersionSourceResolver, UploadListResolver],
 };
