@@ -43,7 +43,7 @@ describe('updateAddonListing', () => {
         summary: 'A fine summary',
         name: { de: 'Gelistet' },
         homepage: { 'en-US': 'https://example.com' },
-        tags: ['Privacy', 'privacy', 'tabs'],
+        tags: ['Privacy', 'privacy', 'tab manager'],
         categories: [
           { application: 'BROWSER', slug: 'privacy-security' },
           { application: 'ANDROID', slug: 'performance' },
@@ -56,7 +56,7 @@ describe('updateAddonListing', () => {
     expect(res.body.data.updateAddonListing).toMatchObject({
       name: { 'en-US': 'Listed', fr: 'Listé', de: 'Gelistet' },
       summary: { 'en-US': 'A fine summary' },
-      tags: ['privacy', 'tabs'],
+      tags: ['privacy', 'tab manager'],
       requiresPayment: true,
       currentVersion: { license: { name: { 'en-US': 'The MIT License' }, isCustom: false } },
     });
@@ -65,7 +65,7 @@ describe('updateAddonListing', () => {
       summary: { 'en-US': 'A fine summary' },
       requires_payment: true,
       categories: { browser: ['privacy-security'], android: ['performance'] },
-      tags: ['privacy', 'tabs'],
+      tags: ['privacy', 'tab manager'],
     });
   });
 
@@ -102,7 +102,7 @@ describe('updateAddonListing', () => {
       categories: ['Invalid category: "no-such-category".'],
     });
     const rest = await t.http.get('/api/v4/addons/addon/listed-addon/');
-    expect(rest.body.tags).toEqual(['privacy', 'tabs']);
+    expect(rest.body.tags).toEqual(['privacy', 'tab manager']);
     const cleared = await gql(owner.token, UPDATE, { addon: 'listed-addon', input: { name: { 'en-US': null } } });
     expect(cleared.body.errors[0].extensions.fields).toEqual({
       name: ['A name is required in the default locale (en-US).'],

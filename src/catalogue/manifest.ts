@@ -9,8 +9,10 @@ import { AddonFile, Version, VersionCompat } from './version.entity.js';
 import { AddonActivity } from './lifecycle/activity.entity.js';
 import { AddonListingReview } from './lifecycle/listing-review.entity.js';
 import { ListingReviewResolver } from './lifecycle/listing-review.resolver.js';
+import { Tag } from './tag.entity.js';
 import { CatalogueResolver } from './catalogue.resolver.js';
 import { LanguageToolsResolver } from './language-tools.resolver.js';
+import { TagsResolver } from './tags.resolver.js';
 import { AddonAuthorResolver, AddonSummaryResolver } from './catalogue.summary.js';
 import { FileResolver, LicenseResolver, PreviewResolver, VersionResolver } from './version.resolver.js';
 import { ListingResolver } from './listing.resolver.js';
@@ -32,6 +34,7 @@ export const catalogueManifest: DomainManifest = {
     DeniedGuid,
     AddonActivity,
     AddonListingReview,
+    Tag,
   ],
   resolvers: [
     CatalogueResolver,
@@ -45,5 +48,6 @@ export const catalogueManifest: DomainManifest = {
     LifecycleResolver,
     ListingReviewResolver,
     LanguageToolsResolver,
+    TagsResolver,
   ],
 };

@@ -12,7 +12,8 @@ import { CurationLogEntryType, CurationLogPageType } from './curation-log.types.
 class CurationLogArgs extends PageArgs {
   @Field(() => String, {
     nullable: true,
-    description: '`primary_shelf`, `secondary_shelf`, `home_shelf` or `discovery_item`.',
+    description:
+      '`primary_shelf`, `secondary_shelf`, `home_shelf`, `discovery_item`, `replacement_addon` or `browser_mapping`.',
   })
   subjectType?: CurationSubject | null;
 

@@ -5,7 +5,8 @@ import { CurationLogEntry } from './curation-log.entity.js';
 import { Permission } from '../auth/permissions.js';
 
 export type CurationAction = 'created' | 'updated' | 'enabled' | 'disabled' | 'deleted';
-export type CurationSubject = 'primary_shelf' | 'secondary_shelf' | 'home_shelf' | 'discovery_item';
+export type CurationSubject =
+  'primary_shelf' | 'secondary_shelf' | 'home_shelf' | 'discovery_item' | 'replacement_addon' | 'browser_mapping';
 
 /** What the log records of an object: its fields before and after. */
 export type Facts = Record<string, unknown>;
@@ -14,7 +15,7 @@ export type Facts = Record<string, unknown>;
 export interface CuratedKind<E extends { id: number }> {
   subject: CurationSubject;
   /** The key its facts are logged under when it is created or deleted. */
-  key: 'shelf' | 'item';
+  key: 'shelf' | 'item' | 'replacement' | 'mapping';
   facts(entity: E): Facts;
 }
 

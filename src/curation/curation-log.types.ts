@@ -9,7 +9,10 @@ export class CurationLogEntryType {
   @Field({ description: '`created`, `updated`, `enabled`, `disabled` or `deleted`.' })
   action!: string;
 
-  @Field({ description: '`primary_shelf`, `secondary_shelf`, `home_shelf` or `discovery_item`.' })
+  @Field({
+    description:
+      '`primary_shelf`, `secondary_shelf`, `home_shelf`, `discovery_item`, `replacement_addon` or `browser_mapping`.',
+  })
   subjectType!: string;
 
   @Field(() => Int)

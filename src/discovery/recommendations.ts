@@ -26,6 +26,26 @@ export async function recommendExtensions(
   count: number,
 ): Promise<number[]> {
   if (count <= 0 || !seeds.length) return [];
+  const ids = await rankedExtensions(ctx, seeds, POOL);
+  const rank = new Map(ids.map((id, i) => [id, i]));
+  const draw = (id: number) => createHash('sha256').update(`${clientId.toLowerCase()}:${id}`).digest('hex');
+  return [...ids]
+    .sort((a, b) => (draw(a) < draw(b) ? -1 : 1))
+    .slice(0, count)
+    .sort((a, b) => rank.get(a)! - rank.get(b)!);
+}
+
+/**
+ * The best `limit` public extensions for `seeds`, best first (see `recommendExtensions`): those
+ * that share collections or 4+ ratings with a seed, by how often, then the most used of the seeds'
+ * categories. None without a seed.
+ */
+export async function rankedExtensions(
+  ctx: RequestContext,
+  seeds: readonly number[],
+  limit: number,
+): Promise<number[]> {
+  if (limit <= 0 || !seeds.length) return [];
   const rows = await selectRows<{ id: number }>(
     ctx.em,
     `with seeds as (select unnest(?::int[]) as id),
@@ -54,13 +74,7 @@ export async function recommendExtensions(
        and (s.id is not null or a.category_ids && array(select id from categories))
      order by coalesce(s.score, 0) desc, a.average_daily_users desc, a.id
      limit ?`,
-    [`{${seeds.join(',')}}`, AddonType.EXTENSION, POOL],
+    [`{${seeds.join(',')}}`, AddonType.EXTENSION, limit],
   );
-  const rank = new Map(rows.map((row, i) => [row.id, i]));
-  const draw = (id: number) => createHash('sha256').update(`${clientId.toLowerCase()}:${id}`).digest('hex');
-  return rows
-    .map((row) => row.id)
-    .sort((a, b) => (draw(a) < draw(b) ? -1 : 1))
-    .slice(0, count)
-    .sort((a, b) => rank.get(a)! - rank.get(b)!);
+  return rows.map((row) => row.id);
 }

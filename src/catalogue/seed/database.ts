@@ -42,7 +42,8 @@ export async function loadReference(query: Query): Promise<SeedReference> {
     'select id, builtin from licenses where builtin > 0 order by builtin, id',
   );
   for (const l of builtins) if (!licences.has(l.builtin)) licences.set(l.builtin, l.id);
-  return { categories, licences };
+  const tags = (await query<{ tag_text: string }>('select tag_text from tags order by id')).map((t) => t.tag_text);
+  return { categories, licences, tags };
 }
 
 /** The first free id of every seeded table: after its largest id and after its sequence. */

@@ -5,10 +5,14 @@ import { Rng, fmix32 } from './prng.js';
 import { FingerprintSet, SlugAllocator, slugify } from './unique.js';
 import { generateUser } from './users.js';
 import { Vocabulary } from './vocabulary.js';
-import { PERMISSIONS, TAGS } from './words.js';
+import { PERMISSIONS } from './words.js';
 
 /** The data model alone, without a database: determinism, shapes and distributions. */
 const vocabulary = new Vocabulary();
+/** A tag list as the database holds one (the `tags` table, in id order). */
+// prettier-ignore
+const TAGS = ['ad blocker', 'privacy', 'security', 'dark mode', 'video downloader', 'youtube', 'vpn', 'translation',
+  'shopping', 'tab manager', 'music', 'weather'];
 const reference: SeedReference = {
   categories: new Map([
     ['1:1', { regular: [1, 2, 3, 4], misc: 5 }],
@@ -17,6 +21,7 @@ const reference: SeedReference = {
     ['1:3', { regular: [12], misc: null }],
   ]),
   licences: new Map([1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => [n, 100 + n])),
+  tags: TAGS,
 };
 
 function generate(seed: number, total: number): AddonBatch {

@@ -8,14 +8,16 @@ import { slugify } from './unique.js';
 import { pickAuthors, type UserRange } from './users.js';
 import { LEGACY_UNTIL, addVersions, type Plan } from './versions.js';
 import { toCyrillic, type Vocabulary } from './vocabulary.js';
-import { LANGUAGES, TAGS } from './words.js';
+import { LANGUAGES } from './words.js';
 
-/** What the generator reads from the database once: seeded categories and built-in licences. */
+/** What the generator reads from the database once: seeded categories, built-in licences, the tag list. */
 export interface SeedReference {
   /** Category ids by `application:type`: the regular ones, and the catch-all "Other". */
   categories: ReadonlyMap<string, { regular: number[]; misc: number | null }>;
   /** Licence ids by built-in number. */
   licences: ReadonlyMap<number, number>;
+  /** The tag list (`tags`), in id order: the first are the most used. */
+  tags: readonly string[];
 }
 
 export interface GeneratorOptions {
@@ -119,7 +121,7 @@ export class CatalogueGenerator {
       promoted_category: promoted ? rng.int(1, 6) : null,
       target_locale: null,
       promoted_apps: promoted ? promotedApps : [],
-      tags: tags(rng, type),
+      tags: tags(rng, type, this.options.reference.tags),
       category_ids: this.categories(rng, type, apps),
       compat_apps: compatApps,
       compat_min: versions.compat.map((c) => c.min_int),
@@ -265,13 +267,14 @@ function translate(locales: string[], make: (locale: string) => string): Transla
 
 const without = <T>(items: readonly T[], item: T) => items.filter((i) => i !== item);
 
-function tags(rng: Rng, type: AddonType): string[] {
+function tags(rng: Rng, type: AddonType, list: readonly string[]): string[] {
   let count = 0;
   if (type === AddonType.EXTENSION) count = rng.weighted(TAG_COUNTS);
   else if (type === AddonType.STATICTHEME && rng.chance(0.1)) count = 1;
+  count = Math.min(count, list.length);
   const chosen = new Set<string>();
   // Skewed: the first tags of the list are the most used.
-  while (chosen.size < count) chosen.add(TAGS[Math.floor(TAGS.length * Math.pow(rng.next(), 1.5))]);
+  while (chosen.size < count) chosen.add(list[Math.floor(list.length * Math.pow(rng.next(), 1.5))]);
   return [...chosen].sort();
 }
 

@@ -7,7 +7,6 @@ import { SEEDED_TABLES } from './model.js';
 import { seedCatalogue } from './seed.js';
 import { generateUser } from './users.js';
 import { Vocabulary } from './vocabulary.js';
-import { TAGS } from './words.js';
 
 /** Seeding into a real database (PGlite, or PostgreSQL with DATABASE_URL): determinism and consistency. */
 const N = 300;
@@ -143,9 +142,8 @@ describe('seedCatalogue', () => {
         where c.id is null or c.type <> a.type or not exists (select 1 from versions v
           join version_compat vc on vc.version_id = v.id where v.addon_id = a.id and vc.application = c.application)`),
     ).toBe(0);
-    expect(await violations(`select 1 from addons, unnest(tags) t where t <> all(?::text[])`, [textArray(TAGS)])).toBe(
-      0,
-    );
+    // Tags of the tag list alone.
+    expect(await violations(`select 1 from addons, unnest(tags) t where t not in (select tag_text from tags)`)).toBe(0);
     expect(
       await violations(`select id from addons where (promoted_category is null) <> (promoted_apps = '{}')
         or not promoted_apps <@ compat_apps or (promoted_category is not null and status <> 4)`),

@@ -50,16 +50,6 @@ export const FILLER_WORDS: readonly string[] = [
   'every', 'each', 'also', 'only', 'than', 'then', 'so', 'at', 'as', 'be', 'one',
 ];
 
-/** Tags an add-on may carry (search filter `tag`, weight C of the search document). */
-// prettier-ignore
-export const TAGS: readonly string[] = [
-  'ad blocker', 'anti malware', 'anti tracker', 'antivirus', 'automation', 'bookmarks', 'chat', 'coupon',
-  'dark mode', 'download manager', 'facebook', 'games', 'google', 'history', 'image', 'music', 'news',
-  'notes', 'password manager', 'pinterest', 'privacy', 'productivity', 'proxy', 'reddit', 'screen reader',
-  'screenshot', 'search', 'security', 'shopping', 'social media', 'tab manager', 'todo', 'translation',
-  'twitter', 'video', 'video downloader', 'vpn', 'wallpaper', 'weather', 'youtube',
-];
-
 /** WebExtension permissions an extension's file may request. */
 // prettier-ignore
 export const PERMISSIONS: readonly string[] = [
