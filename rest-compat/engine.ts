@@ -12,7 +12,7 @@ import { findInvalidText, refuseInvalidText } from '../src/core/input-guards.js'
 import { isMultipart, readMultipart } from '../src/core/multipart.js';
 import { formatTimestamp } from '../src/core/dates.js';
 import { readCookie, setCookie } from '../src/auth/session-cookie.js';
-import { requestUrlOf, sendBytes, sendJson, sendJsonText, userAgentOf } from '../src/core/http.js';
+import { requestUrlOf, sendBytes, sendJson, sendJsonText, userAgentOf, forwardingHeadersOf } from '../src/core/http.js';
 import type { CachedAnswer } from '../src/core/response-cache.js';
 import { canonicalLocale, resolveRequestLocale } from '../src/core/i18n/locales.js';
 import type { Database } from '../src/db/database.js';
@@ -276,7 +276,7 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
           em,
           viewer,
           locale,
-          request: { baseUrl, ip, userAgent: userAgentOf(req), api: 'rest' },
+          request: { baseUrl, ip, userAgent: userAgentOf(req), ...forwardingHeadersOf(req), api: 'rest' },
           cacheTags,
           legacy,
         });

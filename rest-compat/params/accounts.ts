@@ -44,6 +44,17 @@ export function notificationChangesFromBody(body: unknown): NotificationChange[]
   return changes;
 }
 
+/** `token`, `hash` and `notification` of an unsubscribe link's request; other than strings: absent. */
+export function unsubscribeFromBody(body: unknown): {
+  token: string | null;
+  hash: string | null;
+  notification: string | null;
+} {
+  const data = jsonObject(body);
+  const text = (value: unknown) => (typeof value === 'string' ? value : null);
+  return { token: text(data.token), hash: text(data.hash), notification: text(data.notification) };
+}
+
 /** `email`, `username`, `idp_id`, `group` of super-create; a non-string is UNPROCESSABLE (422). */
 export function superCreateInputFromBody(body: unknown): SuperCreateInput {
   const data = jsonObject(body);

@@ -1,10 +1,16 @@
 import { ALL_VERSIONS } from '../gates.js';
 import { userName } from '../shapes/addons.js';
 import Upload from 'graphql-upload/Upload.mjs';
-import { accountInputFromBody, notificationChangesFromBody, superCreateInputFromBody } from '../params/accounts.js';
+import {
+  accountInputFromBody,
+  notificationChangesFromBody,
+  superCreateInputFromBody,
+  unsubscribeFromBody,
+} from '../params/accounts.js';
 import type {
   RestNotificationsQuery,
   RestSuperCreateMutation,
+  RestUnsubscribeNotificationMutation,
   RestUpdateNotificationsMutation,
   RestUserFieldsFragment,
 } from '../generated/operations.js';
@@ -212,6 +218,25 @@ export const accountRoutes = defineRoutes([
     `,
     variables: (req) => ({ user: req.params.user, changes: notificationChangesFromBody(req.body) }),
     shape: (data: RestUpdateNotificationsMutation) => data.updateNotifications,
+  },
+  {
+    // The one-click unsubscribe link of notification mails (no sign-in: the token and hash are it).
+    method: 'POST',
+    path: '/accounts/unsubscribe/',
+    versions: both,
+    // The original authenticates this view by the token alone: an Authorization header is ignored.
+    auth: [],
+    document: gql`
+      mutation RestUnsubscribeNotification($token: String, $hash: String, $notification: String) {
+        unsubscribeNotification(token: $token, hash: $hash, notification: $notification) {
+          name
+          enabled
+          mandatory
+        }
+      }
+    `,
+    variables: (req) => unsubscribeFromBody(req.body),
+    shape: (data: RestUnsubscribeNotificationMutation) => data.unsubscribeNotification,
   },
   {
     method: 'DELETE',

@@ -2,10 +2,11 @@ import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
 import type { AccountsService } from './accounts.service.js';
 import { UserNotification } from './notification.entity.js';
-import type { User } from './user.entity.js';
+import type { UnsubscribeCodes } from './unsubscribe-codes.js';
+import { User } from './user.entity.js';
 
 /** One notification type: `dev` ones apply to developers only; mandatory ones cannot be changed. */
-interface NotificationDefinition {
+export interface NotificationDefinition {
   readonly name: string;
   readonly group: 'user' | 'dev';
   readonly mandatory: boolean;
@@ -63,9 +64,22 @@ export interface NotificationChange {
   enabled: boolean;
 }
 
+/** A one-click unsubscribe request from a notification mail's link (see UnsubscribeCodes). */
+export interface UnsubscribeRequest {
+  token: string | null;
+  hash: string | null;
+  notification: string | null;
+}
+
+/** Longest notification name accepted before looking it up (the stored column's length). */
+const MAX_NOTIFICATION_NAME = 50;
+
 /** Notification preferences: defaults until set, developer ones for developers only. */
 export class NotificationsService {
-  constructor(private readonly accounts: AccountsService) {}
+  constructor(
+    private readonly accounts: AccountsService,
+    private readonly codes: UnsubscribeCodes,
+  ) {}
 
   async list(ctx: RequestContext, identifier: string): Promise<NotificationSetting[]> {
     const account = await this.accounts.editable(ctx, identifier);
@@ -112,6 +126,48 @@ export class NotificationsService {
       await ctx.em.flush();
     }
     return this.settings(ctx, account);
+  }
+
+  /**
+   * Turns one notification off for the address a mail's unsubscribe link names, without signing in
+   * (the token and hash are the credentials). Developer notifications can be turned off by anyone
+   * who got one. Refusals as the original's: a code not made here or an address of no account is
+   * FORBIDDEN, an unknown name a BAD_PARAMETER, a mandatory one too.
+   */
+  async unsubscribe(ctx: RequestContext, request: UnsubscribeRequest): Promise<NotificationSetting> {
+    const email = this.codes.parse(request.token, request.hash);
+    if (email === null) throw errors.forbidden('Invalid token or hash.');
+    const account = await ctx.em.findOne(User, { email, deleted: false });
+    if (!account) throw errors.forbidden('Email address not found.');
+    const name = request.notification;
+    const type =
+      name !== null && name.length <= MAX_NOTIFICATION_NAME
+        ? notificationTypes(ctx).find((t) => t.name === name)
+        : undefined;
+    if (!type) {
+      // The original names a missing one `None` (Python's rendering of it).
+      throw errors.badParameter(`Notification [${name?.slice(0, MAX_NOTIFICATION_NAME) ?? 'None'}] does not exist`);
+    }
+    if (type.mandatory) {
+      throw errors.badParameter(`Attempting to set [${type.name}] to False. Mandatory notifications can't be modified`);
+    }
+    const row = await ctx.em.findOne(UserNotification, { user: account.id, name: type.name });
+    if (row) row.enabled = false;
+    else ctx.em.create(UserNotification, { user: account, name: type.name, enabled: false });
+    await ctx.em.flush();
+    return { name: type.name, enabled: false, mandatory: false };
+  }
+
+  /**
+   * Whether mail of a notification goes to the account: mandatory ones always, the others unless it
+   * turned them off (defaults otherwise).
+   */
+  async wants(em: RequestContext['em'], userId: number, name: string): Promise<boolean> {
+    const type = NOTIFICATIONS.find((t) => t.name === name);
+    if (!type) throw new Error(`unknown notification ${name}`);
+    if (type.mandatory) return true;
+    const row = await em.findOne(UserNotification, { user: userId, name });
+    return row?.enabled ?? type.defaultEnabled;
   }
 
   private async applicable(ctx: RequestContext, account: User) {

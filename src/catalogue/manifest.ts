@@ -10,6 +10,8 @@ import { AddonActivity } from './lifecycle/activity.entity.js';
 import { AddonListingReview } from './lifecycle/listing-review.entity.js';
 import { ListingReviewResolver } from './lifecycle/listing-review.resolver.js';
 import { Tag } from './tag.entity.js';
+import { AppVersion } from './app-versions/app-version.entity.js';
+import { AppVersionsResolver } from './app-versions/app-versions.resolver.js';
 import { CatalogueResolver } from './catalogue.resolver.js';
 import { LanguageToolsResolver } from './language-tools.resolver.js';
 import { TagsResolver } from './tags.resolver.js';
@@ -35,6 +37,7 @@ export const catalogueManifest: DomainManifest = {
     AddonActivity,
     AddonListingReview,
     Tag,
+    AppVersion,
   ],
   resolvers: [
     CatalogueResolver,
@@ -49,5 +52,6 @@ export const catalogueManifest: DomainManifest = {
     ListingReviewResolver,
     LanguageToolsResolver,
     TagsResolver,
+    AppVersionsResolver,
   ],
 };

@@ -10,6 +10,10 @@ export interface RequestInfo {
   readonly ip: string | null;
   /** The caller's `User-Agent` (at most 255 characters), recorded with the sessions it starts. */
   readonly userAgent?: string | null;
+  /** `X-Forwarded-For` as received (at most 255 characters): only `clientInfo` shows it. */
+  readonly forwardedFor?: string | null;
+  /** `X-Country-Code`, which a CDN in front sets (at most 255 characters): only `clientInfo` shows it. */
+  readonly countryCode?: string | null;
   /**
    * `rest` when the REST compatibility engine runs the request: its answers keep the original's
    * shapes where they differ from GraphQL's rules (see CollectionsService.itemAddon). Absent: GraphQL.

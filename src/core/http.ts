@@ -152,3 +152,15 @@ export function userAgentOf(req: Pick<Request, 'headers'>): string | null {
   const agent = req.headers['user-agent'];
   return typeof agent === 'string' && agent ? agent.slice(0, 255) : null;
 }
+
+/** The forwarding headers `clientInfo` echoes (each at most 255 characters), for RequestInfo. */
+export function forwardingHeadersOf(req: Pick<Request, 'headers'>): {
+  forwardedFor: string | null;
+  countryCode: string | null;
+} {
+  const header = (name: string) => {
+    const value = req.headers[name];
+    return typeof value === 'string' && value ? value.slice(0, 255) : null;
+  };
+  return { forwardedFor: header('x-forwarded-for'), countryCode: header('x-country-code') };
+}

@@ -13,7 +13,7 @@ import type { Viewer } from '../auth/viewer.js';
 import { AppError, asAppError, ErrorCode, errors } from '../core/errors.js';
 import { findInvalidText, jsonNestsDeeperThan, MAX_JSON_DEPTH, refuseDeepJson } from '../core/input-guards.js';
 import { isMultipart, uploadRefusal } from '../core/multipart.js';
-import { baseUrlOf, userAgentOf } from '../core/http.js';
+import { baseUrlOf, forwardingHeadersOf, userAgentOf } from '../core/http.js';
 import { resolveRequestLocale } from '../core/i18n/locales.js';
 import type { Database } from '../db/database.js';
 import { isTransactionConflict, WRITE_CONFLICT_MESSAGE } from '../db/error-chain.js';
@@ -296,7 +296,12 @@ export async function createGraphqlEndpoint(
     const em = db.fork();
     const locale = resolveRequestLocale(req.query?.lang, req.headers['accept-language']);
     const viewer = (res.locals.viewer as Viewer | undefined) ?? (await authenticate(req, em));
-    const request = { baseUrl: baseUrlOf(req, config.SITE_URL), ip: req.ip ?? null, userAgent: userAgentOf(req) };
+    const request = {
+      baseUrl: baseUrlOf(req, config.SITE_URL),
+      ip: req.ip ?? null,
+      userAgent: userAgentOf(req),
+      ...forwardingHeadersOf(req),
+    };
     // Anonymous reads may be answered from the response cache: record what they show. (Apollo
     // hands plugins and resolvers a shallow copy of the context: the map is shared, not replaced.)
     const cacheTags = viewer.isAuthenticated ? undefined : new Map<string, string>();

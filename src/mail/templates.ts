@@ -9,10 +9,25 @@ import { defineMail } from './template.js';
 /** Values of the review-decision mails, sent to each author of the add-on (with a reply address). */
 const DECISION = ['addonName', 'version', 'comments', 'versionUrl', 'serviceName'] as const;
 
+/**
+ * Authors' mails about their add-on's versions go out under the mandatory notification
+ * `individual_contact` (as the original sends them): they say so, and carry no unsubscribe link.
+ */
+const MANDATORY = 'Authors always get these mails: they cannot be turned off.';
+
 const DECISION_FOOTER = [
   'You get this mail because you are an author of {{addonName}} on {{serviceName}} Add-ons.',
   'Reply to it to answer the reviewer: your reply is added to the review history of this version.',
+  MANDATORY,
 ].join('\n');
+
+/**
+ * Mails under a notification the recipient may turn off: the footer names it and carries the
+ * one-click unsubscribe link (`UnsubscribeCodes.pageUrl`: the catalogue front-end's page, which posts
+ * to `POST /api/v5/accounts/unsubscribe/`), and the account's notification settings.
+ */
+const unsubscribeFooter = (why: string) =>
+  `${why}\nTo stop these mails, open this link (no sign-in needed):\n{{unsubscribeUrl}}\nAll your notification settings: {{settingsUrl}}`;
 
 const HISTORY = 'The review history of this version:\n{{versionUrl}}';
 
@@ -74,7 +89,44 @@ Once signed it becomes the latest version of its channel: users with automatic u
 Like any submission, reviewers may look at it later and ask for changes or take it down.
 
 The version: {{versionUrl}}`,
-    footer: 'You get this mail because you are an author of {{addonName}} on {{serviceName}} Add-ons.',
+    footer: `You get this mail because you are an author of {{addonName}} on {{serviceName}} Add-ons.\n${MANDATORY}`,
+  }),
+
+  /** To each author of the add-on (not the rater) when someone rates it: notification `new_review`. */
+  ratingNew: defineMail('ratingNew', {
+    placeholders: [
+      'addonName',
+      'userName',
+      'score',
+      'body',
+      'ratingUrl',
+      'serviceName',
+      'unsubscribeUrl',
+      'settingsUrl',
+    ],
+    subject: 'New rating of {{addonName}}',
+    body: `{{userName}} rated {{addonName}} {{score}} out of 5:
+
+{{body}}
+
+The rating: {{ratingUrl}}`,
+    footer: unsubscribeFooter(
+      'You get this mail because you are an author of {{addonName}} on {{serviceName}} Add-ons and asked to hear when someone rates it.',
+    ),
+  }),
+
+  /** To the author of a rating when a developer of the add-on replies to it: notification `reply`. */
+  ratingReply: defineMail('ratingReply', {
+    placeholders: ['addonName', 'body', 'ratingUrl', 'serviceName', 'unsubscribeUrl', 'settingsUrl'],
+    subject: 'Reply to your rating of {{addonName}}',
+    body: `A developer of {{addonName}} replied to your rating:
+
+{{body}}
+
+Your rating and the reply: {{ratingUrl}}`,
+    footer: unsubscribeFooter(
+      'You get this mail because you rated {{addonName}} on {{serviceName}} Add-ons and asked to hear when a developer replies.',
+    ),
   }),
 
   /** To a reviewer subscribed to the add-on's versions on one channel (`listed` or `unlisted`). */

@@ -246,6 +246,8 @@ export class RatingsService {
       }
       await this.aggregates.refreshUser(tx, addon.id, userId);
       await this.refreshAddon(tx, addon.id, current);
+      // The authors hear of it (`new_review`) once this commits.
+      await this.jobs.send('rating-mail', { ratingId: created }, { transaction: tx });
       return created;
     });
     return this.asRead(ctx, await this.findVisible(ctx, id));
@@ -369,6 +371,8 @@ export class RatingsService {
          values (?, ?, ?, ?, ?, ?) returning id`,
         [rating.addon.id, userId, rating.id, first.body, ctx.request.ip, first.hasLink],
       );
+      // The rating's author hears of a first reply (`reply`) once this commits.
+      await this.jobs.send('rating-mail', { ratingId: created }, { transaction: tx });
       return { id: created, created: true };
     });
     return { reply: this.asRead(ctx, await this.findVisible(ctx, result.id)), created: result.created };
