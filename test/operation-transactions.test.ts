@@ -134,6 +134,7 @@ describe('@OwnTransactions', () => {
       'setAddonIcon',
       'startSignIn',
       'submitAddonVersion',
+      'submitSupportTicket',
       'updateWebhookEndpoint',
     ]);
     for (const name of declared(mutations)) {

@@ -5,10 +5,12 @@ import { selectRows } from '../db/rows.js';
 /**
  * A rate: at most `requests` per `seconds`, per key of `scope` (`user`: an account, `ip`: a client
  * address; `webhook-test`, `webhook-resend`: `<user>:<endpoint>`, src/webhooks/; `signin-email`:
- * an address's HMAC, `signin-ip`: a client address's `addressKey`, src/signin/).
+ * an address's HMAC, `signin-ip`: a client address's `addressKey`, src/signin/; `support-user`, `support-ip`:
+ * developers' support tickets, src/developers/).
  */
 export interface AbuseRate {
-  readonly scope: 'user' | 'ip' | 'webhook-test' | 'webhook-resend' | 'signin-email' | 'signin-ip';
+  readonly scope:
+    'user' | 'ip' | 'webhook-test' | 'webhook-resend' | 'signin-email' | 'signin-ip' | 'support-user' | 'support-ip';
   readonly requests: number;
   readonly seconds: number;
 }

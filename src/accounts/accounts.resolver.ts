@@ -22,6 +22,7 @@ import {
   UserType,
 } from './accounts.types.js';
 import { User } from './user.entity.js';
+import { DeveloperAgreementInputType, DeveloperAgreementType } from './developer-agreement.types.js';
 import { Requires, SIGN_IN, anyOf, objectRule, SECOND_FACTOR } from '../auth/requirements.js';
 import { Permission } from '../auth/permissions.js';
 
@@ -218,10 +219,29 @@ export class AccountsResolver {
     return user instanceof User ? user : ctx.loaders.get(privateFieldsByUserId).load(user.id);
   }
 
+  @Accepts('jwt', 'session')
+  @KeyScope(KeyOperation.ACCOUNT)
   @Requires(SIGN_IN)
-  @Mutation(() => UserType, { description: 'Accept the developer agreement (needed before an API key can be used).' })
-  acceptDeveloperAgreement(@Ctx() ctx: RequestContext) {
-    return this.services.accounts.acceptDeveloperAgreement(ctx);
+  @Query(() => DeveloperAgreementType, {
+    description: 'The developer agreement in force, and whether the caller accepted it.',
+  })
+  developerAgreement(@Ctx() ctx: RequestContext) {
+    return this.services.accounts.agreement.status(this.services.accounts.me(ctx));
+  }
+
+  @Accepts('jwt', 'session')
+  @KeyScope(KeyOperation.ACCOUNT)
+  @Requires(SIGN_IN)
+  @Mutation(() => UserType, {
+    description:
+      'Accept the developer agreement in force (needed before an API key can be used). With `input`, the ' +
+      "original's checks: the agreement's date, and a display name when the account has none.",
+  })
+  acceptDeveloperAgreement(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', () => DeveloperAgreementInputType, { nullable: true }) input?: DeveloperAgreementInputType | null,
+  ) {
+    return this.services.accounts.acceptDeveloperAgreement(ctx, input && { ...input });
   }
 
   @Requires(SECOND_FACTOR, SIGN_IN, objectRule('a browser session'))

@@ -22,6 +22,7 @@ import type { UserRecord } from './accounts.records.js';
 import { Group } from './group.entity.js';
 import { isValidRule } from './permissions.js';
 import { ScopedKeysService } from './scoped-keys.service.js';
+import { DeveloperAgreementService, type DeveloperAgreementInput } from './developer-agreement.js';
 import { User } from './user.entity.js';
 import { Permission } from '../auth/permissions.js';
 
@@ -52,6 +53,8 @@ export interface AccountsOptions {
   maxPictureBytes?: number;
   /** The process's image renders (queue and pixel limits); default: one of its own. */
   images?: ImageRenderer;
+  /** When the developer agreement last changed (DEVELOPER_AGREEMENT_CHANGED); default: the original's fallback. */
+  developerAgreementChanged?: Date | null;
   /** Whether `superCreate` is available (default false). */
   superCreateEnabled?: boolean;
   /**
@@ -105,7 +108,14 @@ export class AccountsService {
   ) {
     this.images = options.images ?? new ImageRenderer();
     this.scopedKeys = new ScopedKeysService(apiKeys);
+    this.agreement = new DeveloperAgreementService(
+      (value) => this.checkDisplayName(value),
+      options.developerAgreementChanged ?? null,
+    );
   }
+
+  /** The developer agreement: the version in force, who accepted it, accepting it. */
+  readonly agreement: DeveloperAgreementService;
 
   /** Scoped, expiring API keys (listed, created and revoked by their owner from a session). */
   readonly scopedKeys: ScopedKeysService;
@@ -495,13 +505,9 @@ export class AccountsService {
     return toPage(request, count, items);
   }
 
-  async acceptDeveloperAgreement(ctx: RequestContext): Promise<User> {
-    const user = this.me(ctx);
-    if (!user.readDevAgreement) {
-      user.readDevAgreement = new Date();
-      await ctx.em.flush();
-    }
-    return user;
+  /** Accepts the agreement in force (with `input`: the original's checks; see DeveloperAgreementService). */
+  acceptDeveloperAgreement(ctx: RequestContext, input?: DeveloperAgreementInput | null): Promise<User> {
+    return this.agreement.accept(ctx, this.me(ctx), input);
   }
 
   /** API keys are for developers who accepted the agreement, through a browser session. */

@@ -172,6 +172,24 @@ POST {{declineUrl}}
 Nothing changes until you accept.`,
     footer: 'You get this mail because an owner of {{addonName}} on {{serviceName}} Add-ons invited your account.',
   }),
+
+  /** A developer's support ticket (`SupportService`), to the operator's support address (SUPPORT_EMAIL). */
+  supportTicket: defineMail('supportTicket', {
+    placeholders: ['serviceName', 'ticketId', 'category', 'categoryLabel', 'summary', 'body', 'user', 'profileUrl'],
+    subject: '[Support #{{ticketId}}] {{category}}: {{summary}}',
+    body: `A developer asked for support on {{serviceName}} Add-ons.
+
+From: {{user}}
+Account: {{profileUrl}}
+Category: {{categoryLabel}} ({{category}})
+Summary: {{summary}}
+
+{{body}}
+
+Replies to this mail go to the developer's address (none once the account is deleted).`,
+    footer:
+      'You get this mail because this address receives the developer support tickets of {{serviceName}} Add-ons (SUPPORT_EMAIL).',
+  }),
 };
 
 export type MailName = keyof typeof mails;
