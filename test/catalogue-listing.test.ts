@@ -97,15 +97,15 @@ describe('updateAddonListing', () => {
       name: ["The language code 'xx' is invalid."],
       homepage: ['Enter a valid URL.'],
       support_email: ['Enter a valid email address.'],
-      default_locale: ["The language code 'klingon' is invalid."],
+      default_locale: ['"klingon" is not a valid choice.'],
       tags: ['You can have a maximum of 10 tags.'],
-      categories: ['Invalid category: "no-such-category".'],
+      categories: ['Invalid category name.'],
     });
     const rest = await t.http.get('/api/v4/addons/addon/listed-addon/');
     expect(rest.body.tags).toEqual(['privacy', 'tab manager']);
     const cleared = await gql(owner.token, UPDATE, { addon: 'listed-addon', input: { name: { 'en-US': null } } });
     expect(cleared.body.errors[0].extensions.fields).toEqual({
-      name: ['A name is required in the default locale (en-US).'],
+      name: ['A value in the default locale of "en-US" is required.'],
     });
     const tooMany = await gql(owner.token, UPDATE, {
       addon: 'listed-addon',
@@ -114,7 +114,7 @@ describe('updateAddonListing', () => {
       },
     });
     expect(tooMany.body.errors[0].extensions.fields).toEqual({
-      categories: ['You can have only 2 categories per application.'],
+      categories: ['Maximum number of categories per application (2) exceeded'],
     });
   });
 

@@ -135,6 +135,7 @@ describe('@OwnTransactions', () => {
       'startSignIn',
       'submitAddonVersion',
       'submitSupportTicket',
+      'updateAddonListing',
       'updateWebhookEndpoint',
     ]);
     for (const name of declared(mutations)) {

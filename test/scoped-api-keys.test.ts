@@ -260,7 +260,15 @@ describe('operation families', () => {
       .flatMap((type) => Object.values(type.getFields()).filter((f) => fieldKeyScope(f) === 'listing'))
       .map((f) => f.name)
       .sort();
-    expect(listingFields).toEqual(['addAddonPreview', 'deleteAddonPreview', 'setAddonIcon', 'updateAddonListing']);
+    expect(listingFields).toEqual([
+      'addAddonPreview',
+      'addonDeleteConfirmation',
+      'deleteAddon',
+      'deleteAddonPreview',
+      'setAddonDisabledByDeveloper',
+      'setAddonIcon',
+      'updateAddonListing',
+    ]);
     // Author management stays with sessions.
     expect(code(await gql(listing.jwt(), `mutation { removeAddonAuthor(addon: "${xId}", userId: 1) { id } }`))).toBe(
       'FORBIDDEN',

@@ -215,6 +215,7 @@ const README_ROWS: Record<string, TextLimit[][]> = {
   'Add-on `homepage`, `support_url`, `support_email`': [['addonHomepage', 'supportUrl', 'supportEmail']],
   'Add-on `contributions_url`': [['contributionsUrl']],
   'Add-on tag': [['tag']],
+  'Add-on `slug` / `eula`, `privacy_policy`': [['addonSlug'], ['addonEula', 'addonPrivacyPolicy']],
   'Custom licence name / text': [['licenseName'], ['licenseText']],
   'Preview caption': [['previewCaption']],
   'Version `release_notes` (each translation)': [['releaseNotes']],

@@ -12,6 +12,7 @@ import type {
   SubmissionVersionQuery,
   SubmissionVersionsQuery,
 } from '../generated/operations.js';
+import { categorySlugs } from '../params/addon-edit.js';
 import { parseIntParam, parseVersionFilter, refuseFilterOnDetail } from '../params/catalogue.js';
 import { paginated, pageVariables } from '../pagination.js';
 import {
@@ -170,14 +171,7 @@ function submissionVariables(req: Request, guid: string | null) {
   const version = body.version;
   if (!isObject(version)) throw errors.field('version', fieldMessages.required);
   if (typeof version.upload !== 'string' || !version.upload) throw errors.field('upload', fieldMessages.required);
-  let categories = body.categories;
-  // v4's shape `{"firefox": […]}` is accepted too.
-  if (isObject(categories)) categories = categories.firefox ?? [];
-  if (categories !== undefined && categories !== null) {
-    if (!Array.isArray(categories) || categories.some((c) => typeof c !== 'string')) {
-      throw errors.field('categories', 'Expected a list of items but got type "' + typeof categories + '".');
-    }
-  }
+  const categories = categorySlugs(body.categories);
   const license = version.license;
   if (license !== undefined && license !== null && typeof license !== 'string') {
     throw errors.field('license', 'Incorrect type. Expected slug value.');
@@ -189,7 +183,7 @@ function submissionVariables(req: Request, guid: string | null) {
       name: body.name ?? null,
       summary: body.summary ?? null,
       description: body.description ?? null,
-      categories: categories ?? null,
+      categories,
       license: license ?? null,
     },
   };

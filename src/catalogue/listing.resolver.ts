@@ -24,17 +24,23 @@ export class ListingResolver {
 
   @Accepts('jwt', 'session')
   @KeyScope(KeyOperation.LISTING)
-  @Requires(SIGN_IN, objectRule('an author of the add-on'))
+  @Requires(SIGN_IN, objectRule('an author of the add-on; an owner for isDisabled'))
+  @OwnTransactions(
+    'slow external work',
+    'decodes an uploaded icon with sharp and stores its files, outside the one transaction of its own that writes the rest',
+  )
   @Mutation(() => AddonObjectType, {
     description:
-      'Edit listing metadata. Validation problems come back as BAD_USER_INPUT-style field errors (extensions.fields).',
+      'Edit listing metadata, the developer’s disabled flag and the icon (an upload, as `setAddonIcon`; or `clearIcon`), ' +
+      'all or nothing. Validation problems come back as BAD_USER_INPUT-style field errors (extensions.fields).',
   })
-  updateAddonListing(
+  async updateAddonListing(
     @Arg('addon', { description: 'Id, slug or guid.' }) addon: string,
     @Arg('input') input: UpdateAddonListingInput,
     @Ctx() ctx: RequestContext,
+    @Arg('icon', () => GraphQLUpload, { nullable: true }) icon?: Promise<FileUpload> | null,
   ) {
-    return this.services.listing.updateListing(ctx, addon, input);
+    return this.services.listing.updateListing(ctx, addon, input, icon ? await receiveUpload(icon) : null);
   }
 
   @Requires(SIGN_IN, objectRule('an owner of the add-on'))

@@ -1,40 +1,37 @@
 import type { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { User } from '../accounts/user.entity.js';
-import type { RequestContext } from '../core/context.js';
+import { createRequestContext, type RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
-import { FieldErrorCollector } from '../core/field-errors.js';
-import { fieldMessages } from '../core/messages.js';
-import { isEmailAddress } from '../core/email.js';
 import {
   ImageRenderer,
   InvalidImageError,
   sniffImage,
   type ImagePurpose,
   type ImageVariant,
+  type RenderedImage,
   type RenderResult,
 } from '../core/images.js';
 import { readClientStream } from '../core/spool.js';
-import { canonicalLocale } from '../core/i18n/locales.js';
-import { mergeTranslations, parseTranslationsInput, type Translations } from '../core/i18n/translations.js';
-import { lengthProblem, type TextLimit } from '../core/text-limits.js';
+import { mergeTranslations, parseTranslationsInput } from '../core/i18n/translations.js';
+import { lengthProblem } from '../core/text-limits.js';
 import type { Storage } from '../storage/storage.port.js';
 import { type Addon, AddonUser } from './addon.entity.js';
 import { authorRole, existingAddon } from './addon-access.js';
-import { authorsByAddonId, previewsByAddonId } from './catalogue.loaders.js';
+import { addonPoliciesById, authorsByAddonId, previewsByAddonId } from './catalogue.loaders.js';
+import { applyListingEdit } from './listing-edit.js';
+import { ownTransaction } from '../db/conflict-retries.js';
+import type { AddonLifecycle } from './lifecycle/lifecycle.service.js';
 import { ICON_SIZES } from './catalogue.urls.js';
 import type { CatalogueService } from './catalogue.service.js';
 import type { CategoriesService } from './categories.service.js';
-import { License } from './license.entity.js';
 import { type AddonAuthorDetailType, AuthorRole, type UpdateAddonListingInput } from './listing.types.js';
 import { PendingAuthor } from './pending-author.entity.js';
 import { Preview } from './preview.entity.js';
-import { Version } from './version.entity.js';
 import { Permission } from '../auth/permissions.js';
 
 export const MAX_IMAGE_BYTES = 4 * 1024 * 1024;
-export const MAX_TAGS = 10;
-export const MAX_CATEGORIES_PER_APP = 2;
+export { MAX_CATEGORIES_PER_APP, MAX_TAGS } from './listing-edit.js';
 /**
  * Preview images, as the original stored them (ADDON_PREVIEW_SIZES): the full image within
  * 2400×1800 and a thumbnail within 640×480, aspect kept, never enlarged. The full image keeps the
@@ -47,26 +44,6 @@ export interface UploadedFile {
   filename: string;
   createReadStream(): Readable;
 }
-
-type TextField = 'name' | 'summary' | 'description' | 'developerComments' | 'homepage' | 'supportUrl' | 'supportEmail';
-/** Each translated text field: its API name and its length limit. */
-const TEXT_FIELDS: Record<TextField, [string, TextLimit]> = {
-  name: ['name', 'addonName'],
-  summary: ['summary', 'addonSummary'],
-  description: ['description', 'addonDescription'],
-  developerComments: ['developer_comments', 'developerComments'],
-  homepage: ['homepage', 'addonHomepage'],
-  supportUrl: ['support_url', 'supportUrl'],
-  supportEmail: ['support_email', 'supportEmail'],
-};
-
-const isUrl = (value: string) => {
-  try {
-    return ['http:', 'https:'].includes(new URL(value).protocol);
-  } catch {
-    return false;
-  }
-};
 
 /**
  * What an add-on's developers change on its listing: texts, categories, tags, licence, payment
@@ -85,6 +62,8 @@ export class ListingService {
     /** Queues the invitation mail (the `author-invitation-mail` job), in `em`'s transaction. */
     private readonly queueInvitationMail: (em: EntityManager, pendingId: number) => Promise<unknown> = async () =>
       undefined,
+    /** Writes the developer's disabled flag of a listing edit. */
+    private readonly lifecycle?: AddonLifecycle,
   ) {}
 
   /** Authors may edit; others get 403 (anonymous callers: 401, the operations' `@Requires`). Owners-only actions pass `owner`. */
@@ -98,118 +77,47 @@ export class ListingService {
     return addon;
   }
 
-  async updateListing(ctx: RequestContext, identifier: string, input: UpdateAddonListingInput): Promise<Addon> {
-    const addon = await this.editable(ctx, identifier);
-    const problems = new FieldErrorCollector();
-
-    for (const [field, [apiName, limit]] of Object.entries(TEXT_FIELDS) as [TextField, [string, TextLimit]][]) {
-      if (input[field] === undefined) continue;
-      try {
-        const parsed = parseTranslationsInput(apiName, input[field], ctx.locale);
-        const merged = mergeTranslations(addon[field], parsed);
-        for (const text of Object.values(merged ?? {})) {
-          // The length first: a text over the limit is not parsed as a URL or an address.
-          const tooLong = lengthProblem(text, limit);
-          if (tooLong) {
-            problems.add(apiName, tooLong);
-            continue;
-          }
-          if ((field === 'homepage' || field === 'supportUrl') && !isUrl(text))
-            problems.add(apiName, fieldMessages.url);
-          if (field === 'supportEmail' && !isEmailAddress(text)) problems.add(apiName, fieldMessages.email);
-        }
-        addon[field] = merged;
-      } catch (error) {
-        problems.absorb(error);
-      }
-    }
-
-    if (input.defaultLocale !== undefined && input.defaultLocale !== null) {
-      const locale = canonicalLocale(input.defaultLocale);
-      if (!locale) problems.add('default_locale', `The language code '${input.defaultLocale}' is invalid.`);
-      else addon.defaultLocale = locale;
-    }
-    if (!addon.name?.[addon.defaultLocale]) {
-      problems.add('name', `A name is required in the default locale (${addon.defaultLocale}).`);
-    }
-
-    if (input.contributionsUrl !== undefined) {
-      const url = input.contributionsUrl?.trim() || null;
-      const tooLong = lengthProblem(url, 'contributionsUrl');
-      if (tooLong) problems.add('contributions_url', tooLong);
-      else if (url && !isUrl(url)) problems.add('contributions_url', fieldMessages.url);
-      addon.contributionsUrl = url;
-    }
-    if (input.requiresPayment !== undefined && input.requiresPayment !== null)
-      addon.requiresPayment = input.requiresPayment;
-
-    if (input.tags) {
-      const tags = [...new Set(input.tags.map((tag) => tag.trim().toLowerCase()).filter(Boolean))];
-      if (tags.length > MAX_TAGS) problems.add('tags', `You can have a maximum of ${MAX_TAGS} tags.`);
-      for (const tag of tags) {
-        const tooLong = lengthProblem(tag, 'tag');
-        if (tooLong) problems.add('tags', tooLong);
-        else if (tag.length < 2) problems.add('tags', `Invalid tag: "${tag}".`);
-      }
-      addon.tags = tags;
-    }
-
-    if (input.categories) {
-      const ids: number[] = [];
-      const perApp = new Map<number, number>();
-      for (const ref of input.categories) {
-        const category = await this.categories.find(ctx.em, ref.application, addon.type, ref.slug);
-        if (!category) {
-          problems.add('categories', `Invalid category: "${ref.slug}".`);
-          continue;
-        }
-        perApp.set(ref.application, (perApp.get(ref.application) ?? 0) + 1);
-        if (!ids.includes(category.id)) ids.push(category.id);
-      }
-      if ([...perApp.values()].some((n) => n > MAX_CATEGORIES_PER_APP)) {
-        problems.add('categories', `You can have only ${MAX_CATEGORIES_PER_APP} categories per application.`);
-      }
-      addon.categoryIds = ids;
-    }
-
-    if (input.license) await this.setLicense(ctx, addon, input.license, problems);
-
-    if (problems.has()) {
-      ctx.em.clear();
-      throw errors.validation(problems.fields);
-    }
-    await ctx.em.flush();
-    await this.reindex(ctx.em, addon.id);
-    return addon;
-  }
-
-  private async setLicense(
+  /**
+   * Edits the listing (every field given, checked by `applyListingEdit`), the developer's disabled
+   * flag (`isDisabled`: owners, through the lifecycle) and the icon (an upload, or `clearIcon`), all
+   * or nothing: an uploaded icon is decoded first, the rows are written in one transaction (the
+   * operation's, else one of its own), the icon's files are stored once it committed.
+   */
+  async updateListing(
     ctx: RequestContext,
-    addon: Addon,
-    input: NonNullable<UpdateAddonListingInput['license']>,
-    problems: FieldErrorCollector,
-  ) {
-    if (!addon.currentVersion) return problems.add('license', 'The add-on has no current version to license.');
-    const version = await ctx.em.findOneOrFail(Version, addon.currentVersion.id);
-    if (input.builtin) {
-      const license = await ctx.em.findOne(License, { builtin: input.builtin });
-      if (!license) return problems.add('license', 'Invalid licence.');
-      version.license = license;
-      return;
-    }
-    const name = parseTranslationsInput('license', input.name, ctx.locale);
-    const text = parseTranslationsInput('license', input.text, ctx.locale);
-    const clean = (t: Record<string, string | null> | null) => mergeTranslations({}, t) as Translations | null;
-    if (!clean(name) || !clean(text)) return problems.add('license', 'A custom licence needs a name and a text.');
-    const tooLong =
-      Object.values(clean(name)!)
-        .map((t) => lengthProblem(t, 'licenseName'))
-        .find(Boolean) ??
-      Object.values(clean(text)!)
-        .map((t) => lengthProblem(t, 'licenseText'))
-        .find(Boolean);
-    if (tooLong) return problems.add('license', tooLong);
-    version.license = ctx.em.create(License, { builtin: 0, name: clean(name), text: clean(text) });
+    identifier: string,
+    input: UpdateAddonListingInput,
+    icon?: UploadedFile | null,
+  ): Promise<Addon> {
+    await this.editable(ctx, identifier);
+    const rendered = icon ? await this.renderIcon(icon) : null;
+    const { isDisabled, clearIcon, ...listing } = input;
+    let previousIconType: string | null = null;
+    const edit = async (tx: RequestContext) => {
+      const addon = await this.editable(tx, identifier);
+      const problems = await applyListingEdit(tx, addon, listing, this.categories);
+      if (problems.has()) {
+        tx.em.clear();
+        throw errors.validation(problems.fields);
+      }
+      previousIconType = addon.iconType;
+      if (rendered) [addon.iconType, addon.iconHash] = ['image/png', Date.now().toString(36).slice(-8)];
+      else if (clearIcon) [addon.iconType, addon.iconHash] = [null, null];
+      await tx.em.flush();
+      await this.reindex(tx.em, addon.id);
+      if (isDisabled !== undefined && isDisabled !== null) {
+        if (!this.lifecycle) throw new Error('ListingService was built without the lifecycle');
+        // The lifecycle writes the row again (locked, refreshed): `addon` shows the flag.
+        await this.lifecycle.setDisabledByDeveloper(tx, String(addon.id), isDisabled);
+      }
+      return addon;
+    };
+    const addon = ctx.em.isInTransaction()
+      ? await edit(ctx)
+      : await ownTransaction(ctx.em, (em) => edit(createRequestContext({ ...ctx, em })));
+    if (rendered) await this.storeIcon(addon.id, rendered, previousIconType);
+    ctx.loaders.get(addonPoliciesById).clear(addon.id);
+    return addon;
   }
 
   /**
@@ -463,6 +371,17 @@ export class ListingService {
    */
   async setIcon(ctx: RequestContext, identifier: string, upload: UploadedFile) {
     const addon = await this.editable(ctx, identifier);
+    const rendered = await this.renderIcon(upload);
+    const previousType = addon.iconType;
+    await this.storeIcon(addon.id, rendered, previousType);
+    addon.iconType = 'image/png';
+    addon.iconHash = Date.now().toString(36).slice(-8);
+    await ctx.em.flush();
+    return addon;
+  }
+
+  /** An icon upload, checked and rendered at every size of `ICON_SIZES`. */
+  private async renderIcon(upload: UploadedFile): Promise<RenderedImage[]> {
     const { data } = await this.readImage(upload, 'icon');
     const { variants } = await this.render(
       data,
@@ -470,16 +389,15 @@ export class ListingService {
       'icon',
       'icon',
     );
-    const bucket = Math.floor(addon.id / 1000);
-    const key = (size: number, extension: string) => `addon_icons/${bucket}/${addon.id}-${size}.${extension}`;
+    return variants;
+  }
+
+  /** Stores an add-on's icon files; those of an icon stored as uploaded JPEGs (before re-encoding) go. */
+  private async storeIcon(addonId: number, variants: RenderedImage[], previousType: string | null) {
+    const bucket = Math.floor(addonId / 1000);
+    const key = (size: number, extension: string) => `addon_icons/${bucket}/${addonId}-${size}.${extension}`;
     for (const [i, size] of ICON_SIZES.entries()) await this.storage.put(key(size, 'png'), variants[i].data);
-    const previousType = addon.iconType;
-    addon.iconType = 'image/png';
-    addon.iconHash = Date.now().toString(36).slice(-8);
-    await ctx.em.flush();
-    // Icons stored as uploaded JPEGs before images were re-encoded.
     if (previousType === 'image/jpeg') for (const size of ICON_SIZES) await this.storage.delete(key(size, 'jpg'));
-    return addon;
   }
 }
 

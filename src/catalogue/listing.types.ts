@@ -97,4 +97,28 @@ export class UpdateAddonListingInput {
 
   @Field(() => String, { nullable: true })
   defaultLocale?: string | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'Letters, digits, `-`, `_` and `~`, not all digits, at most 30 characters; unique.',
+  })
+  slug?: string | null;
+
+  @Field(() => Boolean, { nullable: true, description: 'Marked by its developers as experimental.' })
+  isExperimental?: boolean | null;
+
+  @Field(() => TranslatedInputScalar, { nullable: true, description: 'The licence agreement (not for themes).' })
+  eula?: unknown;
+
+  @Field(() => TranslatedInputScalar, { nullable: true, description: 'The privacy policy (not for themes).' })
+  privacyPolicy?: unknown;
+
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'Owners hide the add-on (true) or show it again (false), as `setAddonDisabledByDeveloper`.',
+  })
+  isDisabled?: boolean | null;
+
+  @Field(() => Boolean, { nullable: true, description: 'True: back to the default icon.' })
+  clearIcon?: boolean | null;
 }

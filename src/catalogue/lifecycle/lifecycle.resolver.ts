@@ -17,6 +17,8 @@ import {
 } from './lifecycle.types.js';
 import { Requires, SIGN_IN, anyOf, objectRule } from '../../auth/requirements.js';
 import { Permission } from '../../auth/permissions.js';
+import { Accepts } from '../../auth/credentials.js';
+import { KeyOperation, KeyScope } from '../../auth/key-scopes.js';
 
 const ADDON = { description: 'Id, slug or guid.' };
 
@@ -37,6 +39,8 @@ function stateType(state: AddonState): AddonStateType {
 export class LifecycleResolver {
   constructor(private readonly services: Services) {}
 
+  @Accepts('jwt', 'session')
+  @KeyScope(KeyOperation.LISTING)
   @Requires(objectRule('signed in; an owner of the add-on'))
   @Mutation(() => AddonStateType, {
     description:
@@ -51,16 +55,31 @@ export class LifecycleResolver {
     return stateType(await this.services.lifecycle.setDisabledByDeveloper(ctx, addon, disabled));
   }
 
-  @Requires(objectRule('signed in; an owner of the add-on, or Addons:Edit'))
+  @Accepts('jwt', 'session')
+  @KeyScope(KeyOperation.LISTING)
+  @Requires(objectRule('signed in; an owner of the add-on, or Addons:Edit (owners only with a confirmation)'))
   @Mutation(() => Boolean, {
-    description: 'Delete an add-on. It is not found afterwards; its add-on id and version numbers stay taken.',
+    description:
+      'Delete an add-on. It is not found afterwards; its add-on id and version numbers stay taken. With ' +
+      '`confirmation` (REST v5), only its owners, with a token of `addonDeleteConfirmation`.',
   })
   deleteAddon(
     @Arg('addon', ADDON) addon: string,
     @Ctx() ctx: RequestContext,
     @Arg('reason', () => String, { nullable: true }) reason?: string | null,
+    @Arg('confirmation', () => String, { nullable: true }) confirmation?: string | null,
   ) {
-    return this.services.lifecycle.deleteAddon(ctx, addon, reason ?? null);
+    return this.services.lifecycle.deleteAddon(ctx, addon, reason ?? null, confirmation);
+  }
+
+  @Accepts('jwt', 'session')
+  @KeyScope(KeyOperation.LISTING)
+  @Requires(SIGN_IN, objectRule('an owner of the add-on'))
+  @Query(() => String, {
+    description: "A token confirming the add-on's deletion (`deleteAddon`'s `confirmation`), good for 60 seconds.",
+  })
+  addonDeleteConfirmation(@Arg('addon', ADDON) addon: string, @Ctx() ctx: RequestContext) {
+    return this.services.lifecycle.deleteConfirmation(ctx, addon);
   }
 
   @Requires(objectRule('signed in; an owner of the add-on, or Addons:Edit'))

@@ -24,6 +24,8 @@ import {
 import { derivedStatus, lifecycleErrors, type ListedFacts } from './lifecycle.rules.js';
 import type { LifecyclePolicy } from './lifecycle.policy.js';
 import { addonState, type AddonState } from './lifecycle.state.js';
+import { DeleteConfirmations } from './delete-confirmation.js';
+import { ownTransaction } from '../../db/conflict-retries.js';
 
 type EventList = { [K in LifecycleEventType]: [K, LifecycleEvents[K]] }[LifecycleEventType][];
 
@@ -63,6 +65,8 @@ export class AddonLifecycle {
   constructor(
     private readonly policy: LifecyclePolicy,
     private readonly events: DomainEvents<LifecycleEvents>,
+    /** The tokens confirming a deletion (REST v5's `delete_confirm`). */
+    private readonly deleteConfirmations: DeleteConfirmations = new DeleteConfirmations(),
   ) {}
 
   // ---- Transitions of the signing pipeline, reviews and accounts (caller's transaction) ----
@@ -220,11 +224,25 @@ export class AddonLifecycle {
    * Deletes an add-on (owners, or `Addons:Edit`): it answers 404 afterwards, its id stays taken
    * (uploads with it are refused) and so do its version numbers.
    */
-  async deleteAddon(ctx: RequestContext, identifier: string, reason: string | null): Promise<boolean> {
+  async deleteAddon(
+    ctx: RequestContext,
+    identifier: string,
+    reason: string | null,
+    /** Given (REST v5): only its owners, with a token of `deleteConfirmation` (400 if missing, wrong or expired). */
+    confirmation?: string | null,
+  ): Promise<boolean> {
     const comments = this.policy.comments(reason, 'reason');
-    const addon = await this.policy.owned(ctx, identifier, true);
+    const confirmed = confirmation !== undefined;
+    const addon = await this.policy.owned(ctx, identifier, !confirmed);
+    if (confirmed) this.deleteConfirmations.check(addon.id, ctx.viewer.userId!, confirmation);
     await this.run(ctx, addon.id, this.deletion(addon.id, ctx.viewer.userId, comments));
     return true;
+  }
+
+  /** A token confirming the add-on's deletion by this owner, good for a minute (the original's `delete_confirm`). */
+  async deleteConfirmation(ctx: RequestContext, identifier: string): Promise<string> {
+    const addon = await this.policy.owned(ctx, identifier, false);
+    return this.deleteConfirmations.issue(addon.id, ctx.viewer.userId!);
   }
 
   /** Deletes a version (owners, or `Addons:Edit`): its number can never be uploaded again. */
@@ -462,9 +480,13 @@ export class AddonLifecycle {
     return this.run(ctx, addonId, change);
   }
 
-  /** In the operation's transaction (the executor's: see src/graphql/transactions.ts). */
+  /**
+   * In the operation's transaction (the executor's: see src/graphql/transactions.ts), or in one of
+   * its own when the operation runs without (a REST add-on edit that also uploads an icon).
+   */
   private run(ctx: RequestContext, addonId: number, change: Change): Promise<void> {
-    return this.change(ctx.em, addonId, change);
+    if (ctx.em.isInTransaction()) return this.change(ctx.em, addonId, change);
+    return ownTransaction(ctx.em, (tx) => this.change(tx, addonId, change));
   }
 
   /**
