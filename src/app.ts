@@ -25,6 +25,7 @@ import { createGraphqlEndpoint } from './graphql/server.js';
 import { refuseDeepJson } from './core/input-guards.js';
 import { remoteSettingsRouter } from './blocklist/remote-settings.http.js';
 import { signinPages } from './signin/signin.pages.js';
+import { updateCheck, updateInfo } from './updates/updates.http.js';
 import {
   mediaFromStorage,
   publicDownload,
@@ -150,6 +151,9 @@ export async function createApp(config: Config, logger: Logger, options: CreateA
     }
     app.get('/downloads/file/:id{/:name}', publicDownload(services, db));
     app.get('/downloads/source/:id', sourceDownload(services, db));
+    // The update service (Firefox's extensions.update.url) and its release notes pages: src/updates/.
+    app.get(['/update/', '/update/VersionCheck.php'], updateCheck(services.updates, db, config.SITE_URL));
+    app.get('/:locale/:app/addon/:addon/versions/:version/updateinfo/', updateInfo(db));
     app.use('/v1', corsHandler, remoteSettingsRouter(services.blocklistPublisher, db, config.SITE_URL));
     app.get('/developers/upload/:uuid', validationReport(services, db));
     app.get('/developers/upload/:uuid/json', validationReportJson(services, db));
@@ -236,6 +240,10 @@ async function startJobWorkers(services: Services, metrics: ServiceMetrics | nul
   );
   await jobs.work('author-invitation-mail', (job) =>
     timed('author-invitation-mail', () => services.authorInvitations.mail(job.data.pendingId)),
+  );
+  await jobs.work('rating-mail', (job) => timed('rating-mail', () => services.ratingMails.mail(job.data.ratingId)));
+  await jobs.work('support-ticket-mail', (job) =>
+    timed('support-ticket-mail', () => services.support.mail(job.data.ticketId)),
   );
 }
 

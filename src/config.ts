@@ -141,6 +141,11 @@ const schema = z.object({
   /** Bearer token for scrapes from other hosts (`Authorization: Bearer <token>`); unset: loopback only. */
   METRICS_TOKEN: z.string().min(32, 'must be at least 32 characters').max(1000).optional(),
   GRAPHQL_INTROSPECTION: bool.default(true),
+  /**
+   * `GET /api/v5/services/client_info/` (GraphQL `clientInfo`): echoes the caller's address and
+   * forwarding headers, for checking what the service sees behind proxies. Off (403) unless enabled.
+   */
+  CLIENT_INFO_ENABLED: bool.default(false),
   /** Proxies whose `X-Forwarded-*` headers are believed: false, a hop count, or addresses/CIDRs (see `trustProxy`). */
   TRUST_PROXY: trustProxy.default(false),
   SEARCH_ENGINE: z.enum(['postgres', 'meilisearch']).default('postgres'),
@@ -243,6 +248,20 @@ const schema = z.object({
   INBOUND_EMAIL_VALIDATION_KEY: z.string().min(1).optional(),
   /** Client addresses allowed to post inbound mail (comma-separated; empty: any). */
   INBOUND_EMAIL_ALLOWED_IPS: list.default([]),
+  /** Where developers' support tickets (`POST /api/v5/developers/support`) are mailed; default `support@<SITE_URL's host>`. */
+  SUPPORT_EMAIL: z.string().email().optional(),
+  /** Support tickets a user, and a client address, may send per day; one more is a 429. */
+  SUPPORT_TICKETS_PER_DAY: z.coerce.number().int().min(1).max(100_000).default(10),
+  /**
+   * When the developer agreement last changed (ISO 8601, e.g. `2025-08-04T00:00:00Z`): developers who
+   * accepted it before must accept it again. Unset, or in the future: the original's fallback date,
+   * 2019-12-02 12:00 UTC (a future date applies once it is reached).
+   */
+  DEVELOPER_AGREEMENT_CHANGED: z
+    .string()
+    .refine((v) => !Number.isNaN(Date.parse(v)), 'must be an ISO 8601 date-time')
+    .transform((v) => new Date(v))
+    .optional(),
   /** Abuse reports a signed-in user, and a client address, may send per day; one more is a 429 (the original: 20). */
   ABUSE_REPORTS_PER_DAY: z.coerce.number().int().min(1).max(100_000).default(20),
   /**

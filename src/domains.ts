@@ -17,6 +17,8 @@ import { discoveryManifest } from './discovery/manifest.js';
 import { webhooksManifest } from './webhooks/manifest.js';
 import { trustedPublishingManifest } from './trusted-publishing/manifest.js';
 import { signinManifest } from './signin/manifest.js';
+import { updatesManifest } from './updates/manifest.js';
+import { developersManifest } from './developers/manifest.js';
 
 /**
  * Every domain (composition). A new domain adds `src/<domain>/manifest.ts` and its line here; its
@@ -46,6 +48,8 @@ export const domains: readonly DomainManifest[] = [
   webhooksManifest,
   trustedPublishingManifest,
   signinManifest,
+  updatesManifest,
+  developersManifest,
 ];
 
 /** The domains' entities, given to the database port (`openDatabase`), which adds its own (cache tags). */

@@ -24,6 +24,7 @@ import { OidcClients } from './signin/oidc-clients.js';
 import { SigninService } from './signin/signin.service.js';
 import { SigninLinksService } from './signin/signin-links.service.js';
 import { AuthorInvitationMails } from './catalogue/author-invitations.mail.js';
+import { SupportService } from './developers/support.service.js';
 import { SiteService } from './site/site.service.js';
 import { CatalogueService } from './catalogue/catalogue.service.js';
 import { CategoriesService } from './catalogue/categories.service.js';
@@ -55,12 +56,20 @@ import { CollectionItemsService } from './collections/collection-items.service.j
 import { CollectionAccess } from './collections/collections.access.js';
 import { RatingsService } from './ratings/ratings.service.js';
 import { NotificationsService } from './accounts/notifications.service.js';
+import { UnsubscribeCodes } from './accounts/unsubscribe-codes.js';
+import { RatingMails } from './ratings/rating-mails.js';
+import { AppVersionsService } from './catalogue/app-versions/app-versions.service.js';
+import { LabelledScannerResults } from './scanners/labelled-results.js';
+import { DebugHelpers } from './site/debug-helpers.js';
 import { ActivityService } from './catalogue/lifecycle/activity.service.js';
 import { CATALOGUE_EVENTS, type LifecycleEvents } from './catalogue/lifecycle/lifecycle.enums.js';
 import { AddonLifecycle } from './catalogue/lifecycle/lifecycle.service.js';
 import { LifecyclePolicy } from './catalogue/lifecycle/lifecycle.policy.js';
+import { DeleteConfirmations } from './catalogue/lifecycle/delete-confirmation.js';
+import { ListingContentReview } from './catalogue/lifecycle/listing-review.service.js';
 import { DomainEvents } from './events/domain-events.js';
 import { ResponseCache } from './core/response-cache.js';
+import { UpdatesService } from './updates/updates.service.js';
 import { AbuseService } from './abuse/abuse.service.js';
 import { BlocklistService } from './blocklist/blocklist.service.js';
 import { BlocklistPublisher } from './blocklist/blocklist.publisher.js';
@@ -68,6 +77,10 @@ import { CurationLog } from './curation/curation-log.js';
 import { ShelvesService } from './shelves/shelves.service.js';
 import { HomeShelvesService } from './shelves/home-shelves.service.js';
 import { DiscoveryService } from './discovery/discovery.service.js';
+import { AddonRecommendationsService } from './discovery/addon-recommendations.js';
+import { BrowserMappingsService } from './discovery/browser-mappings/browser-mappings.service.js';
+import { ReplacementsService } from './discovery/replacements/replacements.service.js';
+import { TagsService } from './catalogue/tags.service.js';
 import { TokenExchangeService } from './trusted-publishing/token-exchange.service.js';
 import { TrustedPublishersService } from './trusted-publishing/trusted-publishers.service.js';
 import { WebhookDeliveriesService } from './webhooks/webhook-deliveries.service.js';
@@ -95,6 +108,8 @@ export interface Services {
   readonly listing: ListingService;
   /** Invitation mails to pending authors (the `author-invitation-mail` job). */
   readonly authorInvitations: AuthorInvitationMails;
+  /** Developers' support tickets (kept, and mailed by the `support-ticket-mail` job). */
+  readonly support: SupportService;
   /** Public media (icons, previews), served at /user-media/. */
   readonly storage: Storage;
   /** Add-on packages (uploads, signed files): never served directly. */
@@ -123,17 +138,28 @@ export interface Services {
   readonly collectionItems: CollectionItemsService;
   readonly ratings: RatingsService;
   readonly notifications: NotificationsService;
+  /** Mails of new ratings and replies (the `rating-mail` job), under their notifications. */
+  readonly ratingMails: RatingMails;
+  /** Debugging helpers (the original's `services/` endpoints). */
+  readonly debug: DebugHelpers;
+  /** The scanners' results labelled by what humans decided (the scanner results export). */
+  readonly labelledScannerResults: LabelledScannerResults;
+  /** The browser versions add-ons may name (registered by release automation). */
+  readonly appVersions: AppVersionsService;
   readonly uploadSlots: UploadSlots;
   /** Image decoding (icons, previews, account pictures): one bounded queue, pixel limits per purpose. */
   readonly images: ImageRenderer;
   /** The only writer of add-on status, visibility, deletion, promotion and version review state. */
   readonly lifecycle: AddonLifecycle;
+  readonly listingReview: ListingContentReview;
   /** The audit log's reads. */
   readonly activity: ActivityService;
   /** Durable domain events (job queue); subscribers are wired below. */
   readonly events: DomainEvents<LifecycleEvents>;
   /** Cached catalogue answers of REST and GraphQL (one memory budget, RESPONSE_CACHE_MB). */
   readonly responseCache: ResponseCache;
+  /** The update service browsers ask about installed add-ons (`/update/`), its answers in `responseCache`. */
+  readonly updates: UpdatesService;
   /** Abuse reports about add-ons and users, and their moderation. */
   readonly abuse: AbuseService;
   /** Blocks of add-on ids (Blocklist:Create, Blocklist:Submit, Reviews:Admin). */
@@ -148,6 +174,14 @@ export interface Services {
   readonly curationLog: CurationLog;
   /** The discovery pane, its editorial content and recommendations. */
   readonly discovery: DiscoveryService;
+  /** Other add-ons to suggest on an add-on's page (the service's recommender, or the curated list). */
+  readonly addonRecommendations: AddonRecommendationsService;
+  /** Replacement add-ons: what replaces an add-on id no longer supported. */
+  readonly replacements: ReplacementsService;
+  /** Browser mappings: another browser's extensions and the add-ons that replace them. */
+  readonly browserMappings: BrowserMappingsService;
+  /** The tag list. */
+  readonly tags: TagsService;
   /** Trusted publishing: the publishers owners trust (CI providers' OIDC issuers and claims)... */
   readonly trustedPublishers: TrustedPublishersService;
   /** ...and the exchange of their OIDC tokens for short-lived scoped API keys. */
@@ -167,7 +201,12 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
   const catalogue = new CatalogueService();
   const jobs = createJobQueue<ServiceJobs>(db, { queues: serviceQueues, logger });
   const events = new DomainEvents<LifecycleEvents>(jobs);
-  const lifecycle = new AddonLifecycle(new LifecyclePolicy(catalogue), events);
+  const lifecyclePolicy = new LifecyclePolicy(catalogue);
+  const lifecycle = new AddonLifecycle(
+    lifecyclePolicy,
+    events,
+    new DeleteConfirmations(keyring.signer('addon-delete-confirm')),
+  );
   const categories = new CategoriesService();
   const curationLog = new CurationLog();
   const storage = createStorage(config, 'media');
@@ -180,10 +219,13 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
   const accounts = new AccountsService(apiKeys, storage, sessions, {
     images,
     superCreateEnabled: config.SUPER_CREATE_ENABLED,
+    developerAgreementChanged: config.DEVELOPER_AGREEMENT_CHANGED ?? null,
     lockRatings: (em, userId) => ratings.lockUserRatings(em, userId),
     recountRatings: (em, addonIds) => ratings.recountAddons(em, addonIds),
     deleteAddons: (em, addonIds, actorId) => lifecycle.deleteWithAccount(em, addonIds, actorId),
   });
+  const unsubscribeCodes = new UnsubscribeCodes(keyring.signer('unsubscribe-links'));
+  const notifications = new NotificationsService(accounts, unsubscribeCodes);
   const search = new SearchService(
     createSearchEngine(config, db),
     categories,
@@ -329,6 +371,7 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
     },
   );
 
+  const responseCache = new ResponseCache(config.RESPONSE_CACHE_MB * 1024 * 1024);
   return {
     config,
     logger,
@@ -352,8 +395,20 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
       (em, addonId) => jobs.send('index-addon', { addonId }, { singletonKey: String(addonId), transaction: em }),
       images,
       (em, pendingId) => jobs.send('author-invitation-mail', { pendingId }, { transaction: em }),
+      lifecycle,
     ),
     authorInvitations: new AuthorInvitationMails(() => db.fork(), mailer, { siteUrl, serviceName: config.VENDOR_NAME }),
+    support: new SupportService(
+      () => db.fork(),
+      mailer,
+      (em, ticketId) => jobs.send('support-ticket-mail', { ticketId }, { transaction: em }),
+      {
+        ticketsPerDay: config.SUPPORT_TICKETS_PER_DAY,
+        supportEmail: config.SUPPORT_EMAIL ?? `support@${siteHost}`,
+        siteUrl,
+        serviceName: config.VENDOR_NAME,
+      },
+    ),
     images,
     storage,
     files,
@@ -393,12 +448,24 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
     collections: new CollectionsService(collectionAccess),
     collectionItems: new CollectionItemsService(catalogue, collectionAccess),
     ratings,
-    notifications: new NotificationsService(accounts),
+    notifications,
+    ratingMails: new RatingMails(
+      () => db.fork(),
+      mailer,
+      unsubscribeCodes,
+      (em, userId, name) => notifications.wants(em, userId, name),
+      { siteUrl, serviceName: config.VENDOR_NAME },
+    ),
+    appVersions: new AppVersionsService(),
+    labelledScannerResults: new LabelledScannerResults(),
+    debug: new DebugHelpers({ clientInfoEnabled: config.CLIENT_INFO_ENABLED }),
     uploadSlots: new UploadSlots(config.MAX_CONCURRENT_UPLOADS_PER_USER),
     lifecycle,
+    listingReview: new ListingContentReview(lifecyclePolicy, lifecycle),
     activity: new ActivityService(catalogue),
     events,
-    responseCache: new ResponseCache(config.RESPONSE_CACHE_MB * 1024 * 1024),
+    responseCache,
+    updates: new UpdatesService(responseCache),
     blocklist,
     blocklistPublisher: new BlocklistPublisher(db, files, logger, { threshold: config.BLOCKLIST_BASE_THRESHOLD }),
     abuse: new AbuseService(catalogue, accounts, lifecycle, {
@@ -414,6 +481,10 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
     ),
     curationLog,
     discovery: new DiscoveryService(catalogue, curationLog),
+    addonRecommendations: new AddonRecommendationsService(),
+    replacements: new ReplacementsService(curationLog),
+    browserMappings: new BrowserMappingsService(catalogue, curationLog),
+    tags: new TagsService(),
     trustedPublishers: new TrustedPublishersService(catalogue, lifecycle, trustedPublishing),
     tokenExchange: new TokenExchangeService(apiKeys, lifecycle, catalogue, trustedPublishing),
     webhookEndpoints,

@@ -87,14 +87,25 @@ beforeAll(async () => {
   await createAddon(em, { slug: 'recs-theme', type: AddonType.STATICTHEME });
 
   const curator = await em.findOneOrFail(User, { username: curatorName });
-  const together = em.create(Collection, { author: curator, slug: 'together', name: { 'en-US': 'Together' } });
+  const together = em.create(Collection, {
+    author: curator,
+    slug: 'together',
+    name: { 'en-US': 'Together' },
+    description: null,
+  });
   for (const addon of [a.seed, a.r1, a.r2, a.r3, a.r4, a.hidden, a.disabled]) {
-    em.create(CollectionAddon, { collection: together, addon });
+    em.create(CollectionAddon, { collection: together, addon, notes: null });
   }
-  const pair = em.create(Collection, { author: curator, slug: 'pair', name: { 'en-US': 'Pair' } });
-  for (const addon of [a.lonely, a.lonelyFriend]) em.create(CollectionAddon, { collection: pair, addon });
-  const secret = em.create(Collection, { author: curator, slug: 'secret', listed: false });
-  em.create(CollectionAddon, { collection: secret, addon: a.r1 });
+  const pair = em.create(Collection, { author: curator, slug: 'pair', name: { 'en-US': 'Pair' }, description: null });
+  for (const addon of [a.lonely, a.lonelyFriend]) em.create(CollectionAddon, { collection: pair, addon, notes: null });
+  const secret = em.create(Collection, {
+    author: curator,
+    slug: 'secret',
+    name: { 'en-US': 'Secret' },
+    description: null,
+    listed: false,
+  });
+  em.create(CollectionAddon, { collection: secret, addon: a.r1, notes: null });
   em.create(DiscoveryItem, { addon: a.curated, position: 1 } as never);
   em.create(DiscoveryItem, { addon: a.hidden, position: 2 } as never);
   await em.flush();

@@ -326,12 +326,9 @@ describe('PUT applications/<app>/<version>/', () => {
   });
 
   it('is the GraphQL mutation registerAppVersion', async () => {
-    const res = await t.http
-      .post('/graphql')
-      .set('Authorization', releaser.jwt())
-      .send({
-        query: 'mutation { registerAppVersion(application: BROWSER, version: "131.0b2") { created versions } }',
-      });
+    const res = await t.http.post('/graphql').set('Authorization', releaser.jwt()).send({
+      query: 'mutation { registerAppVersion(application: BROWSER, version: "131.0b2") { created versions } }',
+    });
     expect(res.body.data.registerAppVersion).toEqual({
       created: true,
       versions: ['1:131.0b2', '1:131.0', '1:131.*', '61:131.0b2', '61:131.0', '61:131.*'],

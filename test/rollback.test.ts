@@ -7,7 +7,7 @@ import { AddonFile, Version } from '../src/catalogue/version.entity.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { keyCaller, type KeyCaller } from './helpers/callers.js';
 import { createAddon, firstExtensionCategoryId } from './helpers/catalogue.js';
-import { extension, readCaPem, unzip, verifySignedPackage, waitFor } from './helpers/signing.js';
+import { extension, readCaPem, signedAndApproved, unzip, verifySignedPackage, waitFor } from './helpers/signing.js';
 
 type Json = Record<string, any>;
 
@@ -51,16 +51,7 @@ async function versionByString(addon: Addon, version: string): Promise<Version> 
   return waitFor(`version ${version}`, () => t.em().findOne(Version, { addon: addon.id, version }));
 }
 
-async function signedFile(versionId: number): Promise<AddonFile> {
-  return waitFor(
-    `version ${versionId} signed and approved`,
-    async () => {
-      const file = await t.em().findOne(AddonFile, { version: versionId });
-      return file?.isSigned && file.status === FileStatus.APPROVED ? file : null;
-    },
-    90_000,
-  );
-}
+const signedFile = (versionId: number) => signedAndApproved(() => t.em(), versionId);
 
 /** Uploads a version through the signing API; a listed one is approved by a reviewer; returns it signed. */
 async function uploadSigned(addon: Addon, version: string, channel: 'listed' | 'unlisted'): Promise<Version> {

@@ -263,13 +263,20 @@ describe('operation families', () => {
     expect(listingFields).toEqual([
       'addAddonPreview',
       'addonDeleteConfirmation',
+      'addonPendingAuthors',
+      'cancelAddonPendingAuthor',
+      'confirmAddonAuthorInvitation',
+      'declineAddonAuthorInvitation',
       'deleteAddon',
       'deleteAddonPreview',
+      'inviteAddonAuthor',
       'setAddonDisabledByDeveloper',
       'setAddonIcon',
       'updateAddonListing',
+      'updateAddonPendingAuthor',
+      'updateAddonPreview',
     ]);
-    // Author management stays with sessions.
+    // Pending invitations take listing keys (as the original's API); confirmed authors' management stays with sessions.
     expect(code(await gql(listing.jwt(), `mutation { removeAddonAuthor(addon: "${xId}", userId: 1) { id } }`))).toBe(
       'FORBIDDEN',
     );

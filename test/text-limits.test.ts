@@ -236,6 +236,7 @@ const README_ROWS: Record<string, TextLimit[][]> = {
   'Abuse report `addon`/`user` and its other texts': [['abuseField']],
   'Abuse report resolution `note`': [['abuseResolutionNote']],
   "Abuse reporter's address (stored)": [['abuseReporterIp']],
+  'Support ticket `summary` / `body`; agreement date': [['supportSummary'], ['supportBody'], ['agreementDate']],
   'Primary shelf `description`': [['shelfDescription']],
   'Secondary shelf `headline` / `description`': [['secondaryHeadline'], ['secondaryDescription']],
   'Secondary shelf module `description`': [['moduleDescription']],
@@ -266,6 +267,11 @@ const README_ROWS: Record<string, TextLimit[][]> = {
     ['signinLinkToken'],
   ],
   'Home shelf `title` / `footer_text` / `criteria`': [['homeShelfTitle'], ['homeShelfFooter'], ['homeShelfCriteria']],
+  'Replacement add-on `guid` / `path` / mapping `extension_id`': [
+    ['replacementGuid'],
+    ['replacementPath'],
+    ['browserExtensionId'],
+  ],
 };
 
 /** The rows of README's "### Limits" table: input label and its limits ("3,000 / 64" is [3000, 64]). */

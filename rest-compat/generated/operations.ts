@@ -20,7 +20,20 @@ export type Channel = 'LISTED' | 'UNLISTED';
 export type Platform = 'ALL' | 'ANDROID' | 'LINUX' | 'MAC' | 'WINDOWS';
 export type PromotedCategory = 'LINE' | 'RECOMMENDED' | 'SPONSORED' | 'SPOTLIGHT' | 'STRATEGIC' | 'VERIFIED';
 export type RatingFlagReason = 'BUG_SUPPORT' | 'LANGUAGE' | 'OTHER' | 'SPAM';
+export type RecommendationFallbackReason = 'INVALID_RESULTS' | 'NO_RESULTS' | 'TIMEOUT';
+export type RecommendationOutcome = 'CURATED' | 'RECOMMENDED' | 'RECOMMENDED_FALLBACK';
 export type ScannerAction = 'BLOCK' | 'DELAY_AUTO_APPROVAL' | 'FLAG_FOR_HUMAN_REVIEW' | 'NO_ACTION';
+
+/** fragment DevhubPreviewFields on Preview */
+export type DevhubPreviewFieldsFragment = {
+  id: number;
+  position: number;
+  caption: Translations | null;
+  imageSize: number[];
+  imageUrl: string;
+  thumbnailSize: number[];
+  thumbnailUrl: string;
+};
 
 /** fragment RestAbuseDsaFields on AbuseReport */
 export type RestAbuseDsaFieldsFragment = {
@@ -180,6 +193,13 @@ export type RestDraftCommentFieldsFragment = {
   cannedResponse: RestCannedResponseFieldsFragment | null;
 };
 
+/** fragment RestEditedAddonFields on Addon */
+export type RestEditedAddonFieldsFragment = RestAddonFieldsFragment & {
+  currentVersion: RestVersionFieldsFragment | null;
+  latestUnlistedVersion: RestVersionFieldsFragment | null;
+  canSeeUnlisted: boolean;
+};
+
 /** fragment RestFullVersionFields on Version */
 export type RestFullVersionFieldsFragment = RestVersionFieldsFragment & {
   license: {
@@ -196,6 +216,15 @@ export type RestHomeShelfFieldsFragment = {
   footerText: Translations | null;
   footerPathname: string | null;
   collectionOwner: string | null;
+};
+
+/** fragment RestListingContentReviewFields on ListingContentReview */
+export type RestListingContentReviewFieldsFragment = {
+  isRejected: boolean;
+  canRequestReview: boolean;
+  hasRequestedReview: boolean;
+  policies: string[];
+  comments: string | null;
 };
 
 /** fragment RestPackageEntryFields on PackageEntry */
@@ -433,6 +462,48 @@ export type SubmissionUploadFieldsFragment = {
   version: string;
 };
 
+/** mutation DevhubAddPreview */
+export type DevhubAddPreviewMutation = {
+  addAddonPreview: DevhubPreviewFieldsFragment;
+};
+
+/** mutation DevhubDeletePreview */
+export type DevhubDeletePreviewMutation = {
+  deleteAddonPreview: {
+    id: number;
+  };
+};
+
+/** mutation DevhubDeleteVersion */
+export type DevhubDeleteVersionMutation = {
+  deleteAddonVersion: {
+    id: number;
+  };
+};
+
+/** mutation DevhubUpdatePreview */
+export type DevhubUpdatePreviewMutation = {
+  updateAddonPreview: DevhubPreviewFieldsFragment;
+};
+
+/** query DevhubUploads */
+export type DevhubUploadsQuery = {
+  myAddonUploads: {
+    count: number;
+    page: number;
+    pageSize: number;
+    pageCount: number;
+    items: SubmissionUploadFieldsFragment[];
+  };
+};
+
+/** mutation RestAcceptDeveloperAgreement */
+export type RestAcceptDeveloperAgreementMutation = {
+  acceptDeveloperAgreement: {
+    displayName: string | null;
+  };
+};
+
 /** query RestAccount */
 export type RestAccountQuery = {
   user: RestUserFieldsFragment;
@@ -482,6 +553,16 @@ export type RestAddonAutocompleteQuery = {
   }[];
 };
 
+/** mutation RestAddonDelete */
+export type RestAddonDeleteMutation = {
+  deleteAddon: boolean;
+};
+
+/** query RestAddonDeleteConfirm */
+export type RestAddonDeleteConfirmQuery = {
+  addonDeleteConfirmation: string;
+};
+
 /** query RestAddonDetail */
 export type RestAddonDetailQuery = {
   grouped?: {
@@ -499,9 +580,23 @@ export type RestAddonDetailQuery = {
   };
 };
 
+/** mutation RestAddonEdit */
+export type RestAddonEditMutation = {
+  updateAddonListing: RestEditedAddonFieldsFragment;
+};
+
 /** query RestAddonEulaPolicy */
 export type RestAddonEulaPolicyQuery = {
   addon: {
+    defaultLocale: string;
+    eula: Translations | null;
+    privacyPolicy: Translations | null;
+  };
+};
+
+/** mutation RestAddonEulaPolicyEdit */
+export type RestAddonEulaPolicyEditMutation = {
+  updateAddonListing: {
     defaultLocale: string;
     eula: Translations | null;
     privacyPolicy: Translations | null;
@@ -537,6 +632,19 @@ export type RestAddonPendingAuthorsQuery = {
     role: AuthorRole;
     listed: boolean;
   }[];
+};
+
+/** query RestAddonRecommendations */
+export type RestAddonRecommendationsQuery = {
+  addonRecommendations: {
+    outcome: RecommendationOutcome;
+    fallbackReason: RecommendationFallbackReason | null;
+    addons: Array<
+      RestAddonFieldsFragment & {
+        currentVersion: RestVersionFieldsFragment | null;
+      }
+    >;
+  };
 };
 
 /** query RestAddonSearch */
@@ -576,6 +684,11 @@ export type RestAddonSearchPartsQuery = {
   >;
 };
 
+/** query RestAddonTags */
+export type RestAddonTagsQuery = {
+  addonTags: string[];
+};
+
 /** query RestAddonVersion */
 export type RestAddonVersionQuery = {
   addonVersion: RestFullVersionFieldsFragment & {
@@ -602,6 +715,11 @@ export type RestAnswerAuthorInvitationMutation = {
   decline?: {
     id: number;
   };
+};
+
+/** query RestAppVersions */
+export type RestAppVersionsQuery = {
+  appVersions: string[];
 };
 
 /** query RestBlock */
@@ -653,6 +771,20 @@ export type RestBrowseVersionQuery = {
   };
 };
 
+/** query RestBrowserMappings */
+export type RestBrowserMappingsQuery = {
+  browserMappings: {
+    count: number;
+    page: number;
+    pageSize: number;
+    pageCount: number;
+    items: {
+      extensionId: string;
+      addonGuid: string;
+    }[];
+  };
+};
+
 /** mutation RestCancelPendingAuthor */
 export type RestCancelPendingAuthorMutation = {
   cancelAddonPendingAuthor: boolean;
@@ -674,6 +806,16 @@ export type RestCategoriesQuery = {
     type: AddonType;
     weight: number;
   }[];
+};
+
+/** query RestClientInfo */
+export type RestClientInfoQuery = {
+  clientInfo: {
+    userAgent: string | null;
+    countryCode: string | null;
+    forwardedFor: string | null;
+    remoteAddress: string | null;
+  };
 };
 
 /** query RestCollection */
@@ -812,6 +954,15 @@ export type RestDeleteRatingMutation = {
   deleteRating: boolean;
 };
 
+/** query RestDeveloperAgreement */
+export type RestDeveloperAgreementQuery = {
+  developerAgreement: {
+    displayName: string | null;
+    hasReadDeveloperAgreement: boolean;
+    lastDeveloperAgreementChange: string;
+  };
+};
+
 /** query RestDiscovery */
 export type RestDiscoveryQuery = {
   discoveryItems: RestDiscoveryItemFieldsFragment[];
@@ -855,6 +1006,21 @@ export type RestExchangeOidcTokenMutation = {
     apiSecret: string;
     expiresAt: string;
   };
+};
+
+/** query RestFail403 */
+export type RestFail403Query = {
+  failWith: boolean;
+};
+
+/** query RestFail404 */
+export type RestFail404Query = {
+  failWith: boolean;
+};
+
+/** query RestFail500 */
+export type RestFail500Query = {
+  failWith: boolean;
 };
 
 /** query RestFileDownload */
@@ -947,6 +1113,11 @@ export type RestLanguageToolsQuery = {
   }[];
 };
 
+/** query RestListingContentReview */
+export type RestListingContentReviewQuery = {
+  addonListingContentReview: RestListingContentReviewFieldsFragment;
+};
+
 /** mutation RestLogout */
 export type RestLogoutMutation = {
   logout: boolean;
@@ -1011,6 +1182,13 @@ export type RestReceiveReviewMailMutation = {
   };
 };
 
+/** mutation RestRegisterAppVersion */
+export type RestRegisterAppVersionMutation = {
+  registerAppVersion: {
+    created: boolean;
+  };
+};
+
 /** mutation RestRemoveAddonAuthor */
 export type RestRemoveAddonAuthorMutation = {
   removeAddonAuthor: {
@@ -1021,6 +1199,20 @@ export type RestRemoveAddonAuthorMutation = {
 /** mutation RestRemoveCollectionAddon */
 export type RestRemoveCollectionAddonMutation = {
   removeCollectionAddon: boolean;
+};
+
+/** query RestReplacementAddons */
+export type RestReplacementAddonsQuery = {
+  replacementAddons: {
+    count: number;
+    page: number;
+    pageSize: number;
+    pageCount: number;
+    items: {
+      guid: string;
+      replacement: string[];
+    }[];
+  };
 };
 
 /** mutation RestReplyToRating */
@@ -1091,6 +1283,11 @@ export type RestReportUserMutation = {
     user: RestAbuseUserFieldsFragment | null;
     message: string;
   };
+};
+
+/** mutation RestRequestListingContentReview */
+export type RestRequestListingContentReviewMutation = {
+  requestListingContentReview: RestListingContentReviewFieldsFragment;
 };
 
 /** query RestReviewNote */
@@ -1188,6 +1385,31 @@ export type RestReviewerVersionsQuery = {
   }[];
 };
 
+/** query RestScannerResults */
+export type RestScannerResultsQuery = {
+  labelledScannerResults: {
+    count: number;
+    page: number;
+    pageSize: number;
+    pageCount: number;
+    items: {
+      id: number;
+      scanner: string;
+      label: string;
+      matches: {
+        rule: string;
+        file: string | null;
+        line: number | null;
+        addonId: number | null;
+        name: string | null;
+        action: ScannerAction;
+      }[];
+      action: ScannerAction;
+      created: string;
+    }[];
+  };
+};
+
 /** query RestSecondaryShelves */
 export type RestSecondaryShelvesQuery = {
   secondaryShelves: RestSecondaryShelfFieldsFragment[];
@@ -1203,6 +1425,15 @@ export type RestStartSignInMutation = {
   startSignIn: {
     location: string;
     binding: string;
+  };
+};
+
+/** mutation RestSubmitSupportTicket */
+export type RestSubmitSupportTicketMutation = {
+  submitSupportTicket: {
+    summary: string;
+    body: string;
+    category: string;
   };
 };
 
@@ -1232,6 +1463,15 @@ export type RestSuperCreateMutation = {
       value: string;
       encoded: string;
     };
+  };
+};
+
+/** mutation RestUnsubscribeNotification */
+export type RestUnsubscribeNotificationMutation = {
+  unsubscribeNotification: {
+    name: string;
+    enabled: boolean;
+    mandatory: boolean;
   };
 };
 

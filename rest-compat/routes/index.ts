@@ -18,6 +18,14 @@ import { trustedPublishingRoutes } from './trusted-publishing.js';
 import { signinRoutes } from './signin.js';
 import { languageToolsRoutes } from './language-tools.js';
 import { authorRoutes } from './authors.js';
+import { addonEditRoutes } from './addon-edit.js';
+import { listingContentReviewRoutes } from './listing-content-review.js';
+import { addonExtrasRoutes } from './addon-extras.js';
+import { devhubVersionRoutes } from './devhub-versions.js';
+import { developerRoutes } from './developers.js';
+import { applicationRoutes } from './applications.js';
+import { scannerRoutes } from './scanners.js';
+import { servicesRoutes } from './services.js';
 
 /** The whole route table (v3, v4, v5), and the v5 submission API's entries. Each domain contributes its entries. */
 export const routes: readonly AnyRouteDefinition[] = [
@@ -40,4 +48,12 @@ export const routes: readonly AnyRouteDefinition[] = [
   ...signinRoutes,
   ...languageToolsRoutes,
   ...authorRoutes,
+  ...addonEditRoutes,
+  ...listingContentReviewRoutes,
+  ...devhubVersionRoutes,
+  ...developerRoutes,
+  ...addonExtrasRoutes,
+  ...applicationRoutes,
+  ...scannerRoutes,
+  ...servicesRoutes,
 ];

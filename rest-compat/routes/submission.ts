@@ -41,7 +41,7 @@ import { restEnums } from '../shapes/enums.js';
 type Request = RestRequest<SubmissionApiVersion>;
 type Context = ShapeContext<SubmissionApiVersion>;
 
-const uploadFields = gql`
+export const uploadFields = gql`
   fragment SubmissionUploadFields on AddonUpload {
     uuid
     channel
@@ -54,7 +54,7 @@ const uploadFields = gql`
 `;
 
 /** v5's upload object (keys in the original serializer's order). */
-function shapeUpload(u: SubmissionUploadFieldsFragment, ctx: Context) {
+export function shapeUpload(u: SubmissionUploadFieldsFragment, ctx: Context) {
   return {
     uuid: u.uuid,
     channel: restEnums.channel(u.channel),
@@ -81,7 +81,7 @@ function shapeVersion(version: VersionData & { hasSource?: boolean }, ctx: Conte
 }
 
 /** v5's `has_source` (whether a source code archive is attached), where the document asked for it. */
-function withSource<T extends object>(shaped: T, version: { hasSource?: boolean }) {
+function withSource<T extends object>(shaped: T, version: { hasSource?: boolean }): T & { has_source?: boolean } {
   return version.hasSource === undefined ? shaped : { ...shaped, has_source: version.hasSource };
 }
 

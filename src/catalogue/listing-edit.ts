@@ -8,6 +8,7 @@ import { lengthProblem, type TextLimit } from '../core/text-limits.js';
 import { Addon } from './addon.entity.js';
 import { AddonType } from './catalogue.enums.js';
 import type { CategoriesService } from './categories.service.js';
+import { unknownTags } from './tags.service.js';
 import { License } from './license.entity.js';
 import type { UpdateAddonListingInput } from './listing.types.js';
 import { Version } from './version.entity.js';
@@ -203,10 +204,10 @@ export async function applyListingEdit(
   if (input.tags) {
     const tags = [...new Set(input.tags.map((tag) => tag.trim().toLowerCase()).filter(Boolean))];
     if (tags.length > MAX_TAGS) problems.add('tags', `You can have a maximum of ${MAX_TAGS} tags.`);
-    for (const tag of tags) {
-      if (!problems.check('tags', lengthProblem(tag, 'tag')) && tag.length < 2) {
-        problems.add('tags', `Invalid tag: "${tag}".`);
-      }
+    else {
+      // Each one of the tag list (the original's choices), once its length is known to fit.
+      const fitting = tags.filter((tag) => !problems.check('tags', lengthProblem(tag, 'tag')));
+      for (const tag of await unknownTags(ctx.em, fitting)) problems.add('tags', fieldMessages.choice(tag));
     }
     addon.tags = tags;
   }

@@ -11,6 +11,7 @@ import { Requires, SIGN_IN, objectRule } from '../auth/requirements.js';
 import { Accepts } from '../auth/credentials.js';
 import { KeyOperation, KeyScope } from '../auth/key-scopes.js';
 import { OwnTransactions } from '../graphql/transactions.js';
+import { previewsOf } from './previews.js';
 
 /**
  * Developer-side listing changes (authors of the add-on only). The listing edits and the pending
@@ -155,8 +156,27 @@ export class ListingResolver {
     @Arg('image', () => GraphQLUpload) image: Promise<FileUpload>,
     @Ctx() ctx: RequestContext,
     @Arg('caption', () => TranslatedInputScalar, { nullable: true }) caption?: unknown,
+    @Arg('position', () => Int, { nullable: true, description: 'Lower first; default: after the others.' })
+    position?: number | null,
   ) {
-    return this.services.listing.addPreview(ctx, addon, await receiveUpload(image), caption);
+    return previewsOf(this.services).add(ctx, addon, await receiveUpload(image), caption, position);
+  }
+
+  @Accepts('jwt', 'session')
+  @KeyScope(KeyOperation.LISTING)
+  @Requires(SIGN_IN, objectRule('an author of the add-on'))
+  @Mutation(() => PreviewType, {
+    description: "Edit a preview's caption (the locales given; null removes one, or all) or position.",
+  })
+  updateAddonPreview(
+    @Arg('addon') addon: string,
+    @Arg('previewId', () => Int) previewId: number,
+    @Ctx() ctx: RequestContext,
+    @Arg('caption', () => TranslatedInputScalar, { nullable: true, description: 'Omitted: unchanged.' })
+    caption?: unknown,
+    @Arg('position', () => Int, { nullable: true }) position?: number | null,
+  ) {
+    return previewsOf(this.services).update(ctx, addon, previewId, { caption, position });
   }
 
   @Accepts('jwt', 'session')
@@ -168,7 +188,7 @@ export class ListingResolver {
     @Arg('previewId', () => Int) previewId: number,
     @Ctx() ctx: RequestContext,
   ) {
-    return this.services.listing.deletePreview(ctx, addon, previewId);
+    return previewsOf(this.services).delete(ctx, addon, previewId);
   }
 
   @Accepts('jwt', 'session')

@@ -47,6 +47,12 @@ export const TEXT_LIMITS = {
   supportEmail: 255,
   /** `varchar(255)` */
   contributionsUrl: 255,
+  /** original (`max_length=30`); an add-on's slug, checked before its pattern */
+  addonSlug: 30,
+  /** chosen; each translation of the licence agreement (EULA) */
+  addonEula: 50_000,
+  /** chosen; each translation of the privacy policy */
+  addonPrivacyPolicy: 50_000,
   /** the existing tag rule (2 to 128 characters, "Invalid tag") */
   tag: 128,
   /** chosen; custom licence name */
@@ -112,6 +118,14 @@ export const TEXT_LIMITS = {
   /** `varchar(45)`; the reporter's address, cut to it (an address with a zone id may be longer) */
   abuseReporterIp: 45,
 
+  // Developers (v5 internal endpoints)
+  /** original (`max_length=255`); a support ticket's summary */
+  supportSummary: 255,
+  /** original (`max_length=10000`); a support ticket's body */
+  supportBody: 10_000,
+  /** chosen; the agreement date sent back when accepting the developer agreement */
+  agreementDate: 64,
+
   // Hero shelves and discovery (curation)
   /** chosen; a primary shelf's description (the add-on's summary is 250) */
   shelfDescription: 250,
@@ -139,6 +153,12 @@ export const TEXT_LIMITS = {
   homeShelfFooter: 70,
   /** original (`varchar(200)`); a home shelf's criteria (a search query string or a collection slug) */
   homeShelfCriteria: 200,
+  /** original (`varchar(255)`); a replacement add-on's id (guid), also the recommendations' `guid` parameter */
+  replacementGuid: 255,
+  /** original (`varchar(255)`); a replacement add-on's path or URL */
+  replacementPath: 255,
+  /** original (`varchar(255)`); another browser's extension id in a browser mapping */
+  browserExtensionId: 255,
 
   // Blocklist
   /** `varchar(255)`; the blocked add-on id */

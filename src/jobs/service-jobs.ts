@@ -38,6 +38,10 @@ export interface ServiceJobs {
   'signin-link-mail': { linkId: string };
   /** Mails an add-on author invitation still pending (`AuthorInvitationMails.mail`). */
   'author-invitation-mail': { pendingId: number };
+  /** Mails a new rating to the add-on's authors, or a first reply to the rating's author (`RatingMails.mail`). */
+  'rating-mail': { ratingId: number };
+  /** Mails a developer's support ticket to the support address (`SupportService.mail`), once. */
+  'support-ticket-mail': { ticketId: number };
 }
 
 export const serviceQueues: QueueDefinitions<ServiceJobs> = {
@@ -67,4 +71,6 @@ export const serviceQueues: QueueDefinitions<ServiceJobs> = {
   // A link lives minutes: past its expiry a retry sends nothing.
   'signin-link-mail': { retryLimit: 5, retryDelaySeconds: 10, retryBackoff: true, expireInSeconds: 2 * 60 },
   'author-invitation-mail': { retryLimit: 5, retryDelaySeconds: 30, retryBackoff: true },
+  'rating-mail': { retryLimit: 5, retryDelaySeconds: 30, retryBackoff: true },
+  'support-ticket-mail': { retryLimit: 5, retryDelaySeconds: 30, retryBackoff: true },
 };

@@ -38,9 +38,16 @@ import { Migration20261129030300_PendingAuthors } from './Migration2026112903030
 import { Migration20261129030757_FilePermissions } from './Migration20261129030757_FilePermissions.js';
 import { Migration20261129030100_AbuseV5 } from './Migration20261129030100_AbuseV5.js';
 import { Migration20261129032000_TargetLocale } from './Migration20261129032000_TargetLocale.js';
+import { Migration20261129064529_ListingContentReview } from './Migration20261129064529_ListingContentReview.js';
+import { Migration20261129064500_BlockCacheTags } from './Migration20261129064500_BlockCacheTags.js';
 import { Migration20261128130100_LookalikeNames } from './Migration20261128130100_LookalikeNames.js';
 import { Migration20261128130200_BlocklistRequests } from './Migration20261128130200_BlocklistRequests.js';
 import { Migration20261128130300_TrustedPublishingAddon } from './Migration20261128130300_TrustedPublishingAddon.js';
+import { Migration20261129091700_Tags } from './Migration20261129091700_Tags.js';
+import { Migration20261129091710_ReplacementAddons } from './Migration20261129091710_ReplacementAddons.js';
+import { Migration20261129091720_BrowserMappings } from './Migration20261129091720_BrowserMappings.js';
+import { Migration20261129093100_AppVersions } from './Migration20261129093100_AppVersions.js';
+import { Migration20261129094000_SupportTickets } from './Migration20261129094000_SupportTickets.js';
 
 /** Applied in order at start. Add each new migration here (npm run migration:create prints the line). */
 export const migrationsList: MigrationObject[] = [
@@ -86,4 +93,11 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261129030757_FilePermissions', class: Migration20261129030757_FilePermissions },
   { name: 'Migration20261129030100_AbuseV5', class: Migration20261129030100_AbuseV5 },
   { name: 'Migration20261129032000_TargetLocale', class: Migration20261129032000_TargetLocale },
+  { name: 'Migration20261129064529_ListingContentReview', class: Migration20261129064529_ListingContentReview },
+  { name: 'Migration20261129064500_BlockCacheTags', class: Migration20261129064500_BlockCacheTags },
+  { name: 'Migration20261129091700_Tags', class: Migration20261129091700_Tags },
+  { name: 'Migration20261129091710_ReplacementAddons', class: Migration20261129091710_ReplacementAddons },
+  { name: 'Migration20261129091720_BrowserMappings', class: Migration20261129091720_BrowserMappings },
+  { name: 'Migration20261129093100_AppVersions', class: Migration20261129093100_AppVersions },
+  { name: 'Migration20261129094000_SupportTickets', class: Migration20261129094000_SupportTickets },
 ];

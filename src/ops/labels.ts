@@ -127,6 +127,8 @@ export class RouteLabels {
     if (path.startsWith('/graphql/')) return this.label('/graphql/*');
     if (path.startsWith('/user-media/')) return this.label('/user-media/*');
     if (path.startsWith('/downloads/file/')) return this.label('/downloads/file/:id/:name');
+    if (path === '/update/' || path === '/update' || path === '/update/VersionCheck.php') return this.label('/update/');
+    if (path.endsWith('/updateinfo/')) return this.label('/:locale/:app/addon/:addon/versions/:version/updateinfo/');
     if (/^\/developers\/upload\/[^/]+\/json$/.test(path)) return this.label('/developers/upload/:uuid/json');
     if (/^\/developers\/upload\/[^/]+$/.test(path)) return this.label('/developers/upload/:uuid');
     return this.label(UNMATCHED);

@@ -6,6 +6,9 @@ import { createHash, X509Certificate } from 'node:crypto';
 import yauzl from 'yauzl';
 import { checkManifest, PKCS7_FILES, verifyCosePackage } from '../../src/signing/crypto/__tests__/cose-verifier.js';
 import { zipFiles } from '../../src/signing/package/__tests__/zip-builder.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { FileStatus } from '../../src/catalogue/catalogue.enums.js';
+import { AddonFile } from '../../src/catalogue/version.entity.js';
 
 export { buildZip, deflatedZeros, zipFiles } from '../../src/signing/package/__tests__/zip-builder.js';
 
@@ -160,4 +163,16 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | null | u
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+}
+
+/** A version's file once it is signed and approved (a listed one after a reviewer's approval). */
+export function signedAndApproved(em: () => EntityManager, versionId: number): Promise<AddonFile> {
+  return waitFor(
+    `version ${versionId} signed and approved`,
+    async () => {
+      const file = await em().findOne(AddonFile, { version: versionId });
+      return file?.isSigned && file.status === FileStatus.APPROVED ? file : null;
+    },
+    90_000,
+  );
 }

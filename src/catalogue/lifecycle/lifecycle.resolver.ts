@@ -17,6 +17,7 @@ import {
 } from './lifecycle.types.js';
 import { Requires, SIGN_IN, anyOf, objectRule } from '../../auth/requirements.js';
 import { Permission } from '../../auth/permissions.js';
+import { deleteVersionByRef, type VersionRef } from './version-deletion.js';
 import { Accepts } from '../../auth/credentials.js';
 import { KeyOperation, KeyScope } from '../../auth/key-scopes.js';
 
@@ -61,7 +62,7 @@ export class LifecycleResolver {
   @Mutation(() => Boolean, {
     description:
       'Delete an add-on. It is not found afterwards; its add-on id and version numbers stay taken. With ' +
-      '`confirmation` (REST v5), only its owners, with a token of `addonDeleteConfirmation`.',
+      '`confirmation` (the two-step delete), only its owners, with a token of `addonDeleteConfirmation`.',
   })
   deleteAddon(
     @Arg('addon', ADDON) addon: string,
@@ -82,16 +83,23 @@ export class LifecycleResolver {
     return this.services.lifecycle.deleteConfirmation(ctx, addon);
   }
 
-  @Requires(objectRule('signed in; an owner of the add-on, or Addons:Edit'))
+  @Accepts('jwt', 'session')
+  @KeyScope(KeyOperation.UPLOAD)
+  @Requires(objectRule('signed in; an owner of the add-on, or Addons:Edit; not while disabled by an administrator'))
   @Mutation(() => AddonStateType, {
-    description: 'Delete a version. Its version number can never be uploaded again.',
+    description:
+      'Delete a version, named by `versionId` or by its version string `number`. Its version number can never be uploaded again.',
   })
   async deleteAddonVersion(
     @Arg('addon', ADDON) addon: string,
-    @Arg('versionId', () => Int) versionId: number,
     @Ctx() ctx: RequestContext,
+    @Arg('versionId', () => Int, { nullable: true }) versionId?: number | null,
+    @Arg('number', () => String, { nullable: true, description: 'The version string, instead of `versionId`.' })
+    number?: string | null,
   ) {
-    return stateType(await this.services.lifecycle.deleteVersion(ctx, addon, versionId));
+    const ref: VersionRef =
+      versionId === null || versionId === undefined ? { number: number ?? '' } : { id: versionId };
+    return stateType(await deleteVersionByRef(ctx, this.services.catalogue, this.services.lifecycle, addon, ref));
   }
 
   @Requires(objectRule('signed in; Reviews:Admin, checked after the comment'))
