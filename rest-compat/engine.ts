@@ -21,6 +21,7 @@ import { ReadTrackingParams, RestCacheKeys } from './cache-keys.js';
 import { toRestError, type ErrorFieldNames, type ErrorStyle } from './errors.js';
 import { FileReply, JsonReply, RedirectReply } from './http.js';
 import { assembleFromParts } from './parts.js';
+import { watchAnswer } from './answer-observer.js';
 import { gate, type ApiVersion, type Gate } from './gates.js';
 import { legacyRules } from './legacy-rules.js';
 import { linkOutput, translatedLinkOutput, translatedOutput } from './shapes/l10n.js';
@@ -208,6 +209,7 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
         return sendJson(res, 405, { detail: `Method "${req.method}" not allowed.` }, { Allow: allowed.join(', ') });
       }
       const { route, params } = match;
+      watchAnswer(res, version, req.method, route.definition.path, route.definition.method);
       style = route.definition.errorStyle ?? 'drf';
       const badParameter = findInvalidText([Object.values(params), [...requestUrl.searchParams]]);
       if (badParameter) throw errors.badRequest(badParameter.message);

@@ -98,7 +98,7 @@ function shapeEntries(entries: RestPackageEntryFieldsFragment[], compare: boolea
 }
 
 /** The selected file; `content` in a browse, `diff` and `base_file` in a comparison (clients tell them apart so). */
-function shapeFile(data: ContentsData, extra: Record<string, unknown>) {
+function shapeFile<Extra extends Record<string, unknown>>(data: ContentsData, extra: Extra) {
   const { entry } = data.selected;
   return {
     id: data.file.id,
@@ -124,7 +124,7 @@ function validationJsonUrl(data: ContentsData, ctx: ShapeContext): string | null
   return `${ctx.baseUrl}/api/${ctx.version}/reviewers/addon/${data.addon.id}/file/${data.file.id}/validation/`;
 }
 
-function shapeContents(data: ContentsData, ctx: ShapeContext, file: Record<string, unknown>, compare: boolean) {
+function shapeContents<File extends object>(data: ContentsData, ctx: ShapeContext, file: File, compare: boolean) {
   const { addon, version } = data;
   return {
     id: version.id,
