@@ -1132,6 +1132,11 @@ export type RestNotificationsQuery = {
   }[];
 };
 
+/** query RestOpenApiSchema */
+export type RestOpenApiSchemaQuery = {
+  __typename: 'Query';
+};
+
 /** query RestPackageFileDownload */
 export type RestPackageFileDownloadQuery = {
   packageFileDownload: {

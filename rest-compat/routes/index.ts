@@ -19,6 +19,7 @@ import { signinRoutes } from './signin.js';
 import { languageToolsRoutes } from './language-tools.js';
 import { authorRoutes } from './authors.js';
 import { addonEditRoutes } from './addon-edit.js';
+import { openApiRoutes } from './openapi.js';
 import { listingContentReviewRoutes } from './listing-content-review.js';
 import { addonExtrasRoutes } from './addon-extras.js';
 import { devhubVersionRoutes } from './devhub-versions.js';
@@ -49,6 +50,7 @@ export const routes: readonly AnyRouteDefinition[] = [
   ...languageToolsRoutes,
   ...authorRoutes,
   ...addonEditRoutes,
+  ...openApiRoutes,
   ...listingContentReviewRoutes,
   ...devhubVersionRoutes,
   ...developerRoutes,
