@@ -30,6 +30,7 @@ import {
   type VersionData,
 } from '../shapes/addons.js';
 import { restEnums } from '../shapes/enums.js';
+import { releaseNotesVariable, versionFieldVariables } from '../params/version-edit.js';
 
 /**
  * The v5 submission API, as far as web-ext 8+ (and 7 with `--use-submission-api`) uses it: upload
@@ -72,8 +73,8 @@ export function shapeUpload(u: SubmissionUploadFieldsFragment, ctx: Context) {
  * fields as objects), whose file `url` is the API-key download (`/api/v4/file/…`: streamed to
  * authors, public files redirected to the mirror), which web-ext fetches with its key.
  */
-function shapeVersion(version: VersionData & { hasSource?: boolean }, ctx: Context) {
-  const shaped = withSource(shapeCatalogueVersion(version, ctx), version);
+function shapeVersion(version: VersionData & { hasSource?: boolean } & DeveloperFacts, ctx: Context) {
+  const shaped = withDeveloperFields(withSource(shapeCatalogueVersion(version, ctx), version), version);
   const file = version.files[0];
   if (!file || !('file' in shaped) || !shaped.file) return shaped;
   const url = `${ctx.baseUrl}/api/v4/file/${file.id}/${new URL(file.url).pathname.split('/').pop()}`;
@@ -83,6 +84,28 @@ function shapeVersion(version: VersionData & { hasSource?: boolean }, ctx: Conte
 /** v5's `has_source` (whether a source code archive is attached), where the document asked for it. */
 function withSource<T extends object>(shaped: T, version: { hasSource?: boolean }): T & { has_source?: boolean } {
   return version.hasSource === undefined ? shaped : { ...shaped, has_source: version.hasSource };
+}
+
+/** What a document may ask for the developer's view of a version (`approvalNotes`: null for other viewers). */
+interface DeveloperFacts {
+  approvalNotes?: string | null;
+  isDisabled?: boolean;
+}
+
+/**
+ * The developer's view of a version (the original's developer version serializer: `approval_notes`
+ * after `id`, `is_disabled` after `file`), where the document asked for it and the viewer may read
+ * the notes (authors, reviewers of its channel, `Addons:Edit`); other viewers get the plain version.
+ */
+function withDeveloperFields<T extends object>(shaped: T, version: DeveloperFacts): T {
+  if (version.approvalNotes === undefined || version.approvalNotes === null) return shaped;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(shaped)) {
+    if (key === 'channel') out.approval_notes = version.approvalNotes;
+    out[key] = value;
+    if (key === 'file' || key === 'files') out.is_disabled = version.isDisabled ?? false;
+  }
+  return out as T;
 }
 
 /**
@@ -274,6 +297,8 @@ export const submissionRoutes = defineSubmissionRoutes([
           items {
             ...RestVersionFields
             hasSource
+            approvalNotes
+            isDisabled
           }
         }
       }
@@ -291,6 +316,8 @@ export const submissionRoutes = defineSubmissionRoutes([
         addonVersion(addon: $addon, id: $id, number: $number) {
           ...RestVersionFields
           hasSource
+          approvalNotes
+          isDisabled
           license {
             text
           }
@@ -317,10 +344,26 @@ export const submissionRoutes = defineSubmissionRoutes([
     path: '/addons/addon/<addon>/versions/',
     uploads: true,
     document: gql`
-      mutation SubmissionCreateVersion($addon: String!, $upload: String!, $license: String, $source: Upload) {
-        createAddonVersion(addon: $addon, uploadUuid: $upload, license: $license, source: $source) {
+      mutation SubmissionCreateVersion(
+        $addon: String!
+        $upload: String!
+        $license: String
+        $source: Upload
+        $releaseNotes: TranslatedInput
+        $fields: VersionFieldsInputType
+      ) {
+        createAddonVersion(
+          addon: $addon
+          uploadUuid: $upload
+          license: $license
+          source: $source
+          releaseNotes: $releaseNotes
+          fields: $fields
+        ) {
           ...RestVersionFields
           hasSource
+          approvalNotes
+          isDisabled
         }
       }
       ${versionFields}
@@ -331,7 +374,15 @@ export const submissionRoutes = defineSubmissionRoutes([
       if (license !== undefined && license !== null && typeof license !== 'string') {
         throw errors.field('license', 'Incorrect type. Expected slug value.');
       }
-      return { addon: req.params.addon, upload, license: license ?? null, source: sourceField(req) };
+      const { is_disabled: _createIgnores, ...fields } = versionFieldVariables(req);
+      return {
+        addon: req.params.addon,
+        upload,
+        license: license ?? null,
+        source: sourceField(req),
+        ...releaseNotesVariable(req),
+        fields,
+      };
     },
     status: 201,
     shape: (data: SubmissionCreateVersionMutation, ctx) => shapeVersion(data.createAddonVersion, ctx),
@@ -342,27 +393,32 @@ export const submissionRoutes = defineSubmissionRoutes([
     path: '/addons/addon/<addon>/versions/<version>/',
     uploads: true,
     document: gql`
-      mutation SubmissionEditVersion($addon: String!, $id: Int!, $source: Upload, $releaseNotes: TranslatedInput) {
-        editVersion(addon: $addon, id: $id, source: $source, releaseNotes: $releaseNotes) {
+      mutation SubmissionEditVersion(
+        $addon: String!
+        $id: Int!
+        $source: Upload
+        $releaseNotes: TranslatedInput
+        $fields: VersionFieldsInputType
+      ) {
+        editVersion(addon: $addon, id: $id, source: $source, releaseNotes: $releaseNotes, fields: $fields) {
           ...RestVersionFields
           hasSource
+          approvalNotes
+          isDisabled
+          license {
+            text
+          }
         }
       }
       ${versionFields}
     `,
-    variables: (req) => {
-      // `release_notes`: an object of locales (JSON), or one string for the request's language.
-      const notes = form(req).release_notes;
-      if (notes !== undefined && notes !== null && typeof notes !== 'string' && !isObject(notes)) {
-        throw errors.field('release_notes', 'You must provide an object of {lang-code:value}.');
-      }
-      return {
-        addon: req.params.addon,
-        id: parseIntParam(req.params.version),
-        source: sourceField(req),
-        ...(notes === undefined ? {} : { releaseNotes: notes }),
-      };
-    },
+    variables: (req) => ({
+      addon: req.params.addon,
+      id: parseIntParam(req.params.version),
+      source: sourceField(req),
+      ...releaseNotesVariable(req),
+      fields: versionFieldVariables(req),
+    }),
     shape: (data: SubmissionEditVersionMutation, ctx) => shapeVersion(data.editVersion, ctx),
   },
   {

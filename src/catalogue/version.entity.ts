@@ -38,6 +38,10 @@ export class Version {
   @Property({ type: 'jsonb', nullable: true })
   releaseNotes: Translations | null = null;
 
+  /** The developer's notes for reviewers (v5 `approval_notes`); only authors and reviewers read them. */
+  @Property({ type: 'text', default: '' })
+  approvalNotes: Opt<string> = '';
+
   @Property({ type: 'boolean', default: false })
   deleted: Opt<boolean> = false;
 
@@ -139,6 +143,14 @@ export class AddonFile {
   /** When the file was approved (by a reviewer or automatically) and signed. */
   @Property({ type: 'timestamptz', nullable: true })
   reviewed: Date | null = null;
+
+  /** While disabled (`disabledReason` set): the status it had before, restored when re-enabled. */
+  @Property({ type: 'smallint', nullable: true })
+  originalStatus: FileStatus | null = null;
+
+  /** Why a disabled file is disabled (`FileDisabledReason`); 0 for anyone but its developer. */
+  @Property({ type: 'smallint', default: 0 })
+  disabledReason: Opt<number> = 0;
 
   /** The served bytes carry the service's signature. */
   @Property({ type: 'boolean', default: false })

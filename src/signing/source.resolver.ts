@@ -12,6 +12,7 @@ import { TranslatedInputScalar } from '../graphql/scalars.js';
 import { OwnTransactions } from '../graphql/transactions.js';
 import type { Services } from '../services.js';
 import { sourceByVersionId } from './source.service.js';
+import { VersionFieldsInputType } from './version-edit.types.js';
 
 /** Version source code archives (VersionSourceService): attaching one, and what a version shows of it. */
 @Resolver(() => VersionType)
@@ -27,7 +28,7 @@ export class VersionSourceResolver {
   )
   @Mutation(() => VersionType, {
     description:
-      'Edit a version: its release notes, and its source code archive (.zip, .tar.gz, .tgz or .tar.bz2), replacing any earlier one. Send `apollo-require-preflight: true` with multipart requests.',
+      'Edit a version: its release notes, its other developer fields (`fields`), and its source code archive (.zip, .tar.gz, .tgz or .tar.bz2), replacing any earlier one. Send `apollo-require-preflight: true` with multipart requests.',
   })
   editVersion(
     @Arg('addon', { description: 'Add-on id, slug or guid.' }) addon: string,
@@ -39,9 +40,14 @@ export class VersionSourceResolver {
       description: 'Omitted: unchanged; null: cleared.',
     })
     releaseNotes?: unknown,
+    @Arg('fields', () => VersionFieldsInputType, {
+      nullable: true,
+      description: 'Notes for reviewers, disabling, licence, compatibility.',
+    })
+    fields?: VersionFieldsInputType | null,
   ) {
     return receiveUpload(source).then((file) =>
-      this.services.versionSources.attach(ctx, addon, id, { source: file, releaseNotes }),
+      this.services.versionSources.attach(ctx, addon, id, { source: file, releaseNotes, fields: fields ?? undefined }),
     );
   }
 
@@ -63,9 +69,21 @@ export class VersionSourceResolver {
     @Arg('license', () => String, { nullable: true, description: "A built-in licence's slug." }) license: string | null,
     @Arg('source', () => GraphQLUpload, { nullable: true }) source: Promise<UploadedFile> | null,
     @Ctx() ctx: RequestContext,
+    @Arg('releaseNotes', () => TranslatedInputScalar, { nullable: true }) releaseNotes?: unknown,
+    @Arg('fields', () => VersionFieldsInputType, {
+      nullable: true,
+      description: 'Notes for reviewers, a custom licence, compatibility (bounds left out: the manifest’s).',
+    })
+    fields?: VersionFieldsInputType | null,
   ) {
+    const { isDisabled: _ignored, ...created } = fields ?? {};
     return receiveUpload(source).then((file) =>
-      this.services.versionSources.createVersion(ctx, addon, { uploadUuid, license: license ?? null }, file),
+      this.services.versionSources.createVersion(
+        ctx,
+        addon,
+        { uploadUuid, license: license ?? null, releaseNotes: releaseNotes ?? undefined, fields: created },
+        file,
+      ),
     );
   }
 

@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { open, rm } from 'node:fs/promises';
-import { createGunzip } from 'node:zlib';
+import { LockMode } from '@mikro-orm/core';
+import { rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { FileUpload as UploadedFile } from 'graphql-upload/processRequest.mjs';
-import yauzl from 'yauzl';
 import { Permission } from '../auth/permissions.js';
 import { User } from '../accounts/user.entity.js';
 import { existingAddon, isAuthor } from '../catalogue/addon-access.js';
@@ -14,15 +12,21 @@ import { existingVersion, isChannelReviewer } from '../catalogue/version-access.
 import { Version } from '../catalogue/version.entity.js';
 import type { RequestContext } from '../core/context.js';
 import { asAppError, errors } from '../core/errors.js';
-import { mergeTranslations, parseTranslationsInput, type Translations } from '../core/i18n/translations.js';
 import { defineLoader } from '../core/loaders.js';
-import { lengthProblem } from '../core/text-limits.js';
 import { spoolToFile } from '../core/spool.js';
 import { lookupRows } from '../db/rows.js';
 import { intArray } from '../db/sql.js';
 import type { Storage } from '../storage/storage.port.js';
 import type { UploadsService } from './uploads.service.js';
+import { isArchive } from './source-archive.js';
 import { VersionSource } from './version-source.entity.js';
+import {
+  applyVersionFields,
+  checkedReleaseNotes,
+  checkVersionFields,
+  refuseVendorDisabled,
+  type VersionFieldsInput,
+} from './version-edit.js';
 
 /** The original's accepted source archive extensions (`VALID_SOURCE_EXTENSIONS`), in its order. */
 export const SOURCE_EXTENSIONS = ['.zip', '.tar.gz', '.tgz', '.tar.bz2'] as const;
@@ -55,24 +59,12 @@ export const sourceByVersionId = defineLoader<number, SourceRecord | null>('sour
   });
 });
 
-/** What a version edit changes: its source archive, its release notes (undefined: unchanged). */
+/** What a version edit changes: its source archive, its release notes, its other fields (undefined: unchanged). */
 export interface VersionEdit {
   source: UploadedFile | null;
   /** A string (the request's language) or an object of locales; null clears them. */
   releaseNotes?: unknown;
-}
-
-/**
- * The version's release notes after the edit: merged per locale, each translation within
- * `releaseNotes` (the original's 3,000); field errors under `release_notes`.
- */
-function checkedReleaseNotes(version: Version, input: unknown, locale: string): Translations | null {
-  const merged = mergeTranslations(version.releaseNotes, parseTranslationsInput('release_notes', input, locale));
-  for (const text of Object.values(merged ?? {})) {
-    const tooLong = lengthProblem(text, 'releaseNotes');
-    if (tooLong) throw errors.field('release_notes', tooLong);
-  }
-  return merged && Object.keys(merged).length ? merged : null;
+  fields?: VersionFieldsInput;
 }
 
 /** An accepted archive, spooled to a temporary file. */
@@ -107,29 +99,34 @@ export class VersionSourceService {
   ) {}
 
   /**
-   * Edits a version (v5's PATCH): attaches `edit.source` (when given) as its source, and sets its
-   * release notes, after the caller's rights on the version; returns the version as the version
-   * query shows it. Runs without the executor's
-   * transaction (the archive is streamed and stored first): its rows are written in one
-   * transaction of its own afterwards.
+   * Edits a version (v5's PATCH): attaches `edit.source` (when given) as its source, sets its
+   * release notes and its other fields (version-edit.ts), after the caller's rights on the version
+   * (authors of an add-on disabled by an administrator: 403); returns the version as the version
+   * query shows it. Runs without the executor's transaction (the archive is streamed and stored
+   * first): everything is checked before the archive is read, the rows are written in one
+   * transaction of its own, then the archive is stored.
    */
   async attach(ctx: RequestContext, addonIdentifier: string, versionId: number, edit: VersionEdit) {
     const { addon, userId } = await this.editableAddon(ctx, addonIdentifier);
+    await refuseVendorDisabled(ctx, addon);
     const version = existingVersion(
       ctx,
       Number.isSafeInteger(versionId) ? await ctx.em.findOne(Version, { id: versionId, addon: addon.id }) : null,
       'nobody',
     );
-    // The release notes are checked before the archive is read: a refused edit changes nothing.
     const releaseNotes =
-      edit.releaseNotes === undefined ? undefined : checkedReleaseNotes(version, edit.releaseNotes, ctx.locale);
+      edit.releaseNotes === undefined
+        ? undefined
+        : checkedReleaseNotes(version.releaseNotes, edit.releaseNotes, ctx.locale);
+    const fields = edit.fields ? await checkVersionFields(ctx, addon, version, edit.fields) : {};
     const received = edit.source ? await this.receive(edit.source) : null;
     try {
-      if (releaseNotes !== undefined) {
+      if (releaseNotes !== undefined || Object.keys(fields).length) {
         await ctx.em.transactional(async (tx) => {
-          const locked = await tx.findOneOrFail(Version, version.id);
-          locked.releaseNotes = releaseNotes;
+          const locked = await tx.findOneOrFail(Version, version.id, { lockMode: LockMode.PESSIMISTIC_WRITE });
+          if (releaseNotes !== undefined) locked.releaseNotes = releaseNotes;
           await tx.flush();
+          await applyVersionFields(tx, this.lifecycle, version.id, fields, userId, { keepBounds: false });
         });
       }
       if (received) await this.store(ctx, addon, version, userId, received);
@@ -141,27 +138,45 @@ export class VersionSourceService {
 
   /**
    * v5's version creation (`POST …/addons/addon/<id>/versions/`): submits the validated upload
-   * `uploadUuid` as a new version of the existing add-on, with its source archive when given. The
-   * archive is checked before anything is submitted: a refused archive leaves no version behind.
+   * `uploadUuid` as a new version of the existing add-on, with its source archive, release notes
+   * and other fields when given. Everything is checked before anything is submitted: a refused
+   * field or archive leaves no version behind.
    */
   async createVersion(
     ctx: RequestContext,
     addonIdentifier: string,
-    input: { uploadUuid: string; license: string | null },
+    input: { uploadUuid: string; license: string | null; releaseNotes?: unknown; fields?: VersionFieldsInput },
     upload: UploadedFile | null,
   ) {
     const { addon, userId } = await this.editableAddon(ctx, addonIdentifier);
     if (!addon.guid) throw errors.notFound();
+    const releaseNotes =
+      input.releaseNotes === undefined ? undefined : checkedReleaseNotes(null, input.releaseNotes, ctx.locale);
+    const { license: checkedLicense, ...fields } = await checkVersionFields(ctx, addon, null, {
+      ...input.fields,
+      ...(input.license === null ? {} : { license: input.license }),
+    });
+    const customLicense =
+      checkedLicense?.kind === 'custom' ? { name: checkedLicense.name, text: checkedLicense.text } : null;
     const received = upload ? await this.receive(upload) : null;
     try {
       const submitted = await this.uploads.submitUpload(ctx, {
         uuid: input.uploadUuid,
         guid: addon.guid,
-        metadata: { license: input.license },
+        metadata: { license: input.license, customLicense },
       });
       const { versionId } = await this.uploads.describe(ctx, submitted.upload);
       const version = versionId === null ? null : await ctx.em.findOne(Version, versionId, { refresh: true });
       if (!version) throw new Error('a submitted upload has its version');
+      // An unlisted version is created without a licence: the custom one sent is set afterwards.
+      if (customLicense && !version.license) Object.assign(fields, { license: checkedLicense });
+      if (releaseNotes !== undefined || Object.keys(fields).length) {
+        await ctx.em.transactional(async (tx) => {
+          if (releaseNotes !== undefined) (await tx.findOneOrFail(Version, version.id)).releaseNotes = releaseNotes;
+          await tx.flush();
+          await applyVersionFields(tx, this.lifecycle, version.id, fields, userId, { keepBounds: true });
+        });
+      }
       if (received) await this.store(ctx, addon, version, userId, received);
       return this.catalogue.getVersion(ctx, String(addon.id), version.id);
     } finally {
@@ -297,98 +312,4 @@ function safeName(text: string): string {
       .replace(/^\.+/, '_')
       .slice(0, 100) || '_'
   );
-}
-
-/** Whether the file is the kind of archive its extension says. */
-export async function isArchive(path: string, extension: SourceExtension): Promise<boolean> {
-  if (extension === '.zip') return isZip(path);
-  if (extension === '.tar.bz2') return isBzip2(path);
-  return isTarGz(path);
-}
-
-/** A zip whose central directory lists every entry consistently (yauzl reads only the directory). */
-function isZip(path: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    yauzl.open(path, { lazyEntries: true, autoClose: true, strictFileNames: false }, (error, zip) => {
-      if (error || !zip) return resolve(false);
-      let done = false;
-      const finish = (ok: boolean) => {
-        if (done) return;
-        done = true;
-        zip.close();
-        resolve(ok);
-      };
-      zip.on('error', () => finish(false));
-      zip.on('entry', () => zip.readEntry());
-      zip.on('end', () => finish(true));
-      zip.readEntry();
-    });
-  });
-}
-
-/** gzip magic, and the first 512 decompressed bytes are a tar header with a valid checksum. */
-async function isTarGz(path: string): Promise<boolean> {
-  const head = await readHead(path, 2);
-  if (head.length < 2 || head[0] !== 0x1f || head[1] !== 0x8b) return false;
-  const block = await firstDecompressed(path, 512);
-  return block !== null && isTarHeader(block);
-}
-
-/** bzip2 magic (`BZh` and a block size digit), then a block or end-of-stream marker. */
-async function isBzip2(path: string): Promise<boolean> {
-  const head = await readHead(path, 10);
-  if (head.length < 10 || head.toString('latin1', 0, 3) !== 'BZh') return false;
-  if (head[3] < 0x31 || head[3] > 0x39) return false;
-  const marker = head.subarray(4, 10).toString('hex');
-  return marker === '314159265359' || marker === '177245385090';
-}
-
-async function readHead(path: string, length: number): Promise<Buffer> {
-  const handle = await open(path, 'r');
-  try {
-    const buffer = Buffer.alloc(length);
-    const { bytesRead } = await handle.read(buffer, 0, length, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
-}
-
-/** The first `length` decompressed bytes (reading stops there: bounded), or null when broken or shorter. */
-function firstDecompressed(path: string, length: number): Promise<Buffer | null> {
-  return new Promise((resolve) => {
-    const source = createReadStream(path);
-    const gunzip = createGunzip();
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    const finish = (value: Buffer | null) => {
-      if (done) return;
-      done = true;
-      source.destroy();
-      gunzip.destroy();
-      resolve(value);
-    };
-    source.on('error', () => finish(null));
-    gunzip.on('error', () => finish(null));
-    gunzip.on('data', (chunk: Buffer) => {
-      chunks.push(chunk);
-      size += chunk.length;
-      if (size >= length) finish(Buffer.concat(chunks).subarray(0, length));
-    });
-    gunzip.on('end', () => finish(null));
-    source.pipe(gunzip);
-  });
-}
-
-/** A ustar/GNU/v7 tar header: its checksum field (octal) is the sum of its bytes, the field counted as spaces. */
-function isTarHeader(block: Buffer): boolean {
-  const field = block
-    .toString('latin1', 148, 156)
-    .replace(/[\0 ]+$/g, '')
-    .trim();
-  if (!/^[0-7]{1,7}$/.test(field)) return false;
-  let sum = 0;
-  for (let i = 0; i < 512; i++) sum += i >= 148 && i < 156 ? 0x20 : block[i];
-  return sum === parseInt(field, 8) && block[0] !== 0;
 }

@@ -22,6 +22,8 @@ export interface SubmissionMetadata {
   categories?: string[] | null;
   /** A built-in licence's slug (listed versions). */
   license?: string | null;
+  /** A custom licence, checked (version-edit.ts): created with the version instead of `license`. */
+  customLicense?: { name: Translations; text: Translations } | null;
 }
 
 /**
@@ -73,7 +75,10 @@ export async function submissionListing(
     }
   }
   let license: License | null = null;
-  if (metadata.license) {
+  if (metadata.customLicense) {
+    // Unmanaged: persisted with the version that references it, in the submission's transaction.
+    license = Object.assign(new License(), { builtin: 0, ...metadata.customLicense });
+  } else if (metadata.license) {
     const builtin = builtinLicenseNumber(metadata.license);
     license = builtin > 0 ? await ctx.em.findOne(License, { builtin }) : null;
     if (!license) problems.add('license', `License with slug=${metadata.license} does not exist.`);

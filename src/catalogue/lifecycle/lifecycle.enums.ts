@@ -38,6 +38,13 @@ export const ActivityAction = {
   LISTING_CONTENT_APPROVED: 'listing_content_approved',
   /** A developer asked for a new review of a rejected listing (the original's REJECTED_LISTING_REVIEW_REQUEST). */
   LISTING_REVIEW_REQUESTED: 'listing_review_requested',
+  /** A developer disabled one version (its files) or enabled it again (v5 `is_disabled`). */
+  VERSION_DISABLED_BY_DEVELOPER: 'version_disabled_by_developer',
+  VERSION_ENABLED_BY_DEVELOPER: 'version_enabled_by_developer',
+  /** A version's licence was set or its custom licence changed (the original's CHANGE_LICENSE). */
+  VERSION_LICENSE_CHANGED: 'version_license_changed',
+  /** A version's compatibility was set by its developer (the original's MAX_APPVERSION_UPDATED, per range). */
+  VERSION_COMPATIBILITY_CHANGED: 'version_compatibility_changed',
 } as const;
 export type ActivityAction = (typeof ActivityAction)[keyof typeof ActivityAction];
 

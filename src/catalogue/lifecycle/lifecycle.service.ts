@@ -480,6 +480,11 @@ export class AddonLifecycle {
     return this.run(ctx, addonId, change);
   }
 
+  /** One change through the one write path, in the caller's transaction (a version edit's writes). */
+  applyChangeIn(tx: EntityManager, addonId: number, change: Change): Promise<void> {
+    return this.change(tx, addonId, change);
+  }
+
   /**
    * In the operation's transaction (the executor's: see src/graphql/transactions.ts), or in one of
    * its own when the operation runs without (a REST add-on edit that also uploads an icon).
