@@ -219,6 +219,7 @@ const README_ROWS: Record<string, TextLimit[][]> = {
   'Custom licence name / text': [['licenseName'], ['licenseText']],
   'Preview caption': [['previewCaption']],
   'Version `release_notes` (each translation)': [['releaseNotes']],
+  'Version `approval_notes`': [['approvalNotes']],
   'Collection `name`': [['collectionName']],
   'Collection `slug`': [['collectionSlug']],
   'Collection `description`, add-on `notes` in a collection': [['collectionDescription', 'collectionNotes']],

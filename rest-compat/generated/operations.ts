@@ -1566,6 +1566,8 @@ export type RestVersionScannerResultsQuery = {
 export type SubmissionCreateVersionMutation = {
   createAddonVersion: RestVersionFieldsFragment & {
     hasSource: boolean;
+    approvalNotes: string | null;
+    isDisabled: boolean;
   };
 };
 
@@ -1573,6 +1575,11 @@ export type SubmissionCreateVersionMutation = {
 export type SubmissionEditVersionMutation = {
   editVersion: RestVersionFieldsFragment & {
     hasSource: boolean;
+    approvalNotes: string | null;
+    isDisabled: boolean;
+    license: {
+      text: Translations | null;
+    } | null;
   };
 };
 
@@ -1629,6 +1636,8 @@ export type SubmissionUploadDetailQuery = {
 export type SubmissionVersionQuery = {
   addonVersion: RestVersionFieldsFragment & {
     hasSource: boolean;
+    approvalNotes: string | null;
+    isDisabled: boolean;
     license: {
       text: Translations | null;
     } | null;
@@ -1646,6 +1655,8 @@ export type SubmissionVersionsQuery = {
     items: Array<
       RestVersionFieldsFragment & {
         hasSource: boolean;
+        approvalNotes: string | null;
+        isDisabled: boolean;
       }
     >;
   };

@@ -63,6 +63,8 @@ export const TEXT_LIMITS = {
   previewCaption: 280,
   /** original (`max_length=3000`); each translation of a version's release notes */
   releaseNotes: 3_000,
+  /** chosen; a version's notes for reviewers (the original's is an unbounded text column) */
+  approvalNotes: 3_000,
 
   // Collections
   /** chosen */

@@ -48,6 +48,7 @@ import { Migration20261129091710_ReplacementAddons } from './Migration2026112909
 import { Migration20261129091720_BrowserMappings } from './Migration20261129091720_BrowserMappings.js';
 import { Migration20261129093100_AppVersions } from './Migration20261129093100_AppVersions.js';
 import { Migration20261129094000_SupportTickets } from './Migration20261129094000_SupportTickets.js';
+import { Migration20261129095500_VersionEdit } from './Migration20261129095500_VersionEdit.js';
 
 /** Applied in order at start. Add each new migration here (npm run migration:create prints the line). */
 export const migrationsList: MigrationObject[] = [
@@ -100,4 +101,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261129091720_BrowserMappings', class: Migration20261129091720_BrowserMappings },
   { name: 'Migration20261129093100_AppVersions', class: Migration20261129093100_AppVersions },
   { name: 'Migration20261129094000_SupportTickets', class: Migration20261129094000_SupportTickets },
+  { name: 'Migration20261129095500_VersionEdit', class: Migration20261129095500_VersionEdit },
 ];

@@ -48,7 +48,9 @@ export class VersionEditResolver {
     return mayRead ? (await ctx.loaders.get(versionEditFacts).load(version.id)).approvalNotes : null;
   }
 
-  @FieldResolver(() => Boolean, { description: 'Whether its developer disabled this version (v5 `is_disabled`).' })
+  @FieldResolver(() => Boolean, {
+    description: 'Whether its developer disabled this version (its files are kept, not offered).',
+  })
   async isDisabled(@Root() version: VersionRecord, @Ctx() ctx: RequestContext): Promise<boolean> {
     return (await ctx.loaders.get(versionEditFacts).load(version.id)).disabledByDeveloper;
   }
