@@ -10,7 +10,10 @@ import { runCli, sleep, withClient, type Scenario } from './lib.js';
 /** One key for the CLI that signs the bench session and for the servers that check it. */
 export const BENCH_SECRET_KEY = randomBytes(32).toString('hex');
 
-const marker = (addons: number, seed: number) => `addons-bench seeded ${addons} add-ons, seed ${seed}`;
+/** The seeder's generation in the marker: a database seeded by an older seeder is reseeded (2: signed files). */
+const SEEDER_GENERATION = 2;
+const marker = (addons: number, seed: number) =>
+  `addons-bench seeded ${addons} add-ons, seed ${seed}, seeder ${SEEDER_GENERATION}`;
 
 /** The URL of a database holding exactly `addons` seeded add-ons (seeding it if needed). */
 export async function prepareDatabase(adminUrl: string, addons: number, seed: number): Promise<string> {

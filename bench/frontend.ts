@@ -528,7 +528,7 @@ async function runOnServer(
  * web process listens: the others are still starting then, and the first still makes its signing
  * authority (seconds of CPU), which would otherwise be counted as the first scenarios' requests'.
  */
-async function settle(pid: number, processes: number): Promise<string> {
+export async function settle(pid: number, processes: number): Promise<string> {
   const started = performance.now();
   let last = sum(treeTicks(pid).values());
   let quiet = 0;

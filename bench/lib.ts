@@ -16,6 +16,13 @@ export interface Scenario {
   /** One path, or several taken in turn (varied queries, ids). */
   path: string | string[];
   headers?: Record<string, string>;
+  /** Headers per request, taken in turn alongside the paths (e.g. each path's `If-None-Match`). */
+  pathHeaders?: Record<string, string>[];
+  /**
+   * The status every answer must have (e.g. 304 for revalidations); any other counts in `non2xx`.
+   * Default: any 2xx.
+   */
+  expectStatus?: number;
   /** One body, or several taken in turn (e.g. GraphQL variables), alongside the paths. */
   body?: string | string[];
   /** Concurrent connections (default: the suite's). */
@@ -166,6 +173,10 @@ const bodies = (s: Scenario) => (Array.isArray(s.body) ? s.body : [s.body]);
 /** Distinct requests: paths and bodies are taken in turn, both from the first. */
 const variants = (s: Scenario) => Math.max(paths(s).length, bodies(s).length);
 const bodyOf = (s: Scenario, i: number) => bodies(s)[i % bodies(s).length];
+const headersOf = (s: Scenario, i: number) =>
+  s.pathHeaders ? { ...s.headers, ...s.pathHeaders[i % s.pathHeaders.length] } : s.headers;
+const expected = (s: Scenario, status: number) =>
+  s.expectStatus === undefined ? status >= 200 && status < 300 : status === s.expectStatus;
 
 /** One request per distinct path first, so a broken endpoint fails fast (also a 200 with GraphQL `errors`). */
 async function smokeTest(base: string, s: Scenario): Promise<void> {
@@ -173,13 +184,13 @@ async function smokeTest(base: string, s: Scenario): Promise<void> {
     const path = paths(s)[i % paths(s).length];
     const res = await fetch(base + path, {
       method: s.method,
-      headers: s.headers,
+      headers: headersOf(s, i),
       body: bodyOf(s, i),
       signal: AbortSignal.timeout(30_000),
     });
     const text = await res.text();
     const json = res.headers.get('content-type')?.startsWith('application/json') ? JSON.parse(text) : null;
-    if (!res.ok || json?.errors)
+    if (!expected(s, res.status) || json?.errors)
       throw new Error(`${s.name}: ${s.method} ${path} answered ${res.status}: ${text.slice(0, 500)}`);
   }
 }
@@ -194,6 +205,7 @@ function run(
   duration: number,
   latencies?: number[],
   issued?: (count: number) => void,
+  unexpected?: (status: number) => void,
 ) {
   const list = paths(s);
   const pathOf = (i: number) => (s.uncached ? withBuster(list[i % list.length]) : list[i % list.length]);
@@ -212,7 +224,12 @@ function run(
             body: bodyOf(s, 0),
             setupRequest: (req: Record<string, unknown>) => {
               const i = next++;
-              return { ...req, path: pathOf(i), ...(Array.isArray(s.body) ? { body: bodyOf(s, i) } : {}) };
+              return {
+                ...req,
+                path: pathOf(i),
+                ...(Array.isArray(s.body) ? { body: bodyOf(s, i) } : {}),
+                ...(s.pathHeaders ? { headers: headersOf(s, i) } : {}),
+              };
             },
           },
         ],
@@ -223,6 +240,7 @@ function run(
       },
     );
     if (latencies) instance.on('response', (_c, _s, _b, time) => latencies.push(time));
+    if (unexpected) instance.on('response', (_c, status) => !expected(s, status) && unexpected(status));
   });
 }
 
@@ -287,9 +305,19 @@ export async function runScenario(
   }
   const latencies: number[] = [];
   let issued = 0;
+  // With `expectStatus`, answers are counted against it (autocannon's non2xx would count a 304).
+  let unexpected = 0;
   options.onMeasure?.('start');
   const started = performance.now();
-  const r = await run(base, s, connections, options.durationSeconds, latencies, (n) => (issued = n));
+  const r = await run(
+    base,
+    s,
+    connections,
+    options.durationSeconds,
+    latencies,
+    (n) => (issued = n),
+    s.expectStatus === undefined ? undefined : () => unexpected++,
+  );
   const seconds = (performance.now() - started) / 1000;
   options.onMeasure?.('end');
   if (s.once && issued > variants(s)) throw new Error(`${s.name}: ${issued} requests for ${variants(s)} paths`);
@@ -307,7 +335,7 @@ export async function runScenario(
     p99Ms: percentile(latencies, 99),
     meanMs: r.latency.average,
     requests: r.requests.total,
-    non2xx: r.non2xx,
+    non2xx: s.expectStatus === undefined ? r.non2xx : unexpected,
     errors: r.errors,
     serverRssMB: rssMB(serverPid),
     ...(s.once ? { distinctPaths: issued, seconds: Math.round(seconds * 10) / 10 } : {}),

@@ -11,7 +11,8 @@ import type { COMPAT_TABLE, FILE_TABLE, VERSION_TABLE } from '../version.columns
 export type AddonRow = WriteRowOf<typeof ADDON_TABLE> & { name: Translations; summary: Translations };
 export type VersionRow = WriteRowOf<typeof VERSION_TABLE>;
 export type CompatRow = WriteRowOf<typeof COMPAT_TABLE>;
-export type FileRow = WriteRowOf<typeof FILE_TABLE>;
+/** Files also say whether they were signed (`is_signed`, the signing domain's column): approved ones are. */
+export type FileRow = WriteRowOf<typeof FILE_TABLE> & { is_signed: boolean };
 export type PreviewRow = WriteRowOf<typeof PREVIEW_TABLE>;
 export type AuthorRow = WriteRowOf<typeof AUTHOR_TABLE>;
 

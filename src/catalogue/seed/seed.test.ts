@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { startTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { AppError } from '../../core/errors.js';
 import { textArray } from '../../db/sql.js';
-import { versionInt } from '../catalogue.enums.js';
+import { FileStatus, versionInt } from '../catalogue.enums.js';
 import { SEEDED_TABLES } from './model.js';
 import { seedCatalogue } from './seed.js';
 import { generateUser } from './users.js';
@@ -162,6 +162,9 @@ describe('seedCatalogue', () => {
         where f.filename <> a.slug || '-' || v.version || '.xpi' or f.hash !~ '^sha256:[0-9a-f]{64}$'`),
     ).toBe(0);
     expect(await violations(`select id from versions where version !~ '^\\d+\\.\\d+(\\.\\d+)?$'`)).toBe(0);
+    // Approved files are signed (the update service offers them), others not.
+    expect(await violations(`select id from files where is_signed <> (status = ${FileStatus.APPROVED})`)).toBe(0);
+    expect(await one(em, `select count(*) from files where is_signed`)).toBeGreaterThan(0);
     expect(
       await violations(`select a.id from addons a where not exists (select 1 from addon_users u
         where u.addon_id = a.id and u.position = 0 and u.role = 5)`),

@@ -104,6 +104,8 @@ export function addVersions(
     compat.push(compatFor(rng, input, version, ids));
   }
   if (plan === 'public') ensureApproved(rng, versions, files);
+  // Approved files were signed when approved (what the update service and the blocklist offer).
+  for (const file of files) file.is_signed = file.status === FileStatus.APPROVED;
   // The current version: the latest approved, listed, not deleted one.
   let current = -1;
   let modified = input.created;
@@ -233,6 +235,7 @@ function fileFor(rng: Rng, input: VersionsInput, version: VersionRow, status: Fi
     status,
     filename: `${input.slug}-${version.version}.xpi`,
     hash: `sha256:${rng.hex(32)}`,
+    is_signed: false,
     size: Math.min(Math.max(size, 1_000), 200_000_000),
     is_webextension: webext,
     is_restart_required: !webext && rng.chance(0.4),

@@ -97,7 +97,11 @@ export const VERSIONS: TableSpec<VersionRow> = mapped(VERSION_TABLE);
 
 export const COMPAT: TableSpec<CompatRow> = mapped(COMPAT_TABLE);
 
-export const FILES: TableSpec<FileRow> = mapped(FILE_TABLE);
+/** Files: the column map's columns and `is_signed` (not in the catalogue's map: the signing domain's). */
+export const FILES: TableSpec<FileRow> = {
+  table: FILE_TABLE.table,
+  columns: [...writeColumns(FILE_TABLE), ['is_signed', 'boolean']],
+};
 
 export const PREVIEWS: TableSpec<PreviewRow> = mapped(PREVIEW_TABLE);
 
