@@ -56,6 +56,14 @@
  *   same traffic without them, on the embedded database and (with DATABASE_URL) on a scratch
  *   PostgreSQL database, and the attempts and jobs the backlog cost (bench/webhooks.ts).
  *
+ * - updates (needs DATABASE_URL; the catalogue suite's seeded databases): the update service Firefox
+ *   asks daily for every installed add-on (GET /update/VersionCheck.php with Firefox's query
+ *   string), for each size in BENCH_ADDONS: /healthz, checks rotating over 1,000 add-ons (cached),
+ *   the same revalidated with If-None-Match (304), and uncached (each request an add-on never asked
+ *   before, BENCH_UPDATES_UNCACHED of them, default 20,000), every answer checked to offer the
+ *   add-on's update; ratios to /healthz and the targets (cached >= 0.8x, uncached >= 0.5x)
+ *   (bench/updates.ts).
+ *
  * BENCH_SUITES picks suites (default all), BENCH_DURATION the measured seconds per scenario.
  * Raw numbers go to bench/results/latest.json. A run with any non-2xx answer or error fails, and so
  * does one with an upload that does not end signed.
@@ -93,9 +101,11 @@ import { frontendSettings, runFrontendSuite, type FrontendReport } from './front
 import { blocklistSettings, printBlocklistReport, runBlocklistSuite, type BlocklistReport } from './blocklist.js';
 import { printScannersReport, runScannersSuite, scannersSettings, type ScannersReport } from './scanners.js';
 import { printWebhooksReport, runWebhooksSuite, webhooksSettings, type WebhooksReport } from './webhooks.js';
+import { runUpdatesSuite, updatesSettings, type UpdatesReport } from './updates.js';
 
 const SUITES = (
-  process.env.BENCH_SUITES ?? 'foundation,catalogue,frontend,hostile,signing,browse,images,blocklist,scanners,webhooks'
+  process.env.BENCH_SUITES ??
+  'foundation,catalogue,frontend,updates,hostile,signing,browse,images,blocklist,scanners,webhooks'
 )
   .split(',')
   .map((s) => s.trim());
@@ -126,6 +136,8 @@ interface SuiteResult {
   frontend?: FrontendReport;
   /** The webhook backlog suite's figures (`results`: every scenario of every phase). */
   webhooks?: WebhooksReport;
+  /** The update service suite's figures (`results`: its scenarios). */
+  updates?: UpdatesReport;
 }
 
 let current: RunningServer | undefined;
@@ -290,6 +302,29 @@ async function main() {
     }
   }
 
+  if (SUITES.includes('updates')) {
+    if (!ADMIN_URL) {
+      console.log(
+        '\nupdates suite skipped: set DATABASE_URL to a PostgreSQL server where scratch databases can be created',
+      );
+    } else {
+      const reports = await runUpdatesSuite({
+        adminUrl: ADMIN_URL,
+        settings: updatesSettings(),
+        track: (server) => (current = server),
+        log: (line) => process.stdout.write(`${line}\n`),
+      });
+      for (const report of reports) {
+        runs.push({
+          suite: `updates-${report.addons}`,
+          database: 'postgres',
+          results: report.results,
+          updates: report,
+        });
+      }
+    }
+  }
+
   if (SUITES.includes('hostile')) {
     const hostile = await runHostileSuite({
       adminUrl: ADMIN_URL,
@@ -385,6 +420,8 @@ async function main() {
   for (const f of blocklistFailures) console.error(`FAILED blocklist: ${f}`);
   const scannerFailures = runs.flatMap((r) => r.scanners?.failures ?? []);
   for (const f of scannerFailures) console.error(`FAILED scanners: ${f}`);
+  const updateFailures = runs.flatMap((r) => r.updates?.failures ?? []);
+  for (const f of updateFailures.slice(0, 20)) console.error(`FAILED updates: ${f}`);
   if (
     failed.length ||
     unsigned.length ||
@@ -392,7 +429,8 @@ async function main() {
     browseFailures.length ||
     imageFailures.length ||
     blocklistFailures.length ||
-    scannerFailures.length
+    scannerFailures.length ||
+    updateFailures.length
   ) {
     process.exit(1);
   }
