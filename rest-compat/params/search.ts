@@ -130,11 +130,15 @@ function parseSort(
   return names as AddonSortField[];
 }
 
-/** Comma-separated guids; also one base64url guid behind `rta:` (links from the browser) unless `del-search-rta-guid`. */
+/**
+ * Comma-separated guids; also one base64url guid behind `rta:` (links from the browser) unless
+ * `del-search-rta-guid`. The standard alphabet's `+` and `/` are read too, as the original's
+ * decoder does: Firefox decodes the value it sends with `atob`, the standard alphabet.
+ */
 function parseGuids(value: string, version: ApiVersion): string[] {
   if (!gate(version, 'del-search-rta-guid') && value.startsWith('rta:')) {
     const encoded = value.slice(4);
-    const decoded = /^[A-Za-z0-9_-]+=*$/.test(encoded) ? Buffer.from(encoded, 'base64url').toString('utf8') : '';
+    const decoded = /^[A-Za-z0-9_+/-]+=*$/.test(encoded) ? Buffer.from(encoded, 'base64').toString('utf8') : '';
     if (!decoded || decoded.includes('\uFFFD')) {
       throw errors.badParameter('Invalid Return To AMO guid (not in base64url format?)');
     }

@@ -1,5 +1,6 @@
 import { AddonType, App } from '../../src/catalogue/catalogue.enums.js';
 import { errors } from '../../src/core/errors.js';
+import type { ApiVersion } from '../gates.js';
 import type { RestLanguageToolsQuery } from '../generated/operations.js';
 import { defineRoutes, gql, type RestRequest } from '../route.js';
 import { shapeVersion, versionFields } from '../shapes/addons.js';
@@ -8,8 +9,14 @@ import { addonTypesParam, appParam, enumName, restEnums } from '../shapes/enums.
 /** The most author names one request filters by (the original splits `author` on commas). */
 const MAX_AUTHORS = 20;
 
+/**
+ * The application: the version's name for it, and in every version also the original's
+ * (`firefox`): Firefox's own `extensions.getAddons.langpacks.url` asks v4 with `app=firefox`.
+ */
+const languageToolsApp = (value: string, version: ApiVersion) => appParam(value, version) ?? appParam(value, 'v5');
+
 function variables(req: RestRequest) {
-  const app = appParam(req.query.get('app') ?? '', req.version);
+  const app = languageToolsApp(req.query.get('app') ?? '', req.version);
   if (app === null) throw errors.badRequest('Invalid "app" parameter.');
   const rawType = req.query.get('type');
   const types = rawType === null || rawType === '' ? null : addonTypesParam(rawType, req.version);
