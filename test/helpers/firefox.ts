@@ -39,6 +39,8 @@ export async function launchFirefox(options: {
   /** Add-ons installed in the profile before the start: id → package bytes or a file path. */
   addons: Record<string, Buffer | string>;
   prefs?: Record<string, string | number | boolean>;
+  /** Firefox's `-remote-allow-system-access`: BiDi may then open privileged pages (about:addons). */
+  systemAccess?: boolean;
 }): Promise<RunningFirefox> {
   if (!existsSync(FIREFOX)) {
     throw new Error(`Firefox is missing at ${FIREFOX}: install Debian's package (apt-get install firefox-esr).`);
@@ -55,6 +57,7 @@ export async function launchFirefox(options: {
     executablePath: FIREFOX,
     headless: true,
     userDataDir: profile,
+    args: options.systemAccess ? ['-remote-allow-system-access'] : [],
     extraPrefsFirefox: {
       'extensions.update.url': options.updateUrl,
       'extensions.update.background.url': options.updateUrl,
