@@ -8,11 +8,25 @@ import {
 } from '../../src/catalogue/catalogue.enums.js';
 import { errors } from '../../src/core/errors.js';
 import { AddonSortField, type AddonSearchInput } from '../../src/search/search.types.js';
+import { parseSearchThresholds } from './search-thresholds.js';
 
 /** Tags the original dropped from `tag` filters (legacy markers). */
 const IGNORED_TAGS = new Set(['firefox57', 'firefox-57']);
 
-const SORTS = ['created', 'downloads', 'hotness', 'random', 'rating', 'recommended', 'relevance', 'updated', 'users'];
+const SORTS = [
+  'created',
+  'downloads',
+  'hotness',
+  'random',
+  'rating',
+  'ratings',
+  'recommended',
+  'relevance',
+  'updated',
+  'users',
+];
+/** `ratings` is today's name of the Bayesian rating sort, `rating` the older one (both accepted). */
+const SORT_ALIASES: Readonly<Record<string, AddonSortField>> = { ratings: AddonSortField.RATING };
 const sortsOf = (version: ApiVersion) =>
   gate(version, 'del-search-recommended-sort') ? SORTS.filter((s) => s !== 'recommended') : SORTS;
 
@@ -107,6 +121,7 @@ export function parseSearchParams(query: URLSearchParams, version: ApiVersion, e
     }
     if (query.has('color')) filters.color = query.get('color');
   }
+  Object.assign(filters, parseSearchThresholds(query));
 
   return { filters, sort: parseSort(query, version, endpoint, filters) };
 }
@@ -127,7 +142,7 @@ function parseSort(
   const names = list(raw);
   if (!names.length || names.some((n) => !sortsOf(version).includes(n)))
     throw errors.badParameter('Invalid "sort" parameter.');
-  return names as AddonSortField[];
+  return names.map((n) => SORT_ALIASES[n] ?? (n as AddonSortField));
 }
 
 /**

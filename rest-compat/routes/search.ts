@@ -2,7 +2,7 @@ import { ALL_VERSIONS } from '../gates.js';
 import { AddonType, App, Platform, PromotedCategory } from '../../src/catalogue/catalogue.enums.js';
 import { errors } from '../../src/core/errors.js';
 import { parseSearchParams, type ParsedSearch } from '../params/search.js';
-import { searchCacheTags } from '../../src/search/search.cache-tags.js';
+import { rangeFilterTags, searchCacheTags } from '../../src/search/search.cache-tags.js';
 import { FEATURED_LIMIT } from '../../src/search/search.service.js';
 import type { AddonSearchInput } from '../../src/search/search.types.js';
 import { paginated, pageVariables } from '../pagination.js';
@@ -146,8 +146,12 @@ const isRandom = (req: RestRequest) => /(^|,)\s*random\s*(,|$)/.test(req.query.g
 /** The listings a page of search (or autocomplete) is, for its cache tags (random: which add-ons are listed). */
 const listingTags = (autocomplete: boolean) => (variables: Record<string, unknown>) => {
   const sort = variables.sort as string[] | null;
-  if (sort?.some((s) => s.toLowerCase() === 'random')) return ['l:all'];
-  return searchCacheTags((variables.filters as { q?: string | null } | null)?.q, sort, autocomplete);
+  const filters = variables.filters as (AddonSearchInput & { q?: string | null }) | null;
+  const ranges = rangeFilterTags(filters);
+  if (ranges === null) return null;
+  if (sort?.some((s) => s.toLowerCase() === 'random')) return ['l:all', ...ranges];
+  const tags = searchCacheTags(filters?.q, sort, autocomplete);
+  return tags && [...new Set([...tags, ...ranges])];
 };
 
 const featuredInvalid = () => errors.badRequest('Invalid app, category and/or type parameter(s).');

@@ -3,7 +3,14 @@ import { App } from '../catalogue/catalogue.enums.js';
 import { publicAddonSql } from '../catalogue/public.js';
 import type { Database } from '../db/database.js';
 import { intArray } from '../db/sql.js';
-import type { AddonSearchHit, AddonSearchQuery, AddonSearchResult, AddonSort, SearchEngine } from './search.port.js';
+import type {
+  AddonSearchHit,
+  AddonSearchQuery,
+  AddonSearchResult,
+  AddonSort,
+  Range,
+  SearchEngine,
+} from './search.port.js';
 
 /** One add-on as indexed. Only public add-ons are in the index. */
 interface AddonDocument {
@@ -31,6 +38,7 @@ interface AddonDocument {
   average_daily_users: number;
   weekly_downloads: number;
   hotness: number;
+  average_rating: number;
   bayesian_rating: number;
   created: number;
   last_updated: number;
@@ -47,6 +55,16 @@ const SORT_FIELDS: Record<Exclude<AddonSort, 'relevance' | 'random'>, string> = 
 };
 
 const ALL_APPS = Object.values(App);
+
+const RANGE_OPERATORS = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
+
+/** One Meilisearch comparison per bound of `range` on `field`, values converted to the document's. */
+function rangeFilter<T>(field: string, range: Range<T>, value: (v: T) => number): string[] {
+  return (Object.keys(RANGE_OPERATORS) as (keyof typeof RANGE_OPERATORS)[]).flatMap((key) => {
+    const bound = range[key];
+    return bound === undefined ? [] : [`${field} ${RANGE_OPERATORS[key]} ${value(bound)}`];
+  });
+}
 /** `random` shuffles at most this many matches (featured and promoted sets are small). */
 const RANDOM_POOL = 1_000;
 
@@ -93,6 +111,10 @@ export class MeilisearchEngine implements SearchEngine {
             'author_usernames',
             'featured',
             'color_keys',
+            'average_daily_users',
+            'average_rating',
+            'created',
+            'last_updated',
           ],
           sortableAttributes: [...Object.values(SORT_FIELDS), 'id'],
           rankingRules: [
@@ -165,7 +187,7 @@ export class MeilisearchEngine implements SearchEngine {
               addons_tags_text(a.tags) as tags_text, addons_translations_text(a.description) as description_text,
               a.tags, a.category_ids, a.compat_apps, a.compat_min, a.compat_max, a.platforms,
               a.promoted_category, a.promoted_apps, a.colors,
-              a.average_daily_users, a.weekly_downloads, a.hotness, a.bayesian_rating,
+              a.average_daily_users, a.weekly_downloads, a.hotness, a.average_rating, a.bayesian_rating,
               extract(epoch from a.created)::float8 as created, coalesce(extract(epoch from a.last_updated), 0)::float8 as last_updated,
               coalesce((select array_agg(au.user_id) from addon_users au where au.addon_id = a.id and au.listed), '{}') as author_ids,
               coalesce((select array_agg(u.username) from addon_users au join users u on u.id = au.user_id
@@ -242,6 +264,12 @@ export class MeilisearchEngine implements SearchEngine {
           }
       out.push(`color_keys IN ${list([...new Set(keys)])}`);
     }
+    // Dates are indexed as epoch seconds; `last_updated` 0 is "never updated", which no bound matches.
+    const seconds = (d: Date) => d.getTime() / 1000;
+    if (f.users) out.push(...rangeFilter('average_daily_users', f.users, Number));
+    if (f.ratings) out.push(...rangeFilter('average_rating', f.ratings, Number));
+    if (f.created) out.push(...rangeFilter('created', f.created, seconds));
+    if (f.updated) out.push('last_updated != 0', ...rangeFilter('last_updated', f.updated, seconds));
     return out;
   }
 

@@ -1,7 +1,7 @@
 import { AddonType, Platform, PromotedCategory } from '../catalogue/catalogue.enums.js';
 import { publicAddonSql } from '../catalogue/public.js';
 import { intArray, textArray } from '../db/sql.js';
-import type { AddonSearchFilters, AddonSort } from './search.port.js';
+import type { AddonSearchFilters, AddonSort, Range } from './search.port.js';
 
 /**
  * SQL pieces of the PostgreSQL search adapter. Every statement reads `addons a`. Values become
@@ -57,8 +57,12 @@ export const WALKABLE = raw(`${WALK_SIZE} <= 2300`);
 export const NOT_WALKABLE = raw(`${WALK_SIZE} > 2300`);
 export const NAMES_FIT = raw(`${NAMES_SIZE} <= 2300`);
 export const NAMES_DO_NOT_FIT = raw(`${NAMES_SIZE} > 2300`);
-/** Filters readable from the covering indexes (`guid` and `colors` are not there). */
-export const indexOnlyFilters = (f: AddonSearchFilters) => !f.guids?.length && !f.color;
+/**
+ * Filters readable from the covering indexes (`guid`, `colors`, `average_rating`, `created` and
+ * `last_updated` are not there; `average_daily_users` is their key).
+ */
+export const indexOnlyFilters = (f: AddonSearchFilters) =>
+  !f.guids?.length && !f.color && !f.ratings && !f.created && !f.updated;
 
 /** The filters other than `q`, ANDed, the base filter included unless `base` is false. */
 export function filterSql(f: AddonSearchFilters, base = true): Sql {
@@ -111,7 +115,29 @@ export function filterSql(f: AddonSearchFilters, base = true): Sql {
     parts.push(sql`exists (select 1 from featured_addons fa where ${join(conditions, ' and ')})`);
   }
   if (f.color) parts.push(colorSql(f.color));
+  if (f.users) parts.push(...rangeSql('a.average_daily_users', f.users, 'float8'));
+  // `average_rating` is a real: bounds as reals, so that 4.2 equals the stored 4.2.
+  if (f.ratings) parts.push(...rangeSql('a.average_rating', f.ratings, 'float4'));
+  if (f.created) parts.push(...rangeSql('a.created', f.created, 'timestamptz'));
+  // A null `last_updated` compares to nothing: never-updated add-ons match no bound.
+  if (f.updated) parts.push(...rangeSql('a.last_updated', f.updated, 'timestamptz'));
   return join(parts, ' and ');
+}
+
+const RANGE_OPERATORS = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
+
+/** One comparison per bound of `range` on `column` (dates sent as ISO text). */
+function rangeSql(
+  column: string,
+  range: Range<number> | Range<Date>,
+  type: 'float4' | 'float8' | 'timestamptz',
+): Sql[] {
+  return (Object.keys(RANGE_OPERATORS) as (keyof typeof RANGE_OPERATORS)[]).flatMap((key) => {
+    const value = range[key];
+    if (value === undefined) return [];
+    const param = value instanceof Date ? value.toISOString() : value;
+    return [sql`${raw(column)} ${raw(RANGE_OPERATORS[key])} ${param}::${raw(type)}`];
+  });
 }
 
 /** Hue distance (circular, degrees) and saturation/lightness distance (points) of a colour match. */

@@ -57,3 +57,20 @@ function textTags(q: string): string[] | null {
   if (!PLAIN_QUERY.test(words)) return null;
   return [...new Set(words.split(' ').map((word) => `x:${word.slice(0, 2)}`))];
 }
+
+/**
+ * The tags range filters add (the rows they admit change with these columns): null with a
+ * `ratings` range, the average rating having no tag of its own (the CacheTags migration bumps
+ * `l:rating` for the Bayesian one only): such answers are not cached.
+ */
+export function rangeFilterTags(
+  filters: { users?: unknown; ratings?: unknown; created?: unknown; updated?: unknown } | null | undefined,
+): string[] | null {
+  if (!filters) return [];
+  if (filters.ratings) return null;
+  return [
+    ...(filters.users ? ['l:users'] : []),
+    ...(filters.created ? ['l:created'] : []),
+    ...(filters.updated ? ['l:updated'] : []),
+  ];
+}

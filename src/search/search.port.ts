@@ -38,7 +38,26 @@ export interface AddonSearchFilters {
   featured?: { app?: App; locale?: string | null };
   /** Static themes with a dominant colour close to this one. */
   color?: { h: number; s: number; l: number };
+  /** Average daily users within these bounds. */
+  users?: Range<number>;
+  /** Average rating (not the Bayesian one) within these bounds. */
+  ratings?: Range<number>;
+  /** Creation date within these bounds. */
+  created?: Range<Date>;
+  /** Last update within these bounds (an add-on never updated matches none). */
+  updated?: Range<Date>;
 }
+
+/** Bounds of a value: at least one is set, every one set must hold. */
+export interface Range<T> {
+  gt?: T;
+  gte?: T;
+  lt?: T;
+  lte?: T;
+}
+
+/** The range filters, by filter name. */
+export const RANGE_FILTERS = ['users', 'ratings', 'created', 'updated'] as const;
 
 /** Every sort is descending. `recommended` is only ever a prefix; `random` only alone. */
 export type AddonSort =

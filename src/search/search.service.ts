@@ -8,7 +8,14 @@ import { errors } from '../core/errors.js';
 import { TEXT_LIMITS } from '../core/text-limits.js';
 import { canonicalLocale } from '../core/i18n/locales.js';
 import { pageRequest, toPage, type Page } from '../core/pagination.js';
-import type { AddonSearchFilters, AddonSearchHit, AddonSearchQuery, AddonSort, SearchEngine } from './search.port.js';
+import type {
+  AddonSearchFilters,
+  AddonSearchHit,
+  AddonSearchQuery,
+  AddonSort,
+  Range,
+  SearchEngine,
+} from './search.port.js';
 import type { AddonSearchInput, AddonSortField } from './search.types.js';
 
 export const AUTOCOMPLETE_LIMIT = 10;
@@ -143,6 +150,15 @@ export class SearchService {
       filters.color = hexToHsl(input.color);
       filters.types = [AddonType.STATICTHEME];
     }
+    const users = range(input.users, 'users', Number.isFinite);
+    if (users) filters.users = users;
+    const ratings = range(input.ratings, 'ratings', Number.isFinite);
+    if (ratings) filters.ratings = ratings;
+    const isDate = (d: Date) => d instanceof Date && !Number.isNaN(d.getTime());
+    const created = range(input.created, 'created', isDate);
+    if (created) filters.created = created;
+    const updated = range(input.updated, 'updated', isDate);
+    if (updated) filters.updated = updated;
     return filters;
   }
 
@@ -179,6 +195,21 @@ export class SearchService {
       return addon && !(addon instanceof Error) && this.catalogue.isPublic(addon) ? [{ addon, score: hit.score }] : [];
     });
   }
+}
+
+type RangeInput<T> = { gt?: T | null; gte?: T | null; lt?: T | null; lte?: T | null } | null | undefined;
+
+/** The bounds given (none: no filter); a bound that is not a value (NaN, an invalid date) is refused. */
+function range<T>(input: RangeInput<T>, name: string, valid: (value: T) => boolean): Range<T> | undefined {
+  if (!input) return undefined;
+  const out: Range<T> = {};
+  for (const key of ['gt', 'gte', 'lt', 'lte'] as const) {
+    const value = input[key];
+    if (value === null || value === undefined) continue;
+    if (!valid(value)) throw errors.badParameter(`Invalid "${name}" parameter.`);
+    out[key] = value;
+  }
+  return Object.keys(out).length ? out : undefined;
 }
 
 /** Whether `n` can be the id of a row (a positive 32-bit integer). */

@@ -1,4 +1,4 @@
-import { Field, InputType, registerEnumType } from 'type-graphql';
+import { Field, Float, InputType, registerEnumType } from 'type-graphql';
 import { AddonType, App, Platform, PromotedCategory } from '../catalogue/catalogue.enums.js';
 
 export const AddonSortField = {
@@ -19,6 +19,36 @@ registerEnumType(AddonSortField, {
   description:
     'All descending. RECOMMENDED only before another sort; RANDOM only alone, without q, with featured or promoted; RELEVANCE needs q.',
 });
+
+@InputType({ description: 'Bounds of a number: each one optional, every one given must hold.' })
+export class NumberRangeInput {
+  @Field(() => Float, { nullable: true, description: 'Greater than.' })
+  gt?: number | null;
+
+  @Field(() => Float, { nullable: true, description: 'Greater than or equal to.' })
+  gte?: number | null;
+
+  @Field(() => Float, { nullable: true, description: 'Less than.' })
+  lt?: number | null;
+
+  @Field(() => Float, { nullable: true, description: 'Less than or equal to.' })
+  lte?: number | null;
+}
+
+@InputType({ description: 'Bounds of an instant: each one optional, every one given must hold.' })
+export class DateRangeInput {
+  @Field(() => Date, { nullable: true, description: 'Later than.' })
+  gt?: Date | null;
+
+  @Field(() => Date, { nullable: true, description: 'At or later than.' })
+  gte?: Date | null;
+
+  @Field(() => Date, { nullable: true, description: 'Earlier than.' })
+  lt?: Date | null;
+
+  @Field(() => Date, { nullable: true, description: 'At or earlier than.' })
+  lte?: Date | null;
+}
 
 @InputType({ description: 'Search filters; every field is optional and they combine with AND.' })
 export class AddonSearchInput {
@@ -69,4 +99,19 @@ export class AddonSearchInput {
 
   @Field(() => String, { nullable: true, description: 'Static themes close to this RGB hex colour.' })
   color?: string | null;
+
+  @Field(() => NumberRangeInput, { nullable: true, description: 'Average daily users within these bounds.' })
+  users?: NumberRangeInput | null;
+
+  @Field(() => NumberRangeInput, { nullable: true, description: 'Average rating (0 to 5) within these bounds.' })
+  ratings?: NumberRangeInput | null;
+
+  @Field(() => DateRangeInput, { nullable: true, description: 'Created within these bounds.' })
+  created?: DateRangeInput | null;
+
+  @Field(() => DateRangeInput, {
+    nullable: true,
+    description: 'Last updated within these bounds (never updated: no match).',
+  })
+  updated?: DateRangeInput | null;
 }
