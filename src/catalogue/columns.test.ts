@@ -120,6 +120,7 @@ function batch(licenseId: number, userId: number): AddonBatch {
     is_webextension: false,
     is_restart_required: true,
     is_vendor_signed: true,
+    is_signed: true,
     strict_compatibility: true,
     permissions: ['tabs', 'storage'],
     optional_permissions: ['<all_urls>'],
@@ -206,7 +207,9 @@ describe('column maps', () => {
       [AUTHORS, AUTHOR_TABLE],
     ] as const) {
       expect(spec.table).toBe(table.table);
-      expect(spec.columns).toEqual(Object.values(table.columns).map((c) => [c.name, c.type.sql]));
+      // Files also carry `is_signed` (the signing domain's column; the seeder signs approved files).
+      const extra = spec === FILES ? [['is_signed', 'boolean']] : [];
+      expect(spec.columns).toEqual([...Object.values(table.columns).map((c) => [c.name, c.type.sql]), ...extra]);
     }
     expect(ADDONS.columns).toContainEqual(['contributions_url', 'text']);
     expect(ADDONS.columns).toContainEqual(['created', 'timestamptz']);
