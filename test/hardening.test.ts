@@ -788,7 +788,13 @@ describe('the GraphQL edge (issue 23, items 6b, 6c and 8c)', () => {
           document,
           document.definitions.find((d) => d.kind === 'OperationDefinition'),
         );
-        if (estimate < actual / 2 || estimate > actual * 2) outside.push(`${route.path}: ${estimate} for ${actual}`);
+        // Under-weighing is what would let the cache outgrow its bound. Over-weighing only shortens
+        // what it keeps: a document of `__typename` alone (the OpenAPI route's) compiles to ~200
+        // characters, below the estimate's 2,500 floor, and may weigh more than twice its size.
+        const overweighedTiny = estimate > actual * 2 && actual < 1_000;
+        if ((estimate < actual / 2 || estimate > actual * 2) && !overweighedTiny) {
+          outside.push(`${route.path}: ${estimate} for ${actual}`);
+        }
       }
       expect(outside).toEqual([]);
     });
