@@ -97,7 +97,10 @@ interface DeveloperFacts {
  * after `id`, `is_disabled` after `file`), where the document asked for it and the viewer may read
  * the notes (authors, reviewers of its channel, `Addons:Edit`); other viewers get the plain version.
  */
-function withDeveloperFields<T extends object>(shaped: T, version: DeveloperFacts): T {
+function withDeveloperFields<T extends object>(
+  shaped: T,
+  version: DeveloperFacts,
+): T & { approval_notes?: string; is_disabled?: boolean } {
   if (version.approvalNotes === undefined || version.approvalNotes === null) return shaped;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(shaped)) {
