@@ -1,4 +1,4 @@
-import { Args, ArgsType, Ctx, Field, Int, ObjectType, Query, Resolver } from 'type-graphql';
+import { Args, ArgsType, Ctx, Field, ObjectType, Query, Resolver } from 'type-graphql';
 import { Accepts } from '../auth/credentials.js';
 import { KeyOperation, KeyScope } from '../auth/key-scopes.js';
 import { Permission } from '../auth/permissions.js';
@@ -6,30 +6,14 @@ import { Requires, anyOf } from '../auth/requirements.js';
 import type { RequestContext } from '../core/context.js';
 import { PageArgs, PageOf } from '../graphql/pagination.js';
 import type { Services } from '../services.js';
-import { ScannerAction } from './scanner.entity.js';
-import { ScannerMatchType } from './scanners.types.js';
+import { ScannerResultType } from './scanners.types.js';
 
 @ObjectType('LabelledScannerResult', {
   description: "A scanner's result with what humans decided about its version (a training example).",
 })
-export class LabelledScannerResultType {
-  @Field(() => Int)
-  id!: number;
-
-  @Field({ description: '`yara`, `secrets` or `lookalike`.' })
-  scanner!: string;
-
+export class LabelledScannerResultType extends ScannerResultType {
   @Field({ description: '`bad`: a block covers the version; `good`: a reviewer approved it, and no block covers it.' })
   label!: string;
-
-  @Field(() => [ScannerMatchType])
-  matches!: ScannerMatchType[];
-
-  @Field(() => ScannerAction, { description: 'The strongest action of its matches.' })
-  action!: number;
-
-  @Field()
-  created!: Date;
 }
 
 @ObjectType('LabelledScannerResultPage')
