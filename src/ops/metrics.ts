@@ -63,6 +63,21 @@ interface PoolView {
  * numbers (src/ops/series.ts); job-queue depth, pool use and cache size are read when scraped.
  */
 const CACHE_NAMES = ['rest', 'graphql', 'parts'] as const;
+
+let processRegistry: Registry | undefined;
+
+/**
+ * Node's own metrics (CPU, memory, GC, event loop) describe the process, so they are collected once
+ * per process and shared by every app's registry. prom-client's collector starts a GC observer that
+ * is never stopped: one per app kept each app, its database included, alive after it closed.
+ */
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
 type CacheName = (typeof CACHE_NAMES)[number];
 
 export class ServiceMetrics {
@@ -81,7 +96,7 @@ export class ServiceMetrics {
   constructor(private readonly sources: MetricsSources) {
     this.routes = new RouteLabels(sources.routes, LATENCY_BUCKETS);
     this.operations = new OperationLabels(LATENCY_BUCKETS, sources.routes);
-    collectDefaultMetrics({ register: this.registry });
+    for (const metric of processMetrics().getMetricsAsArray()) this.registry.registerMetric(metric);
     this.registerRequests();
     this.registerCache();
     this.registerJobs();
