@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { Migrator } from '@mikro-orm/migrations';
@@ -16,6 +16,7 @@ import type { Logger } from '../core/logger.js';
 import { databaseEntities } from './entities.js';
 import { acquireDirectoryLock, type DirectoryLock } from './lock.js';
 import { migrationsList } from '../migrations/index.js';
+import { embeddedTemplate, templateKey, type EmbeddedTemplate } from './pglite-template.js';
 
 type DoneFn = (error: Error | undefined, connection: unknown) => void;
 
@@ -102,6 +103,8 @@ export async function openDatabase(target: DatabaseTarget, options: OpenDatabase
   let orm: MikroORM;
   let location: string;
   let cleanup = async () => {};
+  /** Set when a fresh embedded database was migrated from nothing: its snapshot is saved for the next. */
+  let saveTemplate: (() => Promise<void>) | null = null;
   if (target.kind === 'postgres') {
     const url = new URL(target.url);
     location = `${url.protocol}//${url.host}${url.pathname}`;
@@ -128,14 +131,23 @@ export async function openDatabase(target: DatabaseTarget, options: OpenDatabase
     ]);
     let lock: DirectoryLock | undefined;
     let pglite: PGlite;
+    location = target.dataDir ? join(target.dataDir, 'pgdata') : 'memory';
     if (target.dataDir) {
       mkdirSync(target.dataDir, { recursive: true });
       lock = acquireDirectoryLock(target.dataDir);
-      location = join(target.dataDir, 'pgdata');
+    }
+    // A new database starts from the snapshot of a migrated one (./pglite-template.ts).
+    const fresh = !target.dataDir || !existsSync(join(location, 'PG_VERSION'));
+    const template: EmbeddedTemplate | null =
+      fresh && options.migrate !== false ? embeddedTemplate(templateKey(migrationsList, ['pg_trgm'])) : null;
+    if (target.dataDir) {
+      const extracted = template?.extractTo(location) ?? false;
       pglite = new PGlite(location, { extensions: { pg_trgm } });
+      if (template && !extracted) saveTemplate = () => template.save(pglite);
     } else {
-      location = 'memory';
-      pglite = new PGlite({ extensions: { pg_trgm } });
+      const snapshot = template?.load() ?? null;
+      pglite = new PGlite({ extensions: { pg_trgm }, ...(snapshot ? { loadDataDir: snapshot } : {}) });
+      if (template && !snapshot) saveTemplate = () => template.save(pglite);
     }
     try {
       await pglite.waitReady;
@@ -164,6 +176,7 @@ export async function openDatabase(target: DatabaseTarget, options: OpenDatabase
     if (pending.length) {
       logger?.info({ migrations: pending.map((m) => m.name) }, 'applying database migrations');
       await migrator.up();
+      if (saveTemplate && pending.length === migrationsList.length) await saveTemplate();
     }
   }
 
