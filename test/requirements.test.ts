@@ -49,6 +49,7 @@ describe('@Requires declarations', () => {
       signIn: true,
       anyOf: [],
       rule: 'an owner',
+      rules: [],
       secondFactor: false,
     });
     expect(requirement([SECOND_FACTOR, SIGN_IN]).secondFactor).toBe(true);

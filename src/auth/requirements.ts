@@ -4,21 +4,25 @@ import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
 import { declaredSchemes } from './credentials.js';
 import { fieldKeyScope, keyScopeProblem } from './key-scopes.js';
+import { runAudited, type AnyObjectRule } from './object-rules.js';
 import type { Permission } from './permissions.js';
 
 /**
  * What a query or mutation requires of its caller, declared beside `@Accepts` on the resolver
  * method. Sign-in and permissions are checked before the resolver runs, for both APIs (REST routes
- * run the same schema): see `enforceRequirements`. An object rule ("an owner of the add-on") is
- * enforced by the domain's access code, which needs the object; the declaration documents it.
+ * run the same schema): see `enforceRequirements`. An object rule ("an owner of the add-on") is a
+ * function of the aggregate's access module (`object-rules.ts`), called where the object is loaded;
+ * the executor refuses to answer when a declared rule did not run.
  */
 export interface Requirement {
   /** Anonymous callers are refused (401). */
   readonly signIn: boolean;
   /** Callers with none of these are refused (403); any one suffices. Empty: no permission needed. */
   readonly anyOf: readonly Permission[];
-  /** Checked by the domain's access code (documentation only). */
+  /** The object rules' descriptions, joined ("; "); null when none. */
   readonly rule: string | null;
+  /** The object rules, each run by the code that loads the object (checked by the executor). */
+  readonly rules: readonly AnyObjectRule[];
   /**
    * A session must have proved a second factor when the service requires one (403 with the
    * original's two-factor message otherwise); API keys pass (CI keeps working once keys exist).
@@ -43,8 +47,24 @@ export const anyOf = (first: Permission, ...rest: Permission[]): RequirementPart
  * what publishes (uploads, API keys, trusted publishers, webhooks).
  */
 export const SECOND_FACTOR: RequirementPart = { secondFactor: true };
-/** A rule about the object asked for, enforced by the domain's access code; `description` names it. */
-export const objectRule = (description: string): RequirementPart => ({ rule: description });
+/**
+ * A rule about the object asked for: a function of the aggregate's access module
+ * (`defineObjectRule`), which the operation's code calls and the executor checks ran.
+ */
+export function objectRule(rule: AnyObjectRule | string, options: ObjectRuleOptions = {}): RequirementPart {
+  if (typeof rule === 'string') return { rule };
+  const { note, when } = options;
+  const description = rule.description + (note ?? '') + (when ? ` when ${when}` : '');
+  // A rule that applies only with some input is not required to run on every answer.
+  return { rule: description, rules: when ? [] : [rule] };
+}
+
+export interface ObjectRuleOptions {
+  /** What this operation adds to the rule's description (the arguments it passes), appended as is. */
+  readonly note?: string;
+  /** The input the rule applies to (`isDisabled`): it runs only when that is given. */
+  readonly when?: string;
+}
 
 const EXTENSION = 'requirement';
 
@@ -55,21 +75,29 @@ export function requirement(parts: readonly RequirementPart[]): Requirement {
   let signIn = false;
   let secondFactor = false;
   const permissions: Permission[] = [];
-  const rules: string[] = [];
+  const descriptions: string[] = [];
+  const rules: AnyObjectRule[] = [];
   for (const part of parts) {
     if ('kind' in part) continue;
     signIn ||= part.signIn === true;
     secondFactor ||= part.secondFactor === true;
     permissions.push(...(part.anyOf ?? []));
-    if (part.rule) rules.push(part.rule);
+    if (part.rule) descriptions.push(part.rule);
+    rules.push(...(part.rules ?? []));
   }
-  return { signIn, anyOf: permissions, rule: rules.length ? rules.join('; ') : null, secondFactor };
+  return {
+    signIn,
+    anyOf: permissions,
+    rule: descriptions.length ? descriptions.join('; ') : null,
+    rules,
+    secondFactor,
+  };
 }
 
 /**
  * Declares what a root query or mutation requires of its caller (a test checks every one does):
  * `@Requires(PUBLIC)`, `@Requires(SIGN_IN)`, `@Requires(anyOf(Permission.REVIEWS_ADMIN))`,
- * `@Requires(SIGN_IN, objectRule('an owner of the add-on'))`.
+ * `@Requires(SIGN_IN, objectRule(manageAddonAuthors))`.
  */
 export const Requires = (...parts: RequirementPart[]) => Extensions({ [EXTENSION]: requirement(parts) });
 
@@ -84,7 +112,9 @@ export function describeRequirement(req: Requirement): string {
   if (req.signIn) parts.push(req.secondFactor ? 'sign-in (a second factor when required)' : 'sign-in');
   if (req.anyOf.length === 1) parts.push(req.anyOf[0]);
   else if (req.anyOf.length) parts.push(`one of ${req.anyOf.join(', ')}`);
-  if (req.rule) parts.push(`${req.rule} (object rule)`);
+  // A rule that says "signed in; …" says it once beside a declared sign-in.
+  const rule = req.signIn ? req.rule?.replace(/^signed in; /, '') : req.rule;
+  if (rule) parts.push(`${rule} (object rule)`);
   return `Requires: ${parts.length ? parts.join('; ') : 'nothing (public)'}.`;
 }
 
@@ -109,6 +139,7 @@ export function enforceRequirements(schema: GraphQLSchema): void {
       if (!req) continue;
       const line = describeRequirement(req);
       field.description = field.description ? `${field.description}\n${line}` : line;
+      auditObjectRules(field, req.rules);
       const resolve = field.resolve;
       if (!resolve || !(req.signIn || req.anyOf.length || req.secondFactor)) continue;
       field.resolve = (source, args, ctx, info) => {
@@ -122,6 +153,14 @@ export function enforceRequirements(schema: GraphQLSchema): void {
       };
     }
   }
+}
+
+/** The field's resolver answers only once each of its declared object rules ran (`runAudited`). */
+function auditObjectRules(field: RootField & { name?: string }, rules: readonly AnyObjectRule[]): void {
+  const resolve = field.resolve;
+  if (!resolve || !rules.length) return;
+  const name = field.name ?? 'a root field';
+  field.resolve = (source, args, ctx, info) => runAudited(name, rules, () => resolve(source, args, ctx, info));
 }
 
 /**

@@ -1,12 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { keyScopeMessages } from '../auth/key-scopes.js';
+import { defineObjectRule } from '../auth/object-rules.js';
 import { Permission } from '../auth/permissions.js';
 import type { Viewer } from '../auth/viewer.js';
 import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
 import { selectRows } from '../db/rows.js';
-import { AddonUser } from './addon.entity.js';
+import { AddonRole, AddonUser } from './addon.entity.js';
 import { AddonStatus } from './catalogue.enums.js';
+import { PendingAuthor } from './pending-author.entity.js';
 import { addonFlagsById, authorsByAddonId } from './catalogue.loaders.js';
 import { canViewDeleted, isListedReviewer, isUnlistedReviewer } from './catalogue.permissions.js';
 import { isPublicAddon, type PublicAddonFacts } from './public.js';
@@ -121,17 +123,68 @@ async function canSeeNonPublic(ctx: RequestContext, addonId: number): Promise<bo
 /**
  * Whether the caller may see this add-on as the detail endpoint shows it: public ones for anyone;
  * non-public ones for authors and reviewers of its channels; deleted ones only for
- * Addons:ViewDeleted (who see every add-on). Batched (loaders): nested objects of a list check
- * each item this way.
+ * Addons:ViewDeleted (who see every add-on); an unknown one (null) for nobody. Batched (loaders):
+ * nested objects of a list check each item this way.
  */
-export async function canSeeAddon(
-  ctx: RequestContext,
-  addon: PublicAddonFacts & { readonly id: number },
-): Promise<boolean> {
-  if (canViewDeleted(ctx.viewer)) return true;
-  if (isDeletedAddon(addon)) return false;
-  return isPublicAddon(addon) || (await canSeeNonPublic(ctx, addon.id));
-}
+export const canSeeAddon = defineObjectRule(
+  'addon.see',
+  'public add-ons for anyone; others for their authors and reviewers',
+  async (ctx: RequestContext, addon: (PublicAddonFacts & { readonly id: number }) | null): Promise<boolean> => {
+    if (!addon) return false;
+    if (canViewDeleted(ctx.viewer)) return true;
+    if (isDeletedAddon(addon)) return false;
+    return isPublicAddon(addon) || (await canSeeNonPublic(ctx, addon.id));
+  },
+);
+
+// Who edits it
+
+/** An author of the add-on (any role), or Addons:Edit, edits its listing; 403 otherwise. */
+export const editListing = defineObjectRule(
+  'addon.editListing',
+  'an author of the add-on',
+  async (ctx: RequestContext, addon: { readonly id: number }): Promise<void> => {
+    if (ctx.viewer.can(Permission.ADDONS_EDIT)) return;
+    if ((await authorRole(ctx, addon.id)) === null) throw errors.forbidden();
+  },
+);
+
+/** An author of the add-on (any role; administrators are not): 403 otherwise. */
+export const authorOnly = defineObjectRule(
+  'addon.author',
+  'an author of the add-on',
+  async (ctx: RequestContext, addon: { readonly id: number }): Promise<void> => {
+    if ((await authorRole(ctx, addon.id)) === null) throw errors.forbidden();
+  },
+);
+
+/**
+ * An owner of the add-on, or Addons:Edit, manages its authors and invitations; 403 otherwise
+ * (developers are told only owners may).
+ */
+export const manageAuthors = defineObjectRule(
+  'addon.manageAuthors',
+  'an owner of the add-on',
+  async (ctx: RequestContext, addon: { readonly id: number }): Promise<void> => {
+    if (ctx.viewer.can(Permission.ADDONS_EDIT)) return;
+    const role = await authorRole(ctx, addon.id);
+    if (role === null) throw errors.forbidden();
+    if (role !== AddonRole.OWNER) throw errors.forbidden('Only owners can manage the authors of an add-on.');
+  },
+);
+
+/** The invitee (an account not deleted since) answers an invitation to author it; 403 otherwise. */
+export const answerInvitation = defineObjectRule(
+  'addon.answerInvitation',
+  'the invitee',
+  async (ctx: RequestContext, addon: { readonly id: number }): Promise<PendingAuthor> => {
+    const user = ctx.viewer.userId;
+    const pending =
+      user === null ? null : await ctx.em.findOne(PendingAuthor, { addon: addon.id, user }, { populate: ['user'] });
+    if (!pending || pending.user.deleted) throw errors.forbidden();
+    return pending;
+  },
+);
 
 // By guid
 

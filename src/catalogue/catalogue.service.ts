@@ -157,7 +157,9 @@ export class CatalogueService {
   /** Add-ons by id, each as `addon` shows it (null where `getAddon` would refuse); at most ADDONS_BY_ID_MAX. */
   async visibleAddons(ctx: RequestContext, ids: readonly number[]): Promise<(AddonRecord | null)[]> {
     if (ids.length > ADDONS_BY_ID_MAX) throw errors.badRequest(`At most ${ADDONS_BY_ID_MAX} ids.`);
-    return Promise.all(ids.map((id) => this.visibleAddon(ctx, id)));
+    const addons = await Promise.all(ids.map((id) => ctx.loaders.get(addonById).load(id)));
+    const visible = await canSeeAddon.each(ctx, addons);
+    return addons.map((addon, i) => (visible[i] ? addon : null));
   }
 
   /** The add-on by id when the caller may see it (`canView`), else null: what nested fields return. */

@@ -8,6 +8,8 @@ import type { Services } from '../services.js';
 import { AddonObjectType, PreviewType } from './catalogue.types.js';
 import { AddonAuthorDetailType, AuthorRole, UpdateAddonListingInput } from './listing.types.js';
 import { Requires, SIGN_IN, objectRule } from '../auth/requirements.js';
+import { answerInvitation, editListing, manageAuthors } from './addon-access.js';
+import { ownAddon } from './lifecycle/lifecycle.policy.js';
 import { Accepts } from '../auth/credentials.js';
 import { KeyOperation, KeyScope } from '../auth/key-scopes.js';
 import { OwnTransactions } from '../graphql/transactions.js';
@@ -25,7 +27,7 @@ export class ListingResolver {
 
   @Accepts('jwt', 'session')
   @KeyScope(KeyOperation.LISTING)
-  @Requires(SIGN_IN, objectRule('an author of the add-on; an owner for isDisabled'))
+  @Requires(SIGN_IN, objectRule(editListing), objectRule(ownAddon, { when: 'isDisabled is given' }))
   @OwnTransactions(
     'slow external work',
     'decodes an uploaded icon with sharp and stores its files, outside the one transaction of its own that writes the rest',
@@ -44,7 +46,7 @@ export class ListingResolver {
     return this.services.listing.updateListing(ctx, addon, input, icon ? await receiveUpload(icon) : null);
   }
 
-  @Requires(SIGN_IN, objectRule('an owner of the add-on'))
+  @Requires(SIGN_IN, objectRule(manageAuthors))
   @Mutation(() => AddonObjectType, { description: '`user` is an id, email or username.' })
   addAddonAuthor(
     @Arg('addon') addon: string,
@@ -56,7 +58,7 @@ export class ListingResolver {
     return this.services.listing.addAuthor(ctx, addon, user, role, listed);
   }
 
-  @Requires(SIGN_IN, objectRule('an owner of the add-on'))
+  @Requires(SIGN_IN, objectRule(manageAuthors))
   @Mutation(() => AddonObjectType)
   updateAddonAuthor(
     @Arg('addon') addon: string,
@@ -69,7 +71,7 @@ export class ListingResolver {
     return this.services.listing.updateAuthor(ctx, addon, userId, { role, listed, position });
   }
 
-  @Requires(SIGN_IN, objectRule('an owner of the add-on'))
+  @Requires(SIGN_IN, objectRule(manageAuthors))
   @Mutation(() => AddonObjectType, {
     description: 'An add-on keeps at least one owner and one listed author.',
   })
@@ -79,7 +81,7 @@ export class ListingResolver {
 
   @Accepts('jwt', 'session')
   @KeyScope(KeyOperation.LISTING)
-  @Requires(SIGN_IN, objectRule('an author of the add-on'))
+  @Requires(SIGN_IN, objectRule(editListing))
   @Query(() => [AddonAuthorDetailType], { description: 'Invitations to become an author not yet answered.' })
   addonPendingAuthors(@Arg('addon') addon: string, @Ctx() ctx: RequestContext) {
     return this.services.listing.pendingAuthors(ctx, addon);
@@ -87,7 +89,7 @@ export class ListingResolver {
 
   @Accepts('jwt', 'session')
   @KeyScope(KeyOperation.LISTING)
-  @Requires(SIGN_IN, objectRule('an owner of the add-on'))
+  @Requires(SIGN_IN, objectRule(manageAuthors))
   @Mutation(() => AddonAuthorDetailType, {
     description: 'Invites an existing account; it becomes an author (last) once the invitee confirms.',
   })
@@ -103,7 +105,7 @@ export class ListingResolver {
 
   @Accepts('jwt', 'session')
   @KeyScope(KeyOperation.LISTING)
-  @Requires(SIGN_IN, objectRule('an owner of the add-on'))
+  @Requires(SIGN_IN, objectRule(manageAuthors))
   @Mutation(() => AddonAuthorDetailType)
   updateAddonPendingAuthor(
     @Arg('addon') addon: string,
@@ -117,7 +119,7 @@ export class ListingResolver {
 
   @Accepts('jwt', 'session')
   @KeyScope(KeyOperation.LISTING)
-  @Requires(SIGN_IN, objectRule('an owner of the add-on'))
+  @Requires(SIGN_IN, objectRule(manageAuthors))
   @Mutation(() => Boolean, { description: 'Withdraws an invitation.' })
   cancelAddonPendingAuthor(
     @Arg('addon') addon: string,
@@ -129,7 +131,7 @@ export class ListingResolver {
 
   @Accepts('jwt', 'session')
   @KeyScope(KeyOperation.LISTING)
-  @Requires(SIGN_IN, objectRule('the invitee'))
+  @Requires(SIGN_IN, objectRule(answerInvitation))
   @Mutation(() => AddonObjectType, { description: 'The invitee becomes an author, last in the list.' })
   confirmAddonAuthorInvitation(@Arg('addon') addon: string, @Ctx() ctx: RequestContext) {
     return this.services.listing.answerInvitation(ctx, addon, true);
@@ -137,7 +139,7 @@ export class ListingResolver {
 
   @Accepts('jwt', 'session')
   @KeyScope(KeyOperation.LISTING)
-  @Requires(SIGN_IN, objectRule('the invitee'))
+  @Requires(SIGN_IN, objectRule(answerInvitation))
   @Mutation(() => AddonObjectType, { description: 'The invitee turns the invitation down.' })
   declineAddonAuthorInvitation(@Arg('addon') addon: string, @Ctx() ctx: RequestContext) {
     return this.services.listing.answerInvitation(ctx, addon, false);
@@ -145,7 +147,7 @@ export class ListingResolver {
 
   @Accepts('jwt', 'session')
   @KeyScope(KeyOperation.LISTING)
-  @Requires(SIGN_IN, objectRule('an author of the add-on'))
+  @Requires(SIGN_IN, objectRule(editListing))
   @OwnTransactions('slow external work', 'reads the image (graphql-upload), renders it with sharp and stores the files')
   @Mutation(() => PreviewType, {
     description:
@@ -164,7 +166,7 @@ export class ListingResolver {
 
   @Accepts('jwt', 'session')
   @KeyScope(KeyOperation.LISTING)
-  @Requires(SIGN_IN, objectRule('an author of the add-on'))
+  @Requires(SIGN_IN, objectRule(editListing))
   @Mutation(() => PreviewType, {
     description: "Edit a preview's caption (the locales given; null removes one, or all) or position.",
   })
@@ -181,7 +183,7 @@ export class ListingResolver {
 
   @Accepts('jwt', 'session')
   @KeyScope(KeyOperation.LISTING)
-  @Requires(SIGN_IN, objectRule('an author of the add-on'))
+  @Requires(SIGN_IN, objectRule(editListing))
   @Mutation(() => AddonObjectType)
   deleteAddonPreview(
     @Arg('addon') addon: string,
@@ -193,7 +195,7 @@ export class ListingResolver {
 
   @Accepts('jwt', 'session')
   @KeyScope(KeyOperation.LISTING)
-  @Requires(SIGN_IN, objectRule('an author of the add-on'))
+  @Requires(SIGN_IN, objectRule(editListing))
   @OwnTransactions('slow external work', 'reads the image (graphql-upload), renders it with sharp and stores the files')
   @Mutation(() => AddonObjectType, {
     description:

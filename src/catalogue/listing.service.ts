@@ -17,7 +17,7 @@ import { mergeTranslations, parseTranslationsInput } from '../core/i18n/translat
 import { lengthProblem } from '../core/text-limits.js';
 import type { Storage } from '../storage/storage.port.js';
 import { type Addon, AddonUser } from './addon.entity.js';
-import { authorRole, existingAddon } from './addon-access.js';
+import { answerInvitation, editListing, existingAddon, manageAuthors } from './addon-access.js';
 import { addonPoliciesById, authorsByAddonId, previewsByAddonId } from './catalogue.loaders.js';
 import { applyListingEdit } from './listing-edit.js';
 import { ownTransaction } from '../db/conflict-retries.js';
@@ -28,7 +28,6 @@ import type { CategoriesService } from './categories.service.js';
 import { type AddonAuthorDetailType, AuthorRole, type UpdateAddonListingInput } from './listing.types.js';
 import { PendingAuthor } from './pending-author.entity.js';
 import { Preview } from './preview.entity.js';
-import { Permission } from '../auth/permissions.js';
 
 export const MAX_IMAGE_BYTES = 4 * 1024 * 1024;
 export { MAX_CATEGORIES_PER_APP, MAX_TAGS } from './listing-edit.js';
@@ -66,14 +65,14 @@ export class ListingService {
     private readonly lifecycle?: AddonLifecycle,
   ) {}
 
-  /** Authors may edit; others get 403 (anonymous callers: 401, the operations' `@Requires`). Owners-only actions pass `owner`. */
+  /**
+   * The add-on (404 unknown or deleted), when the caller may edit its listing (`editListing`) or,
+   * for owners-only actions (`owner`), manage its authors (`manageAuthors`): the rules the
+   * operations declare (anonymous callers: 401, the operations' `@Requires`).
+   */
   private async editable(ctx: RequestContext, identifier: string, owner = false): Promise<Addon> {
     const addon = existingAddon(ctx, await this.catalogue.lookup(ctx, identifier), 'nobody');
-    const role = await authorRole(ctx, addon.id);
-    const admin = ctx.viewer.can(Permission.ADDONS_EDIT);
-    if (!admin && (role === null || (owner && role !== AuthorRole.OWNER))) {
-      throw errors.forbidden(owner && role !== null ? 'Only owners can manage the authors of an add-on.' : undefined);
-    }
+    await (owner ? manageAuthors : editListing)(ctx, addon);
     return addon;
   }
 
@@ -126,8 +125,7 @@ export class ListingService {
    */
   async authorDetails(ctx: RequestContext, addonId: number): Promise<AddonAuthorDetailType[]> {
     if (ctx.viewer.userId === null) throw errors.notAuthenticated();
-    const role = await authorRole(ctx, addonId);
-    if (role === null && !ctx.viewer.can(Permission.ADDONS_EDIT)) throw errors.forbidden();
+    await editListing(ctx, { id: addonId });
     const authors = await ctx.em.find(
       AddonUser,
       { addon: addonId },
@@ -258,8 +256,7 @@ export class ListingService {
   async answerInvitation(ctx: RequestContext, identifier: string, accept: boolean): Promise<Addon> {
     if (ctx.viewer.userId === null) throw errors.notAuthenticated();
     const addon = existingAddon(ctx, await this.catalogue.lookup(ctx, identifier), 'nobody');
-    const pending = await ctx.em.findOne(PendingAuthor, { addon, user: ctx.viewer.userId }, { populate: ['user'] });
-    if (!pending || pending.user.deleted) throw errors.forbidden();
+    const pending = await answerInvitation(ctx, addon);
     ctx.em.remove(pending);
     if (accept) {
       const position = await ctx.em.count(AddonUser, { addon });

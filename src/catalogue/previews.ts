@@ -4,7 +4,7 @@ import { errors } from '../core/errors.js';
 import { mergeTranslations, parseTranslationsInput } from '../core/i18n/translations.js';
 import { lengthProblem } from '../core/text-limits.js';
 import type { Addon } from './addon.entity.js';
-import { authorRole, existingAddon } from './addon-access.js';
+import { editListing, existingAddon } from './addon-access.js';
 import { AddonStatus, AddonType } from './catalogue.enums.js';
 import { previewsByAddonId } from './catalogue.loaders.js';
 import type { CatalogueService } from './catalogue.service.js';
@@ -39,9 +39,8 @@ export class PreviewsService {
   async editable(ctx: RequestContext, identifier: string): Promise<Addon> {
     if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
     const addon = existingAddon(ctx, await this.catalogue.lookup(ctx, identifier), 'nobody');
-    const admin = ctx.viewer.can(Permission.ADDONS_EDIT);
-    if (!admin && (await authorRole(ctx, addon.id)) === null) throw errors.forbidden();
-    if (addon.status === AddonStatus.DISABLED && !admin) {
+    await editListing(ctx, addon);
+    if (addon.status === AddonStatus.DISABLED && !ctx.viewer.can(Permission.ADDONS_EDIT)) {
       throw errors.forbidden(undefined, {
         is_disabled_by_developer: addon.disabledByUser,
         is_disabled_by_vendor: true,

@@ -6,13 +6,12 @@ import {
   type UserRecord,
 } from '../../accounts/accounts.records.js';
 import type { RequestContext } from '../../core/context.js';
-import { errors } from '../../core/errors.js';
 import { pageRequest, toPage, type Page } from '../../core/pagination.js';
 import { selectRows, toDate, type DbTimestamp } from '../../db/rows.js';
-import { existingAddon, isAuthor } from '../addon-access.js';
+import { existingAddon } from '../addon-access.js';
+import { readAddonActivity, readUserActivity } from './lifecycle.policy.js';
 import type { CatalogueService } from '../catalogue.service.js';
 import type { ActivityAction } from './lifecycle.enums.js';
-import { Permission } from '../../auth/permissions.js';
 
 /** One audit log entry, as reads return it. */
 export interface ActivityRecord {
@@ -45,8 +44,6 @@ interface ActivityRow extends Omit<JoinedUserRow, 'user_id'> {
   created: DbTimestamp;
 }
 
-const ADMIN = Permission.REVIEWS_ADMIN;
-
 /**
  * Reads of the audit log (written by `AddonLifecycle`): per add-on for admins (`Reviews:Admin`)
  * and the add-on's authors, per user for admins and the user themself; newest first, filterable
@@ -63,7 +60,7 @@ export class ActivityService {
     pageSize?: number | null,
   ): Promise<Page<ActivityRecord>> {
     const addon = existingAddon(ctx, await this.catalogue.find(ctx, identifier), 'reviewsAdmin');
-    if (!ctx.viewer.can(ADMIN) && !(await isAuthor(ctx, addon.id))) throw errors.forbidden();
+    await readAddonActivity(ctx, addon);
     return this.page(ctx, 'l.addon_id = ?', addon.id, actions, page, pageSize);
   }
 
@@ -74,7 +71,7 @@ export class ActivityService {
     page?: number | null,
     pageSize?: number | null,
   ): Promise<Page<ActivityRecord>> {
-    if (!ctx.viewer.can(ADMIN) && !ctx.viewer.is(userId)) throw errors.forbidden();
+    readUserActivity(ctx, userId);
     return this.page(ctx, 'l.user_id = ?', userId, actions, page, pageSize);
   }
 

@@ -16,6 +16,7 @@ import {
   AddonStateType,
 } from './lifecycle.types.js';
 import { Requires, SIGN_IN, anyOf, objectRule } from '../../auth/requirements.js';
+import { administerAddons, ownAddon, readAddonActivity, readUserActivity } from './lifecycle.policy.js';
 import { Permission } from '../../auth/permissions.js';
 import { deleteVersionByRef, type VersionRef } from './version-deletion.js';
 import { Accepts } from '../../auth/credentials.js';
@@ -42,7 +43,7 @@ export class LifecycleResolver {
 
   @Accepts('jwt', 'session')
   @KeyScope(KeyOperation.LISTING)
-  @Requires(objectRule('signed in; an owner of the add-on'))
+  @Requires(objectRule(ownAddon))
   @Mutation(() => AddonStateType, {
     description:
       'Owners hide their add-on (true) or show it again (false): a hidden add-on leaves search and collections, ' +
@@ -58,7 +59,7 @@ export class LifecycleResolver {
 
   @Accepts('jwt', 'session')
   @KeyScope(KeyOperation.LISTING)
-  @Requires(objectRule('signed in; an owner of the add-on, or Addons:Edit (owners only with a confirmation)'))
+  @Requires(objectRule(ownAddon, { note: ', or Addons:Edit (owners only with a confirmation)' }))
   @Mutation(() => Boolean, {
     description:
       'Delete an add-on. It is not found afterwards; its add-on id and version numbers stay taken. With ' +
@@ -75,7 +76,7 @@ export class LifecycleResolver {
 
   @Accepts('jwt', 'session')
   @KeyScope(KeyOperation.LISTING)
-  @Requires(SIGN_IN, objectRule('an owner of the add-on'))
+  @Requires(SIGN_IN, objectRule(ownAddon))
   @Query(() => String, {
     description: "A token confirming the add-on's deletion (`deleteAddon`'s `confirmation`), good for 60 seconds.",
   })
@@ -85,7 +86,7 @@ export class LifecycleResolver {
 
   @Accepts('jwt', 'session')
   @KeyScope(KeyOperation.UPLOAD)
-  @Requires(objectRule('signed in; an owner of the add-on, or Addons:Edit; not while disabled by an administrator'))
+  @Requires(objectRule(ownAddon, { note: ', or Addons:Edit; not while disabled by an administrator' }))
   @Mutation(() => AddonStateType, {
     description:
       'Delete a version, named by `versionId` or by its version string `number`. Its version number can never be uploaded again.',
@@ -102,7 +103,7 @@ export class LifecycleResolver {
     return stateType(await deleteVersionByRef(ctx, this.services.catalogue, this.services.lifecycle, addon, ref));
   }
 
-  @Requires(objectRule('signed in; Reviews:Admin, checked after the comment'))
+  @Requires(objectRule(administerAddons, { note: ', checked after the comment' }))
   @Mutation(() => AddonStateType, {
     description:
       'Admins disable an add-on (true: status DISABLED) or enable it (false: public with an ' +
@@ -117,7 +118,7 @@ export class LifecycleResolver {
     return stateType(await this.services.lifecycle.setDisabledByVendor(ctx, addon, disabled, comment ?? null));
   }
 
-  @Requires(objectRule('signed in; Reviews:Admin, checked after the comment'))
+  @Requires(objectRule(administerAddons, { note: ', checked after the comment' }))
   @Mutation(() => AddonStateType, {
     description:
       "Admins deny (true) or allow (false) uploads with the add-on's id. CONFLICT when it is " +
@@ -158,7 +159,7 @@ export class LifecycleResolver {
     return stateType(await this.services.lifecycle.setPromotion(ctx, addon, promotion));
   }
 
-  @Requires(SIGN_IN, objectRule('Reviews:Admin, or an author of the add-on'))
+  @Requires(SIGN_IN, objectRule(readAddonActivity))
   @Query(() => AddonActivityPage, {
     description: "An add-on's audit log, newest first.",
   })
@@ -167,7 +168,7 @@ export class LifecycleResolver {
     return this.services.activity.forAddon(ctx, addon, actions, args.page, args.pageSize);
   }
 
-  @Requires(SIGN_IN, objectRule('Reviews:Admin, or the user themself'))
+  @Requires(SIGN_IN, objectRule(readUserActivity))
   @Query(() => AddonActivityPage, {
     description: 'What a user did to add-ons, newest first.',
   })

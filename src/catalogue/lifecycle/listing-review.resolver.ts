@@ -3,6 +3,8 @@ import type { RequestContext } from '../../core/context.js';
 import type { Services } from '../../services.js';
 import { Requires, SIGN_IN, anyOf, objectRule } from '../../auth/requirements.js';
 import { Permission } from '../../auth/permissions.js';
+import { authorOnly } from '../addon-access.js';
+import { readListingReview } from './lifecycle.policy.js';
 import { ListingContentReviewQueueEntryType, ListingContentReviewType } from './listing-review.types.js';
 
 const ADDON = { description: 'Id, slug or guid.' };
@@ -13,7 +15,7 @@ const CONTENT_REVIEWERS = anyOf(Permission.ADDONS_CONTENT_REVIEW, Permission.REV
 export class ListingReviewResolver {
   constructor(private readonly services: Services) {}
 
-  @Requires(SIGN_IN, objectRule('an author of the add-on, or a reviewer'))
+  @Requires(SIGN_IN, objectRule(readListingReview))
   @Query(() => ListingContentReviewType, {
     description: "Where the add-on's listing stands with content reviewers, and its history.",
   })
@@ -21,7 +23,7 @@ export class ListingReviewResolver {
     return this.services.listingReview.state(ctx, addon);
   }
 
-  @Requires(SIGN_IN, objectRule('an author of the add-on'))
+  @Requires(SIGN_IN, objectRule(authorOnly))
   @Mutation(() => ListingContentReviewType, {
     description:
       'After addressing a rejection, ask for a new review of the listing (true only): it joins the content ' +

@@ -5,10 +5,10 @@ import { lengthProblem } from '../../core/text-limits.js';
 import { selectRows } from '../../db/rows.js';
 import { Permission } from '../../auth/permissions.js';
 import { Addon } from '../addon.entity.js';
-import { authorRole } from '../addon-access.js';
+import { authorOnly } from '../addon-access.js';
 import { AddonStatus } from '../catalogue.enums.js';
 import { ActivityAction } from './lifecycle.enums.js';
-import type { LifecyclePolicy } from './lifecycle.policy.js';
+import { readListingReview, type LifecyclePolicy } from './lifecycle.policy.js';
 import type { AddonLifecycle } from './lifecycle.service.js';
 import { AddonListingReview, ListingReviewStatus } from './listing-review.entity.js';
 
@@ -21,14 +21,6 @@ const HISTORY_ACTIONS: readonly ActivityAction[] = [
 
 /** At most this many policies per rejection, each within the comment limit. */
 export const MAX_REJECTION_POLICIES = 20;
-
-/** Who may read an add-on's listing review besides its authors. */
-const REVIEWERS = [
-  Permission.ADDONS_REVIEW,
-  Permission.ADDONS_REVIEW_UNLISTED,
-  Permission.ADDONS_CONTENT_REVIEW,
-  Permission.REVIEWS_ADMIN,
-] as const;
 
 export interface ListingReviewEntry {
   id: number;
@@ -83,9 +75,7 @@ export class ListingContentReview {
   async state(ctx: RequestContext, identifier: string): Promise<ListingReviewState> {
     if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
     const addon = await this.policy.existing(ctx, identifier);
-    if (!REVIEWERS.some((p) => ctx.viewer.can(p)) && (await authorRole(ctx, addon.id)) === null) {
-      throw errors.forbidden();
-    }
+    await readListingReview(ctx, addon);
     return this.read(ctx, addon);
   }
 
@@ -96,7 +86,7 @@ export class ListingContentReview {
   async request(ctx: RequestContext, identifier: string, hasRequestedReview: boolean): Promise<ListingReviewState> {
     if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
     const addon = await this.policy.existing(ctx, identifier);
-    if ((await authorRole(ctx, addon.id)) === null) throw errors.forbidden();
+    await authorOnly(ctx, addon);
     if (!hasRequestedReview) throw errors.field('has_requested_review', listingReviewMessages.mustBeTrue);
     if (addon.status !== AddonStatus.REJECTED) {
       throw errors.field('has_requested_review', listingReviewMessages.notRejected);
