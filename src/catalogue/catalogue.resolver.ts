@@ -29,6 +29,7 @@ import { AddonAuthorDetailType } from './listing.types.js';
 import { ICON_SIZE_DESCRIPTION, catalogueUrls } from './catalogue.urls.js';
 import { ADDONS_BY_ID_MAX } from './catalogue.service.js';
 import { Requires, PUBLIC, objectRule } from '../auth/requirements.js';
+import { canSeeAddon } from './addon-access.js';
 
 @ArgsType()
 class VersionListArgs extends PageArgs {
@@ -49,7 +50,7 @@ class VersionListArgs extends PageArgs {
 export class CatalogueResolver {
   constructor(private readonly services: Services) {}
 
-  @Requires(objectRule('public add-ons for anyone; others for their authors and reviewers'))
+  @Requires(objectRule(canSeeAddon))
   @Query(() => AddonObjectType, {
     description: 'An add-on by id, slug or guid.',
   })
@@ -57,7 +58,7 @@ export class CatalogueResolver {
     return this.services.catalogue.getAddon(ctx, id);
   }
 
-  @Requires(objectRule('public add-ons for anyone; others for their authors and reviewers'))
+  @Requires(objectRule(canSeeAddon))
   @Query(() => [AddonObjectType], {
     nullable: 'items',
     description: `Add-ons by id, in the order asked, each as \`addon\` shows it (null where it would refuse). At most ${ADDONS_BY_ID_MAX} ids (more are BAD_REQUEST).`,
@@ -69,7 +70,7 @@ export class CatalogueResolver {
   /** API keys too: the v5 submission API follows a submitted version with them (web-ext). */
   @Accepts('jwt', 'session')
   @KeyScope(KeyOperation.STATUS)
-  @Requires(objectRule('public add-ons for anyone; others for their authors and reviewers'))
+  @Requires(objectRule(canSeeAddon))
   @Query(() => VersionPageType, { description: 'Versions of an add-on, newest first.' })
   addonVersions(@Args() { addon, filter, page, pageSize }: VersionListArgs, @Ctx() ctx: RequestContext) {
     return this.services.catalogue.listVersions(ctx, addon, filter, page, pageSize);
@@ -77,7 +78,7 @@ export class CatalogueResolver {
 
   @Accepts('jwt', 'session')
   @KeyScope(KeyOperation.STATUS)
-  @Requires(objectRule('public add-ons for anyone; others for their authors and reviewers'))
+  @Requires(objectRule(canSeeAddon))
   @Query(() => VersionType)
   addonVersion(
     @Arg('addon', { description: 'Add-on id, slug or guid.' }) addon: string,
