@@ -46,8 +46,13 @@ describe('PostgresSearchEngine', () => {
   beforeAll(async () => {
     t = await startTestApp();
     engine = new PostgresSearchEngine(t.app.db);
-    walking = new PostgresSearchEngine(t.app.db, { rankAllLimit: -1, walkStart: 1, prefixWalk: 2 });
-    bounding = new PostgresSearchEngine(t.app.db, { boundedAbove: -1, boundedRank: 1, boundedFactor: 1 });
+    walking = new PostgresSearchEngine(t.app.db, { rankAllLimit: -1, walkStart: 1, prefixWalk: 2, postings: false });
+    bounding = new PostgresSearchEngine(t.app.db, {
+      boundedAbove: -1,
+      boundedRank: 1,
+      boundedFactor: 1,
+      postings: false,
+    });
     const em = t.em();
     const ann = (await t.createUser({ username: 'ann' })).id;
     const bob = (await t.createUser({ username: 'bob' })).id;

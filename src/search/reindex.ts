@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { refreshAddons } from '../catalogue/catalogue.indexer.js';
 import { ProgressBar, type ProgressStream } from '../catalogue/seed/progress.js';
+import { rebuildPostings } from './postgres.postings.js';
 import type { SearchService } from './search.service.js';
 
 export interface ReindexResult {
@@ -12,7 +13,8 @@ export interface ReindexResult {
 /**
  * Rebuilds what search reads, in batches of add-on ids: recomputes each add-on's denormalised
  * search columns from its versions, pushes the documents to the engine (Meilisearch; nothing to
- * push for PostgreSQL, whose table is the index), then refreshes the planner statistics.
+ * push for PostgreSQL, whose table is the index), rebuilds the per-term postings (kept in step by
+ * triggers, rebuilt here from the rows), then refreshes the planner statistics.
  */
 export async function reindex(
   em: EntityManager,
@@ -41,6 +43,7 @@ export async function reindex(
     bar.update(done, done);
   }
   bar.finish();
+  await rebuildPostings((query) => connection.execute(query.text, [...query.params]));
   await connection.execute('analyze addons');
   return { addons: done, engine: search.engineName, seconds: Math.round((performance.now() - started) / 100) / 10 };
 }

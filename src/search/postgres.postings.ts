@@ -1,0 +1,69 @@
+import { publicAddonSql } from '../catalogue/public.js';
+import { BASE, exactNameSql, exactFtsSql, raw, scoreSql, sql, tsquery, type TextMatch } from './postgres.query.js';
+import { plainWords } from './postgres.ranked.js';
+import type { Execute, Scored } from './postgres.walk.js';
+import type { AddonSearchQuery } from './search.port.js';
+
+/**
+ * Relevance top-k of a one-word search from the per-term postings (`addon_search_postings`, the
+ * SearchPostings migration): each searchable add-on's lexemes with the score a search for that
+ * lexeme gives it, exact-name bonus aside, in (lexeme, score desc, id desc) order. The k best are
+ * the first k postings of the word's lexeme, merged with the exact names (scored in full from their
+ * rows: the bonus only adds): no other match can rank above the k-th posting. Exact, with the order
+ * and scores of ranking every match; reads k postings and the exact names, not every match.
+ *
+ * For a query of one lexeme of letters and digits, with no filter but the base one; null
+ * otherwise (the caller takes its other paths). `count`: the exact number of matches too.
+ */
+export async function postingsTop(
+  execute: Execute,
+  match: TextMatch,
+  query: Pick<AddonSearchQuery, 'sort' | 'offset' | 'limit'>,
+  maxDepth: number,
+  count: boolean,
+): Promise<{ hits: Scored[]; total: number | null } | null> {
+  const k = query.offset + query.limit;
+  const relevance = query.sort.length === 1 && query.sort[0] === 'relevance';
+  if (match.fuzzy !== null || !relevance || query.limit <= 0 || k > maxDepth || !plainWords(match.q)) return null;
+  const lexeme = sql`(select l.lexeme from (select btrim(querytree(${tsquery(match)}), '''') as lexeme) l
+    where numnode(${tsquery(match)}) = 1 and l.lexeme ~ '^[[:alnum:]]+$')`;
+  // Exact names are few: all of them, scored in full (a name that is the word without its lexeme
+  // in the vector, as another locale's stemming may give, is a match all the same).
+  const rows = await execute<Scored & { kind: 'p' | 'x' | 'n'; total: number | null; lexeme: string | null }>(sql`
+    with l as materialized (select ${lexeme} as lexeme)
+    select 'n' as kind, null::int as id, null::float8 as score, (select lexeme from l) as lexeme,
+      ${count ? sql`(select count(*) from addon_search_postings p where p.lexeme = (select lexeme from l))::int` : sql`null::int`} as total
+    union all
+    (select 'p', p.addon_id, p.score, null, null from addon_search_postings p where p.lexeme = (select lexeme from l)
+      order by p.score desc, p.addon_id desc limit ${k})
+    union all
+    select 'x', a.id, ${scoreSql(match)}, null, (not (${exactFtsSql(match)}))::int from addons a
+    where (select lexeme from l) is not null and ${BASE} and ${exactNameSql(match)}`);
+  const head = rows.find((r) => r.kind === 'n');
+  if (!head?.lexeme) return null;
+  const scores = new Map<number, number>();
+  let extra = 0;
+  for (const r of rows) {
+    if (r.kind === 'n') continue;
+    // An exact name's full score replaces its posting's (the same plus the bonus).
+    if (r.kind === 'x') {
+      scores.set(r.id, Number(r.score));
+      extra += Number(r.total);
+    } else if (!scores.has(r.id)) scores.set(r.id, Number(r.score));
+  }
+  const hits = [...scores].map(([id, score]) => ({ id, score })).sort(byScore);
+  return { hits: hits.slice(0, k), total: count ? Number(head.total) + extra : null };
+}
+
+/** Rebuilds the postings from `addons` (reindex): the table emptied, every searchable add-on's filled anew. */
+export async function rebuildPostings(execute: Execute): Promise<void> {
+  await execute(sql`truncate addon_search_postings`);
+  await execute(sql`insert into addon_search_postings (lexeme, score, addon_id)
+    select s.lexeme, s.score, r.id from (
+      select r.id, r.search_vector || ''::tsvector as v, r.average_daily_users as adu, r.promoted_category as promoted
+      from addons r where ${raw(publicAddonSql('r'))} offset 0
+    ) r, lateral addon_search_postings_of(r.v, r.adu, r.promoted) s`);
+  await execute(sql`analyze addon_search_postings`);
+}
+
+const byScore = (x: Scored, y: Scored) => y.score - x.score || y.id - x.id;
