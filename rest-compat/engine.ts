@@ -408,14 +408,15 @@ export function createRestHandler({ schema, services, db, routes }: RestEngineOp
 
   /**
    * A multipart body, read after authentication. Upload routes take files from signed-in callers
-   * only, within the caller's concurrent upload slots; other routes take short text fields only.
+   * only, within the caller's concurrent upload slots (waiting for one); other routes take short text fields only.
    * Spooled files and the slot are given back when the response ends.
    */
   async function readRouteMultipart(req: Request, res: Response, route: EngineRoute, viewer: Viewer) {
     let release = () => {};
     if (route.uploads) {
       if (viewer.userId === null) throw errors.notAuthenticated();
-      release = services.uploadSlots.acquire(viewer.userId);
+      // Waits for a slot while the account's are taken (given back when the response closes).
+      release = await services.uploadSlots.acquireFor(viewer.userId, res);
     }
     try {
       const { body, cleanup } = await readMultipart(req, tmpDir, {

@@ -160,10 +160,15 @@ describe('hardening (issue 9)', () => {
       await alive();
     });
 
-    it('caps concurrent uploads per account with a 429 and Retry-After', async () => {
-      const releases = Array.from({ length: t.app.services.config.MAX_CONCURRENT_UPLOADS_PER_USER }, () =>
-        t.app.services.uploadSlots.acquire(developer.id),
+    it('caps concurrent uploads per account: past the slots and the waiting line, a 429 with Retry-After', async () => {
+      const slots = t.app.services.uploadSlots;
+      const releases = await Promise.all(
+        Array.from({ length: t.app.services.config.MAX_CONCURRENT_UPLOADS_PER_USER }, () =>
+          slots.acquire(developer.id),
+        ),
       );
+      // The line is full too: uploads waiting for a slot (granted below, one by one, as slots free).
+      const waiting = Array.from({ length: slots.maxWaiting }, () => slots.acquire(developer.id));
       try {
         const res = await t.http
           .put('/api/v4/addons/x@y/versions/1.0/')
@@ -189,8 +194,10 @@ describe('hardening (issue 9)', () => {
         expect(graphql.body.errors[0].extensions.code).toBe('THROTTLED');
       } finally {
         releases.forEach((release) => release());
+        for (const granted of waiting) (await granted)();
       }
-      expect(t.app.services.uploadSlots.inUse(developer.id)).toBe(0);
+      expect(slots.inUse(developer.id)).toBe(0);
+      expect(slots.waiting(developer.id)).toBe(0);
     });
   });
 
@@ -490,15 +497,34 @@ describe('hardening (issue 9)', () => {
     });
   });
 
-  it('upload slots are per account and given back once', () => {
-    const slots = new UploadSlots(2);
-    const a = slots.acquire(1);
-    slots.acquire(1);
-    expect(() => slots.acquire(1)).toThrow('Request was throttled. Expected available in 5 seconds.');
-    expect(() => slots.acquire(2)).not.toThrow();
+  it('upload slots are per account and given back once; past them uploads wait in line, first come first served', async () => {
+    const slots = new UploadSlots(2, { maxWaiting: 2, waitMs: 50 });
+    const a = await slots.acquire(1);
+    const b = await slots.acquire(1);
+    const order: string[] = [];
+    const third = slots.acquire(1).then((release) => (order.push('third'), release));
+    const fourth = slots.acquire(1).then((release) => (order.push('fourth'), release));
+    await expect(slots.acquire(1)).rejects.toThrow('Request was throttled. Expected available in 5 seconds.');
+    await expect(slots.acquire(2)).resolves.toBeInstanceOf(Function);
     a();
     a();
-    expect(slots.inUse(1)).toBe(1);
+    const releaseThird = await third;
+    expect(order).toEqual(['third']);
+    expect(slots.inUse(1)).toBe(2);
+    b();
+    (await fourth)();
+    releaseThird();
+    expect(slots.inUse(1)).toBe(0);
+    // A wait that runs out is a 429; an abandoned wait leaves the line.
+    const held = [await slots.acquire(1), await slots.acquire(1)];
+    await expect(slots.acquire(1)).rejects.toThrow('Request was throttled');
+    const gone = new AbortController();
+    const abandoned = slots.acquire(1, gone.signal);
+    gone.abort();
+    await expect(abandoned).rejects.toThrow('Request was throttled');
+    expect(slots.waiting(1)).toBe(0);
+    held.forEach((release) => release());
+    expect(slots.inUse(1)).toBe(0);
   });
 });
 

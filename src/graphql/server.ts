@@ -321,8 +321,8 @@ export async function createGraphqlEndpoint(
     void (async () => {
       const viewer = await authenticate(req, db.fork());
       if (viewer.userId === null) throw withStatus(errors.notAuthenticated(), 401);
-      const release = services.uploadSlots.acquire(viewer.userId);
-      res.once('close', release);
+      // Waits for a slot while the account's are taken (given back when the response closes).
+      await services.uploadSlots.acquireFor(viewer.userId, res);
       res.locals.viewer = viewer;
     })().then(
       () => next(),
