@@ -2,7 +2,7 @@ import { ALL_VERSIONS } from '../gates.js';
 import { AddonType, App, Platform, PromotedCategory } from '../../src/catalogue/catalogue.enums.js';
 import { errors } from '../../src/core/errors.js';
 import { parseSearchParams, type ParsedSearch } from '../params/search.js';
-import { rangeFilterTags, searchCacheTags } from '../../src/search/search.cache-tags.js';
+import { rangeFilterTags, searchListingTags } from '../../src/search/search.cache-tags.js';
 import { FEATURED_LIMIT } from '../../src/search/search.service.js';
 import type { AddonSearchInput } from '../../src/search/search.types.js';
 import { paginated, pageVariables } from '../pagination.js';
@@ -147,11 +147,9 @@ const isRandom = (req: RestRequest) => /(^|,)\s*random\s*(,|$)/.test(req.query.g
 const listingTags = (autocomplete: boolean) => (variables: Record<string, unknown>) => {
   const sort = variables.sort as string[] | null;
   const filters = variables.filters as (AddonSearchInput & { q?: string | null }) | null;
+  if (!sort?.some((s) => s.toLowerCase() === 'random')) return searchListingTags(filters, sort, autocomplete);
   const ranges = rangeFilterTags(filters);
-  if (ranges === null) return null;
-  if (sort?.some((s) => s.toLowerCase() === 'random')) return ['l:all', ...ranges];
-  const tags = searchCacheTags(filters?.q, sort, autocomplete);
-  return tags && [...new Set([...tags, ...ranges])];
+  return ranges && ['l:all', ...ranges];
 };
 
 const featuredInvalid = () => errors.badRequest('Invalid app, category and/or type parameter(s).');

@@ -2,12 +2,14 @@ import { Ctx, Field, FieldResolver, Int, ObjectType, Resolver, Root } from 'type
 import type { RequestContext } from '../core/context.js';
 import type { Services } from '../services.js';
 import type { UserRecord } from './accounts.records.js';
+import { Shared } from '../graphql/shared-answers.js';
 
 /**
  * The public minimum of an account that another object names (a rating's writer, an add-on's or a
  * collection's author, a review note's writer): what those objects show to everyone, REST
  * included. The `User` beside it follows the `user` query's rule and may be null.
  */
+@Shared()
 @ObjectType('UserSummary', {
   description:
     'The public minimum of an account named by another object (id, names, profile URL), shown to everyone. ' +

@@ -3,8 +3,10 @@ import { PageOf } from '../graphql/pagination.js';
 import { SiteStatusType } from '../site/site.resolver.js';
 import type { SiteStatus } from '../site/site.service.js';
 import type { AccountInput } from './accounts.service.js';
+import { Shared } from '../graphql/shared-answers.js';
 
 /** Public view of an account. Private fields sit under `private`, which is null unless allowed. */
+@Shared()
 @ObjectType('User')
 export class UserType {
   @Field(() => Int)

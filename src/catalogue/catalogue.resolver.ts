@@ -30,6 +30,7 @@ import { ICON_SIZE_DESCRIPTION, catalogueUrls } from './catalogue.urls.js';
 import { ADDONS_BY_ID_MAX } from './catalogue.service.js';
 import { Requires, PUBLIC, objectRule } from '../auth/requirements.js';
 import { canSeeAddon } from './addon-access.js';
+import { Shared } from '../graphql/shared-answers.js';
 
 @ArgsType()
 class VersionListArgs extends PageArgs {
@@ -51,6 +52,7 @@ export class CatalogueResolver {
   constructor(private readonly services: Services) {}
 
   @Requires(objectRule(canSeeAddon))
+  @Shared()
   @Query(() => AddonObjectType, {
     description: 'An add-on by id, slug or guid.',
   })
@@ -59,6 +61,7 @@ export class CatalogueResolver {
   }
 
   @Requires(objectRule(canSeeAddon))
+  @Shared()
   @Query(() => [AddonObjectType], {
     nullable: 'items',
     description: `Add-ons by id, in the order asked, each as \`addon\` shows it (null where it would refuse). At most ${ADDONS_BY_ID_MAX} ids (more are BAD_REQUEST).`,
@@ -71,6 +74,7 @@ export class CatalogueResolver {
   @Accepts('jwt', 'session')
   @KeyScope(KeyOperation.STATUS)
   @Requires(objectRule(canSeeAddon))
+  @Shared()
   @Query(() => VersionPageType, { description: 'Versions of an add-on, newest first.' })
   addonVersions(@Args() { addon, filter, page, pageSize }: VersionListArgs, @Ctx() ctx: RequestContext) {
     return this.services.catalogue.listVersions(ctx, addon, filter, page, pageSize);
@@ -79,6 +83,7 @@ export class CatalogueResolver {
   @Accepts('jwt', 'session')
   @KeyScope(KeyOperation.STATUS)
   @Requires(objectRule(canSeeAddon))
+  @Shared()
   @Query(() => VersionType)
   addonVersion(
     @Arg('addon', { description: 'Add-on id, slug or guid.' }) addon: string,
@@ -91,6 +96,7 @@ export class CatalogueResolver {
   }
 
   @Requires(PUBLIC)
+  @Shared()
   @Query(() => [CategoryType])
   categories(@Ctx() ctx: RequestContext) {
     return this.services.categories.all(ctx.em);

@@ -9,6 +9,7 @@ import type { Services } from '../services.js';
 import type { AddonRecord, AuthorRecord } from './catalogue.records.js';
 import { AddonAuthorType } from './catalogue.types.js';
 import { ICON_SIZE_DESCRIPTION, catalogueUrls } from './catalogue.urls.js';
+import { Shared } from '../graphql/shared-answers.js';
 
 /** Description of a nested `Addon` field that follows the `addon` query. */
 export const NESTED_ADDON =
@@ -25,6 +26,7 @@ export const NESTED_VERSION =
  * everyone, whatever the add-on's status, REST included. The `Addon` beside it follows the `addon`
  * query's rule and may be null.
  */
+@Shared()
 @ObjectType('AddonSummary', {
   description:
     'The public minimum of an add-on named by another object (id, slug, name, icon), shown to everyone. ' +
@@ -57,6 +59,7 @@ export class AddonSummaryResolver {
 }
 
 /** The public minimum of a version that another object names (a rating): its id and number. */
+@Shared()
 @ObjectType('VersionSummary', {
   description:
     'The public minimum of a version named by another object (id, number). The full `Version` next to it ' +

@@ -3,6 +3,7 @@ import { PageOf } from '../graphql/pagination.js';
 import { TranslationsScalar } from '../graphql/scalars.js';
 import type { Translations } from '../core/i18n/translations.js';
 import { AddonStatus, AddonType, App, Channel, Platform, PromotedCategory } from './catalogue.enums.js';
+import { Shared } from '../graphql/shared-answers.js';
 
 registerEnumType(AddonType, { name: 'AddonType' });
 registerEnumType(AddonStatus, { name: 'AddonStatus' });
@@ -11,6 +12,7 @@ registerEnumType(Channel, { name: 'Channel' });
 registerEnumType(Platform, { name: 'Platform' });
 registerEnumType(PromotedCategory, { name: 'PromotedCategory' });
 
+@Shared()
 @ObjectType('AddonRatings')
 export class AddonRatingsType {
   @Field(() => Float)
@@ -26,6 +28,7 @@ export class AddonRatingsType {
   textCount!: number;
 }
 
+@Shared()
 @ObjectType('AddonPromotion')
 export class AddonPromotionType {
   @Field(() => PromotedCategory)
@@ -35,6 +38,7 @@ export class AddonPromotionType {
   apps!: number[];
 }
 
+@Shared()
 @ObjectType('Category')
 export class CategoryType {
   @Field(() => Int)
@@ -60,12 +64,14 @@ export class CategoryType {
 }
 
 /** `user` and `userSummary` are resolved by AddonAuthorResolver (catalogue.summary.ts). */
+@Shared()
 @ObjectType('AddonAuthor')
 export class AddonAuthorType {
   @Field(() => Int)
   position!: number;
 }
 
+@Shared()
 @ObjectType('Preview')
 export class PreviewType {
   @Field(() => Int)
@@ -90,6 +96,7 @@ export class PreviewType {
   thumbnailUrl!: string;
 }
 
+@Shared()
 @ObjectType('License')
 export class LicenseType {
   @Field(() => Int)
@@ -105,6 +112,7 @@ export class LicenseType {
   isCustom!: boolean;
 }
 
+@Shared()
 @ObjectType('Compatibility')
 export class CompatibilityType {
   @Field(() => App)
@@ -117,6 +125,7 @@ export class CompatibilityType {
   max!: string;
 }
 
+@Shared()
 @ObjectType('File')
 export class FileType {
   @Field(() => Int)
@@ -164,6 +173,7 @@ export class FileType {
   optionalDataCollectionPermissions!: string[];
 }
 
+@Shared()
 @ObjectType('Version')
 export class VersionType {
   @Field(() => Int)
@@ -188,6 +198,7 @@ export class VersionType {
   deleted!: boolean;
 }
 
+@Shared()
 @ObjectType('Addon')
 export class AddonObjectType {
   @Field(() => Int)
@@ -263,6 +274,7 @@ export class AddonObjectType {
   lastUpdated!: Date | null;
 }
 
+@Shared()
 @ObjectType('AddonSearchHit')
 export class AddonSearchHitType {
   @Field(() => AddonObjectType)
@@ -272,8 +284,10 @@ export class AddonSearchHitType {
   score!: number | null;
 }
 
+@Shared()
 @ObjectType('AddonSearchPage')
 export class AddonSearchPageType extends PageOf(AddonSearchHitType) {}
 
+@Shared()
 @ObjectType('VersionPage')
 export class VersionPageType extends PageOf(VersionType) {}

@@ -74,6 +74,17 @@ export function recordCacheTag(ctx: RequestContext, tag: string, version: string
   if (ctx.cacheTags) keepOldestVersion(ctx.cacheTags, tag, version ?? '0');
 }
 
+/**
+ * What a request records when it read something no tag vouches for (too many rows to list their
+ * tags, say): the answer is then not kept (`ResponseCache.store`).
+ */
+export const UNSHAREABLE = '!unshareable';
+
+/** Records that the answer must not be shared (see UNSHAREABLE). */
+export function forgoSharing(ctx: RequestContext): void {
+  ctx.cacheTags?.set(UNSHAREABLE, '0');
+}
+
 /** Into a map of recorded tags: `version` of `tag`, unless an older one is already there. */
 export function keepOldestVersion(recorded: Map<string, string>, tag: string, version: string): void {
   const known = recorded.get(tag);

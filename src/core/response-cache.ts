@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { lookupRows } from '../db/rows.js';
 import { textArray } from '../db/sql.js';
 import type { SharedAnswer } from './http-caching.js';
+import { UNSHAREABLE } from './context.js';
 
 /** A cached answer: status, JSON body and its entity tag (sent by src/core/http-caching.ts). */
 export type CachedAnswer = SharedAnswer;
@@ -143,7 +144,9 @@ export class ResponseCache {
     });
   }
 
+  /** Keeps an answer (not one a read made unshareable: `forgoSharing`). */
   set(key: string, answer: CachedAnswer, tags: readonly string[], versions: readonly string[]): void {
+    if (tags.includes(UNSHAREABLE)) return;
     const existing = this.entries.get(key);
     if (existing) this.remove(key, existing);
     const tagChars = tags.reduce((n, t) => n + t.length, 0) + versions.reduce((n, v) => n + v.length, 0);

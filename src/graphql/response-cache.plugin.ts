@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import { getParams } from './get-params.js';
 import { HeaderMap, type ApolloServerPlugin } from '@apollo/server';
 import {
+  BREAK,
   getArgumentValues,
   getNamedType,
   getVariableValues,
-  Kind,
   print,
   TypeInfo,
   visit,
@@ -23,65 +23,24 @@ import { baseUrlOf } from '../core/http.js';
 import { resolveRequestLocale } from '../core/i18n/locales.js';
 import type { Database } from '../db/database.js';
 import type { ResponseCache } from '../core/response-cache.js';
-import { searchCacheTags } from '../search/search.cache-tags.js';
+import { sharedRule } from './shared-answers.js';
 
 /**
- * The REST answer cache for GraphQL: anonymous queries that read only the public catalogue are
- * answered from the same `ResponseCache`, under the same narrow invalidation (cache tags recorded
- * by the loaders, listing tags for search), so a persisted query (APQ) sent with GET can be served
- * from memory like a REST answer, and a CDN can keep it (`ETag`, `Cache-Control: public`).
+ * The REST answer cache for GraphQL: anonymous queries whose answer is the same for every anonymous
+ * caller are answered from the same `ResponseCache`, under the same narrow invalidation (cache tags
+ * recorded by the loaders, listing tags from the root fields' arguments), so a persisted query
+ * (APQ) sent with GET can be served from memory like a REST answer, and a CDN can keep it (`ETag`,
+ * `Cache-Control: public`).
  *
- * An operation is cacheable when every field it selects belongs to a catalogue type whose data the
- * cache tags cover (add-ons, versions, files, licences, previews, categories, authors' public
- * minimum, search hits, an add-on's ratings): an account's statistics or a user's ratings, say,
- * are not covered, so a query asking for them is executed every time.
+ * An operation is shared when every field it selects is declared so by its domain (`@Shared()` on
+ * the type or field, shared-answers.ts): a field no declaration covers (an account's e-mail
+ * settings, a collection, a random order) makes the operation execute every time.
  */
-
-/** Root fields whose answers depend only on the catalogue (and on nothing when anonymous). */
-const ROOT_FIELDS = new Set([
-  'addon',
-  'addons',
-  'addonVersion',
-  'addonVersions',
-  'searchAddons',
-  'autocompleteAddons',
-  'categories',
-  'ratings',
-]);
-const SEARCH_FIELDS = new Set(['searchAddons', 'autocompleteAddons']);
-
-/** Types whose fields read only rows the cache tags cover (`a:`, `u:` public minimum, `global`). */
-const COVERED_TYPES = new Set([
-  'Query',
-  'Addon',
-  'AddonAuthor',
-  'AddonPage',
-  'AddonPromotion',
-  'AddonRatings',
-  'AddonSearchHit',
-  'AddonSearchPage',
-  'AddonSummary',
-  'Category',
-  'Compatibility',
-  'File',
-  'License',
-  'Preview',
-  // An add-on's ratings (`r:<addon id>`; an anonymous caller has no flags and may not reply).
-  'Rating',
-  'RatingFlag',
-  'RatingPage',
-  'RatingScoreCount',
-  'UserSummary',
-  'Version',
-  'VersionCompatibility',
-  'VersionPage',
-  'VersionSummary',
-]);
 
 /**
  * The listing tags the operation depends on and its variables as the resolvers get them, or null
- * when it cannot be cached (a field outside the covered types, a random order, a mutation,
- * variables that do not coerce).
+ * when it cannot be shared (a field not declared shared, a root field whose rule refuses its
+ * arguments, a mutation, variables that do not coerce).
  */
 export function cacheableOperation(
   schema: GraphQLSchema,
@@ -90,9 +49,6 @@ export function cacheableOperation(
   variables: Record<string, unknown>,
 ): { tags: string[]; variables: Record<string, unknown> } | null {
   if (operation.operation !== 'query') return null;
-  for (const selection of operation.selectionSet.selections) {
-    if (selection.kind !== Kind.FIELD || !ROOT_FIELDS.has(selection.name.value)) return null;
-  }
   // Arguments as the resolvers get them (enum values, defaults), from the client's variables.
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables);
   if (coerced.errors) return null;
@@ -103,27 +59,21 @@ export function cacheableOperation(
     document,
     visitWithTypeInfo(typeInfo, {
       Field(node) {
-        const parent = typeInfo.getParentType();
         if (node.name.value === '__typename') return;
-        if (!parent || !COVERED_TYPES.has(getNamedType(parent).name)) covered = false;
+        const parent = typeInfo.getParentType();
         const field = typeInfo.getFieldDef();
-        if (field && parent?.name === 'Query' && node.name.value === 'ratings') {
-          // By add-on only: no tag covers a user's ratings across add-ons.
-          const args = getArgumentValues(field, node, coerced.coerced) as {
-            addon?: string | null;
-            user?: number | null;
-          };
-          if (!args.addon || (args.user !== undefined && args.user !== null)) covered = false;
+        const rule = parent && field ? sharedRule(getNamedType(parent), field) : null;
+        if (!rule || !field) {
+          covered = false;
+          return BREAK;
         }
-        if (field && parent?.name === 'Query' && SEARCH_FIELDS.has(node.name.value)) {
-          const args = getArgumentValues(field, node, coerced.coerced) as {
-            filters?: { q?: string | null };
-            sort?: string[] | null;
-          };
-          const listing = searchCacheTags(args.filters?.q, args.sort, node.name.value === 'autocompleteAddons');
-          if (listing) for (const tag of listing) tags.add(tag);
-          else covered = false; // random orders
+        if (rule === true) return;
+        const listing = rule(getArgumentValues(field, node, coerced.coerced));
+        if (!listing) {
+          covered = false;
+          return BREAK;
         }
+        for (const tag of listing) tags.add(tag);
       },
     }),
   );

@@ -19,11 +19,14 @@ import {
 } from './ratings.types.js';
 import { Requires, PUBLIC, objectRule } from '../auth/requirements.js';
 import { OwnTransactions } from '../graphql/transactions.js';
+import { Shared } from '../graphql/shared-answers.js';
 
 @Resolver(() => RatingType)
 export class RatingsResolver {
   constructor(private readonly services: Services) {}
 
+  // An add-on's ratings are shared (`r:<addon id>`); no tag covers a user's ratings across add-ons.
+  @Shared(({ addon, user }) => (addon && (user === undefined || user === null) ? [] : null))
   @Requires(PUBLIC)
   @Query(() => RatingPageType, {
     description: "Ratings of an add-on and/or by a user, newest first (by add-on: each user's latest, no replies).",

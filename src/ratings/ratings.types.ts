@@ -1,12 +1,14 @@
 import { ArgsType, Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { PageArgs, PageOf } from '../graphql/pagination.js';
 import { RatingFlagReason } from './ratings.enums.js';
+import { Shared } from '../graphql/shared-answers.js';
 
 registerEnumType(RatingFlagReason, {
   name: 'RatingFlagReason',
   description: 'Why a rating was flagged.',
 });
 
+@Shared()
 @ObjectType('RatingFlag', { description: "The caller's flag on a rating." })
 export class RatingFlagType {
   @Field(() => RatingFlagReason)
@@ -16,6 +18,7 @@ export class RatingFlagType {
   note!: string | null;
 }
 
+@Shared()
 @ObjectType('Rating', {
   description: "A user's rating of an add-on version, or a developer's reply to one (no score, no version).",
 })
@@ -39,6 +42,7 @@ export class RatingType {
   score!: number | null;
 }
 
+@Shared()
 @ObjectType('RatingScoreCount')
 export class RatingScoreCountType {
   @Field(() => Int)
@@ -48,6 +52,7 @@ export class RatingScoreCountType {
   count!: number;
 }
 
+@Shared()
 @ObjectType('RatingPage')
 export class RatingPageType extends PageOf(RatingType) {}
 

@@ -74,3 +74,19 @@ export function rangeFilterTags(
     ...(filters.updated ? ['l:updated'] : []),
   ];
 }
+
+/**
+ * The listing tags of a page of search or autocomplete with its filters and order (what the REST
+ * routes and the GraphQL queries declare): null when such a page is never shared (random orders,
+ * a `ratings` range).
+ */
+export function searchListingTags(
+  filters:
+    { q?: string | null; users?: unknown; ratings?: unknown; created?: unknown; updated?: unknown } | null | undefined,
+  sort: readonly string[] | null | undefined,
+  autocomplete: boolean,
+): string[] | null {
+  const ranges = rangeFilterTags(filters);
+  const tags = searchCacheTags(filters?.q, sort, autocomplete);
+  return ranges && tags && [...new Set([...tags, ...ranges])];
+}

@@ -6,6 +6,8 @@ import type { Services } from '../services.js';
 import { FEATURED_LIMIT } from './search.service.js';
 import { AddonSearchInput, AddonSortField } from './search.types.js';
 import { Requires, PUBLIC } from '../auth/requirements.js';
+import { Shared } from '../graphql/shared-answers.js';
+import { searchListingTags } from './search.cache-tags.js';
 
 @ArgsType()
 class SearchArgs extends PageArgs {
@@ -16,16 +18,22 @@ class SearchArgs extends PageArgs {
   sort?: AddonSortField[] | null;
 }
 
+/** What a page of search or autocomplete depends on besides the add-ons it shows (null: never shared). */
+const listingTags = (autocomplete: boolean) => (args: Record<string, unknown>) =>
+  searchListingTags(args.filters as AddonSearchInput | null, args.sort as string[] | null, autocomplete);
+
 @Resolver()
 export class SearchResolver {
   constructor(private readonly services: Services) {}
 
+  @Shared(listingTags(false))
   @Requires(PUBLIC)
   @Query(() => AddonSearchPageType, { description: 'Public add-ons matching the filters.' })
   searchAddons(@Args() { filters, sort, page, pageSize }: SearchArgs, @Ctx() ctx: RequestContext) {
     return this.services.search.search(ctx, filters ?? {}, sort, page, pageSize);
   }
 
+  @Shared(listingTags(true))
   @Requires(PUBLIC)
   @Query(() => [AddonSearchHitType], { description: 'At most 10 public add-ons whose names match, for type-ahead.' })
   autocompleteAddons(
