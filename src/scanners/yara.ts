@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -66,31 +67,85 @@ export async function yaraCompileError(definition: string): Promise<string | nul
   });
 }
 
+/** The active rules compiled once (`yarac`), reused by every scan until the rules change. */
+interface CompiledRules {
+  fingerprint: string;
+  dir: string;
+  path: string;
+}
+
+let compiled: Promise<CompiledRules> | null = null;
+const RULES_GRACE_MS = (YARA_TIMEOUT_SECONDS + 10) * 1000;
+let compiledFingerprint = '';
+
+function fingerprintOf(rules: readonly YaraRuleSource[]): string {
+  const hash = createHash('sha256');
+  for (const rule of rules) hash.update(`${rule.id}\0${rule.definition}\0`);
+  return hash.digest('hex');
+}
+
+async function compile(rules: readonly YaraRuleSource[], fingerprint: string): Promise<CompiledRules> {
+  const dir = await mkdtemp(join(tmpdir(), 'yara-rules-'));
+  try {
+    const args = ['-w'];
+    for (const rule of rules) {
+      const path = join(dir, `r${rule.id}.yar`);
+      await writeFile(path, rule.definition);
+      args.push(`r${rule.id}:${path}`);
+    }
+    const path = join(dir, 'rules.yarc');
+    const { code, stderr } = await run('yarac', [...args, path]);
+    if (code !== 0) throw new Error(`yarac failed (${code}): ${stderr.trim().split('\n')[0]}`);
+    return { fingerprint, dir, path };
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/**
+ * The rules as one compiled file: compiled when the rule set changes (a save, an activation), not
+ * at every scan (50 rules take ~30 ms to compile). The previous set's file is removed once replaced.
+ */
+function compiledRules(rules: readonly YaraRuleSource[]): Promise<CompiledRules> {
+  const fingerprint = fingerprintOf(rules);
+  if (compiled && compiledFingerprint === fingerprint) return compiled;
+  const previous = compiled;
+  compiledFingerprint = fingerprint;
+  compiled = compile(rules, fingerprint);
+  compiled.catch(() => {
+    if (compiledFingerprint === fingerprint) compiled = null;
+  });
+  // Removed once scans started with it are over (a scan lasts at most its timeout).
+  void previous?.then(
+    (old) => setTimeout(() => void rm(old.dir, { recursive: true, force: true }), RULES_GRACE_MS).unref(),
+    () => undefined,
+  );
+  return compiled;
+}
+
 /**
  * Runs the rules on the files (written under neutral names, so a member's path never reaches the
- * file system), with the rules' matches by file.
+ * file system), with the rules' matches by file. The rules are compiled once per rule set; a scan
+ * is one `yara` process over the files, bounded by YARA_TIMEOUT_SECONDS (a hostile file's worst
+ * case, which a common package never comes near).
  */
 export async function yaraScan(
   rules: readonly YaraRuleSource[],
   files: readonly { name: string; data: Buffer }[],
 ): Promise<YaraMatch[]> {
   if (!rules.length || !files.length) return [];
+  const ruleFile = await compiledRules(rules);
   return withTemp(async (dir) => {
-    const args = ['-w', '-e', '-r', '-a', String(YARA_TIMEOUT_SECONDS)];
-    for (const rule of rules) {
-      const path = join(dir, `r${rule.id}.yar`);
-      await writeFile(path, rule.definition);
-      args.push(`r${rule.id}:${path}`);
-    }
-    const root = join(dir, 'files');
-    await mkdir(root);
     const names = new Map<string, string>();
-    for (const [index, file] of files.entries()) {
-      const path = join(root, `f${index}`);
-      await writeFile(path, file.data);
-      names.set(path, file.name);
-    }
-    args.push(root);
+    await Promise.all(
+      files.map((file, index) => {
+        const path = join(dir, `f${index}`);
+        names.set(path, file.name);
+        return writeFile(path, file.data);
+      }),
+    );
+    const args = ['-w', '-e', '-r', '-a', String(YARA_TIMEOUT_SECONDS), '-C', ruleFile.path, dir];
     const { code, stdout, stderr } = await run('yara', args);
     if (code !== 0) throw new Error(`yara failed (${code}): ${stderr.trim().split('\n')[0]}`);
     const matches: YaraMatch[] = [];
