@@ -74,13 +74,17 @@ it('search pages keep their answer when an add-on they do not show changes', asy
   expect(res.body.errors?.[0]?.message ?? '').not.toBe(''); // random needs promoted and no q: refused
 });
 
-it('queries reaching data the cache tags do not cover are executed every time', async () => {
+it('queries reaching data no domain declares shared are executed every time', async () => {
   const author = await t.createUser({ name: 'Some Author' });
   const addon = await createAddon(t.em(), { authors: [{ id: author.id }] });
-  // An account's statistics depend on other add-ons: the `User` type is not covered.
-  const query = `query($id: String!) { addon(id: $id) { id authors { user { numAddonsListed } } } }`;
+  // A root field without `@Shared()` (the tags in use): the whole query is executed.
+  const query = `query($id: String!) { addon(id: $id) { id authors { user { numAddonsListed } } } addonTags }`;
   await post(query, { id: String(addon.id) });
   expect((await post(query, { id: String(addon.id) })).cost).toBeGreaterThan(1);
+  // Without it, the same query is shared (an account's statistics record their tags).
+  const shared = `query($id: String!) { addon(id: $id) { id authors { user { numAddonsListed } } } }`;
+  await post(shared, { id: String(addon.id) });
+  expect((await post(shared, { id: String(addon.id) })).cost).toBe(1);
 });
 
 it('automatic persisted queries over GET are shared answers with an ETag', async () => {
