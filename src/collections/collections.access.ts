@@ -16,6 +16,7 @@ import {
   type CollectionRow,
 } from './collections.records.js';
 import { Permission } from '../auth/permissions.js';
+import { defineObjectRule } from '../auth/object-rules.js';
 
 export interface CollectionsOptions {
   /** Username of the vendor's own account, whose collections curators manage. */
@@ -41,6 +42,45 @@ export async function flushUnique(ctx: RequestContext, message: string) {
   }
 }
 
+/** A collection with its author, and the service's settings that name the vendor's collections. */
+interface CollectionSubject {
+  readonly author: UserRecord;
+  readonly collection: CollectionRecord;
+  readonly options: CollectionsOptions;
+}
+
+/** May change the collection's add-ons (and see it when it is not public): see `CollectionAccess`. */
+function managesAddons(ctx: RequestContext, { author, collection, options }: CollectionSubject): boolean {
+  const { viewer } = ctx;
+  if (viewer.is(author.id)) return true;
+  if (ctx.legacy?.collectionEditorsActOnAny) return viewer.can(Permission.COLLECTIONS_EDIT);
+  if (author.username !== options.vendorUsername) return false;
+  if (viewer.can(Permission.ADMIN_CURATION)) return true;
+  return viewer.can(Permission.COLLECTIONS_CONTRIBUTE) && collection.slug === options.featuredThemesSlug;
+}
+
+function denied(ctx: RequestContext) {
+  return ctx.viewer.isAuthenticated ? errors.forbidden() : errors.notAuthenticated();
+}
+
+/** A public collection is read by anyone, others by those who manage their add-ons (401/403). */
+export const readCollection = defineObjectRule(
+  'collection.read',
+  'public collections for anyone; others for their managers',
+  (ctx: RequestContext, subject: CollectionSubject): void => {
+    if (!subject.collection.listed && !managesAddons(ctx, subject)) throw denied(ctx);
+  },
+);
+
+/** A collection's add-ons are changed by its owner, and curators or contributors where allowed (401/403). */
+export const manageCollectionAddons = defineObjectRule(
+  'collection.manageAddons',
+  'signed in; a manager of the collection',
+  (ctx: RequestContext, subject: CollectionSubject): void => {
+    if (!managesAddons(ctx, subject)) throw denied(ctx);
+  },
+);
+
 /**
  * Finding a collection (author by id or username, collection by slug) and who may read it or
  * change its add-ons: shared by the collections and their items. Who, besides the owner, manages
@@ -55,20 +95,6 @@ export class CollectionAccess {
 
   isVendorCollection(author: UserRecord): boolean {
     return author.username === this.options.vendorUsername;
-  }
-
-  /** May change the collection's add-ons (and see it when it is not public). */
-  private canManageAddons(ctx: RequestContext, author: UserRecord, collection: CollectionRecord) {
-    const { viewer } = ctx;
-    if (viewer.is(author.id)) return true;
-    if (ctx.legacy?.collectionEditorsActOnAny) return viewer.can(Permission.COLLECTIONS_EDIT);
-    if (!this.isVendorCollection(author)) return false;
-    if (viewer.can(Permission.ADMIN_CURATION)) return true;
-    return viewer.can(Permission.COLLECTIONS_CONTRIBUTE) && collection.slug === this.options.featuredThemesSlug;
-  }
-
-  private denied(ctx: RequestContext) {
-    return ctx.viewer.isAuthenticated ? errors.forbidden() : errors.notAuthenticated();
   }
 
   /** A (not deleted) account by id (all digits) or username. */
@@ -119,8 +145,9 @@ export class CollectionAccess {
   ): Promise<CollectionRecord> {
     const author = await this.requireUser(ctx, user);
     const collection = await this.requireCollection(ctx, author, slug);
-    const open = access === 'read' && collection.listed;
-    if (!open && !this.canManageAddons(ctx, author, collection)) throw this.denied(ctx);
+    const subject = { author, collection, options: this.options };
+    if (access === 'read') readCollection(ctx, subject);
+    else manageCollectionAddons(ctx, subject);
     return collection;
   }
 

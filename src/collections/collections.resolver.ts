@@ -17,6 +17,7 @@ import {
 } from './collections.types.js';
 import { collectionUrl } from './collections.urls.js';
 import { Requires, SIGN_IN, objectRule } from '../auth/requirements.js';
+import { manageCollectionAddons, readCollection } from './collections.access.js';
 
 const USER = { description: "The author's id (all digits) or username." };
 const ADDON = { description: 'Add-on id or slug.' };
@@ -83,7 +84,7 @@ export class CollectionsResolver {
     return this.services.collections.list(ctx, user, page, pageSize);
   }
 
-  @Requires(objectRule('public collections for anyone; others for their managers'))
+  @Requires(objectRule(readCollection))
   @Query(() => CollectionType, { description: 'A collection by author and slug.' })
   collection(@Args() { user, slug }: CollectionArgs, @Ctx() ctx: RequestContext) {
     return this.services.collections.get(ctx, user, slug);
@@ -152,7 +153,7 @@ export class CollectionsResolver {
 export class CollectionAddonsResolver {
   constructor(private readonly services: Services) {}
 
-  @Requires(objectRule('public collections for anyone; others for their managers'))
+  @Requires(objectRule(readCollection))
   @Query(() => CollectionAddonPageType, {
     description: "A collection's add-ons.",
   })
@@ -163,13 +164,13 @@ export class CollectionAddonsResolver {
     return this.services.collectionItems.listItems(ctx, user, slug, filter, sort, page, pageSize);
   }
 
-  @Requires(objectRule('public collections for anyone; others for their managers'))
+  @Requires(objectRule(readCollection))
   @Query(() => CollectionAddonType, { description: 'One add-on of a collection, whatever its status.' })
   collectionAddon(@Args() { user, slug, addon }: CollectionAddonArgs, @Ctx() ctx: RequestContext) {
     return this.services.collectionItems.getItem(ctx, user, slug, addon);
   }
 
-  @Requires(objectRule('signed in; a manager of the collection'))
+  @Requires(objectRule(manageCollectionAddons))
   @Mutation(() => CollectionAddonType, { description: 'Adds a public add-on to the collection.' })
   addCollectionAddon(
     @Args() { user, slug }: CollectionArgs,
@@ -180,7 +181,7 @@ export class CollectionAddonsResolver {
     return this.services.collectionItems.addItem(ctx, user, slug, addon, notes);
   }
 
-  @Requires(objectRule('signed in; a manager of the collection'))
+  @Requires(objectRule(manageCollectionAddons))
   @Mutation(() => CollectionAddonType, { description: "Changes the collector's notes." })
   updateCollectionAddon(
     @Args() { user, slug, addon }: CollectionAddonArgs,
@@ -190,7 +191,7 @@ export class CollectionAddonsResolver {
     return this.services.collectionItems.updateItem(ctx, user, slug, addon, notes);
   }
 
-  @Requires(objectRule('signed in; a manager of the collection'))
+  @Requires(objectRule(manageCollectionAddons))
   @Mutation(() => Boolean)
   removeCollectionAddon(@Args() { user, slug, addon }: CollectionAddonArgs, @Ctx() ctx: RequestContext) {
     return this.services.collectionItems.removeItem(ctx, user, slug, addon);
