@@ -48,7 +48,9 @@ import { Migration20261129091710_ReplacementAddons } from './Migration2026112909
 import { Migration20261129091720_BrowserMappings } from './Migration20261129091720_BrowserMappings.js';
 import { Migration20261129093100_AppVersions } from './Migration20261129093100_AppVersions.js';
 import { Migration20261129094000_SupportTickets } from './Migration20261129094000_SupportTickets.js';
+import { Migration20261129121000_SearchPostings } from './Migration20261129121000_SearchPostings.js';
 import { Migration20261129095500_VersionEdit } from './Migration20261129095500_VersionEdit.js';
+import { Migration20261129120000_ProfileCacheTags } from './Migration20261129120000_ProfileCacheTags.js';
 
 /** Applied in order at start. Add each new migration here (npm run migration:create prints the line). */
 export const migrationsList: MigrationObject[] = [
@@ -102,4 +104,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261129093100_AppVersions', class: Migration20261129093100_AppVersions },
   { name: 'Migration20261129094000_SupportTickets', class: Migration20261129094000_SupportTickets },
   { name: 'Migration20261129095500_VersionEdit', class: Migration20261129095500_VersionEdit },
+  { name: 'Migration20261129121000_SearchPostings', class: Migration20261129121000_SearchPostings },
+  { name: 'Migration20261129120000_ProfileCacheTags', class: Migration20261129120000_ProfileCacheTags },
 ];
