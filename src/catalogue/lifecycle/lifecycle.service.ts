@@ -1,54 +1,20 @@
-import { LockMode } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { User } from '../../accounts/user.entity.js';
 import type { RequestContext } from '../../core/context.js';
 import { errors } from '../../core/errors.js';
 import { fieldMessages } from '../../core/messages.js';
 import { lengthProblem } from '../../core/text-limits.js';
-import { selectRows } from '../../db/rows.js';
 import type { DomainEvents } from '../../events/domain-events.js';
 import { DeniedGuid } from '../denied-guid.entity.js';
-import { Addon } from '../addon.entity.js';
 import { addonIdByGuid } from '../addon-access.js';
-import { refreshAddons } from '../catalogue.indexer.js';
-import { AddonStatus, Channel, FileStatus } from '../catalogue.enums.js';
+import { AddonStatus, FileStatus } from '../catalogue.enums.js';
 import { AddonFile, Version } from '../version.entity.js';
-import { AddonActivity } from './activity.entity.js';
-import {
-  ActivityAction,
-  type DisabledBy,
-  type LifecycleEvents,
-  type LifecycleEventType,
-  type ReviewDecisionKind,
-} from './lifecycle.enums.js';
-import { derivedStatus, lifecycleErrors, type ListedFacts } from './lifecycle.rules.js';
+import { ActivityAction, type DisabledBy, type LifecycleEvents } from './lifecycle.enums.js';
+import { lifecycleErrors } from './lifecycle.rules.js';
 import type { LifecyclePolicy } from './lifecycle.policy.js';
 import { addonState, type AddonState } from './lifecycle.state.js';
 import { DeleteConfirmations } from './delete-confirmation.js';
-import { ownTransaction } from '../../db/conflict-retries.js';
+import { LifecycleTransitions } from './lifecycle.transitions.js';
 
-type EventList = { [K in LifecycleEventType]: [K, LifecycleEvents[K]] }[LifecycleEventType][];
-
-/** One change of one add-on, as `change` applies and records it. */
-export interface Change {
-  action: ActivityAction;
-  actorId: number | null;
-  versionId?: number | null;
-  comments?: string;
-  details?: Record<string, unknown> | null;
-  /** Sets what the change sets on the locked add-on (and its versions, files) before the status is derived. */
-  apply?: (addon: Addon, tx: EntityManager) => void | Promise<void>;
-  /** Derive the status from the listed versions afterwards (default true). */
-  derive?: boolean;
-  events?: EventList;
-}
-
-const REVIEW_ACTIONS: Record<ReviewDecisionKind, ActivityAction> = {
-  approve: ActivityAction.REVIEW_APPROVED,
-  reject: ActivityAction.REVIEW_REJECTED,
-  requestInformation: ActivityAction.REVIEW_INFORMATION_REQUESTED,
-  comment: ActivityAction.REVIEW_COMMENTED,
-};
+export type { Change } from './lifecycle.write-path.js';
 
 /**
  * The only code that changes an add-on's status, its disabled flags, its deletion, its promotion
@@ -58,147 +24,18 @@ const REVIEW_ACTIONS: Record<ReviewDecisionKind, ActivityAction> = {
  * an audit log entry and queues the domain events (search reindexing and mail subscribe to them).
  * Cached answers showing the add-on are outdated in the same transaction by the cache-tag triggers.
  *
- * Two kinds of callers: the signing pipeline, reviews and accounts pass their transaction to the
- * `…(tx, …)` transitions; GraphQL operations call the `ctx` methods, which check permissions.
+ * The code is in three layers of this folder: the one write path (lifecycle.write-path.ts), the
+ * transitions other domains report in their transaction (lifecycle.transitions.ts), and here the
+ * operations of GraphQL and REST, which check the caller's permissions first.
  */
-export class AddonLifecycle {
+export class AddonLifecycle extends LifecycleTransitions {
   constructor(
     private readonly policy: LifecyclePolicy,
-    private readonly events: DomainEvents<LifecycleEvents>,
+    events: DomainEvents<LifecycleEvents>,
     /** The tokens confirming a deletion (REST v5's `delete_confirm`). */
     private readonly deleteConfirmations: DeleteConfirmations = new DeleteConfirmations(),
-  ) {}
-
-  // ---- Transitions of the signing pipeline, reviews and accounts (caller's transaction) ----
-
-  /** An upload was accepted (and the add-on created with it, for a first upload). */
-  async submitted(
-    tx: EntityManager,
-    args: { addon: Addon; created: boolean; uploadId: string; version: string; channel: number; actorId: number },
-  ): Promise<void> {
-    const { addon, created, uploadId, version, channel, actorId } = args;
-    if (created) await this.record(tx, addon, { action: ActivityAction.ADDON_CREATED, actorId }, addon.status);
-    await this.record(
-      tx,
-      addon,
-      { action: ActivityAction.VERSION_SUBMITTED, actorId, details: { uploadId, version, channel } },
-      addon.status,
-    );
-    await this.events.publish(tx, 'version.submitted', { addonId: addon.id, uploadId, version, channel }, actorId);
-  }
-
-  /** Validation finished: `versionId` is the version a valid upload became (its listed review waits now). */
-  async validated(
-    tx: EntityManager,
-    args: { addonId: number; uploadId: string; valid: boolean; versionId: number | null; actorId: number | null },
-  ): Promise<void> {
-    const { addonId, uploadId, valid, versionId, actorId } = args;
-    await this.change(tx, addonId, {
-      action: ActivityAction.VERSION_VALIDATED,
-      actorId,
-      versionId,
-      details: { uploadId, valid },
-      derive: versionId !== null,
-      events: [['version.validated', { addonId, uploadId, valid, versionId }]],
-    });
-  }
-
-  /**
-   * A signed version's files are approved (automatic approval, or a reviewer's approval once the
-   * signature exists): a listed one makes its add-on public. Idempotent: a version already
-   * approved is left as it is (a redelivered signing job records nothing twice).
-   */
-  async approveSignedVersion(tx: EntityManager, versionId: number): Promise<void> {
-    const version = await tx.findOneOrFail(Version, versionId, { populate: ['files'], refresh: true });
-    const files = version.files.getItems();
-    if (version.reviewed && files.every((f) => f.status === FileStatus.APPROVED)) return;
-    const addonId = version.addon.id;
-    await this.change(tx, addonId, {
-      action: ActivityAction.VERSION_APPROVED,
-      actorId: null,
-      versionId,
-      details: { signed: files.every((f) => f.isSigned) },
-      apply: () => {
-        const now = new Date();
-        for (const file of files) {
-          if (file.status !== FileStatus.APPROVED) Object.assign(file, { status: FileStatus.APPROVED, reviewed: now });
-        }
-        version.reviewed ??= now;
-      },
-      events: [
-        ['version.signed', { addonId, versionId }],
-        ['version.approved', { addonId, versionId, channel: version.channel }],
-      ],
-    });
-  }
-
-  /**
-   * A rollback: `versionId` (just created from an upload) re-publishes the package of the earlier
-   * approved version `fromVersionId` under the string `version`; the signing job approves it.
-   */
-  async rolledBack(
-    tx: EntityManager,
-    args: {
-      addonId: number;
-      versionId: number;
-      fromVersionId: number;
-      fromVersion: string;
-      version: string;
-      actorId: number;
-    },
-  ): Promise<void> {
-    const { addonId, versionId, fromVersionId, fromVersion, version, actorId } = args;
-    await this.change(tx, addonId, {
-      action: ActivityAction.VERSION_ROLLBACK,
-      actorId,
-      versionId,
-      details: { fromVersionId, fromVersion, version },
-      derive: false,
-      events: [['version.rolled_back', { addonId, versionId, fromVersionId }]],
-    });
-  }
-
-  /**
-   * A reviewer's decision, recorded with its review note: approval marks the version reviewed (the
-   * caller queues its signature); rejection disables its waiting files and the add-on's status
-   * follows; information requests and comments change nothing else.
-   */
-  async reviewDecided(
-    tx: EntityManager,
-    args: { version: Version; noteId: number; decision: ReviewDecisionKind; actorId: number | null; comments: string },
-  ): Promise<void> {
-    const { version, noteId, decision, actorId, comments } = args;
-    const addonId = version.addon.id;
-    const events: EventList = [['review.decided', { addonId, versionId: version.id, noteId, decision }]];
-    if (decision === 'reject') {
-      events.push(['version.rejected', { addonId, versionId: version.id, channel: version.channel }]);
-    }
-    await this.change(tx, addonId, {
-      action: REVIEW_ACTIONS[decision],
-      actorId,
-      versionId: version.id,
-      comments,
-      derive: decision === 'reject',
-      apply: async (_addon, em) => {
-        const now = new Date();
-        if (decision === 'approve') (await em.findOneOrFail(Version, version.id)).reviewed = now;
-        if (decision === 'reject') {
-          await em.nativeUpdate(
-            AddonFile,
-            { version: version.id, status: FileStatus.AWAITING_REVIEW },
-            { status: FileStatus.DISABLED, reviewed: now },
-          );
-        }
-      },
-      events,
-    });
-  }
-
-  /** Add-ons whose only author's account is being deleted (v4): deleted with it. */
-  async deleteWithAccount(tx: EntityManager, addonIds: readonly number[], actorId: number): Promise<void> {
-    for (const addonId of [...addonIds].sort((a, b) => a - b)) {
-      await this.change(tx, addonId, this.deletion(addonId, actorId, 'The account of its only author was deleted.'));
-    }
+  ) {
+    super(events);
   }
 
   // ---- Operations (GraphQL mutations; REST reviewer routes) ----
@@ -389,150 +226,6 @@ export class AddonLifecycle {
       });
     }
     return addonState(ctx.em, addon.id);
-  }
-
-  /**
-   * A block of the add-on's guid was created, changed or removed (the blocklist's writes, in their
-   * transaction): recorded in the audit log, without changing the add-on's status.
-   */
-  async recordBlock(
-    tx: EntityManager,
-    addonId: number,
-    block: { change: 'created' | 'edited' | 'deleted'; actorId: number | null; details: Record<string, unknown> },
-  ): Promise<void> {
-    const action = {
-      created: ActivityAction.BLOCKED,
-      edited: ActivityAction.BLOCK_EDITED,
-      deleted: ActivityAction.UNBLOCKED,
-    };
-    const soft = (block.details.block as { soft?: boolean } | null)?.soft ?? null;
-    await this.change(tx, addonId, {
-      action: action[block.change],
-      actorId: block.actorId,
-      details: block.details,
-      derive: false,
-      events: [['addon.blocked', { addonId, change: block.change, soft }]],
-    });
-  }
-
-  /**
-   * A version's source code archive was attached (or replaced) by `actorId`: recorded only (no
-   * status follows from it; the original flags a human review only for versions pending
-   * rejection, which this service does not have).
-   */
-  async sourceUploaded(
-    tx: EntityManager,
-    args: { addonId: number; versionId: number; actorId: number; details: Record<string, unknown> },
-  ): Promise<void> {
-    await this.change(tx, args.addonId, {
-      action: ActivityAction.SOURCE_CODE_UPLOADED,
-      actorId: args.actorId,
-      versionId: args.versionId,
-      details: args.details,
-      derive: false,
-    });
-  }
-
-  /**
-   * Trusted publishing (src/trusted-publishing/): a publisher added or removed, or a key issued for
-   * an OIDC token; recorded only (no status follows from it).
-   */
-  async recordTrustedPublishing(
-    tx: EntityManager,
-    addonId: number,
-    entry: {
-      change: 'added' | 'removed' | 'keyIssued';
-      actorId: number | null;
-      details: Record<string, unknown>;
-    },
-  ): Promise<void> {
-    const action = {
-      added: ActivityAction.TRUSTED_PUBLISHER_ADDED,
-      removed: ActivityAction.TRUSTED_PUBLISHER_REMOVED,
-      keyIssued: ActivityAction.TRUSTED_PUBLISHING_KEY_ISSUED,
-    };
-    await this.change(tx, addonId, {
-      action: action[entry.change],
-      actorId: entry.actorId,
-      details: entry.details,
-      derive: false,
-    });
-  }
-
-  // ---- The one write path ----
-
-  private deletion(addonId: number, actorId: number | null, comments: string): Change {
-    return {
-      action: ActivityAction.DELETED,
-      actorId,
-      comments,
-      derive: false,
-      apply: (a) => void (a.status = AddonStatus.DELETED),
-      events: [['addon.deleted', { addonId }]],
-    };
-  }
-
-  /**
-   * One change through the one write path, for the lifecycle folder's other modules (the listing
-   * content review, `listing-review.service.ts`), which check their callers' permissions first.
-   */
-  applyChange(ctx: RequestContext, addonId: number, change: Change): Promise<void> {
-    return this.run(ctx, addonId, change);
-  }
-
-  /** One change through the one write path, in the caller's transaction (a version edit's writes). */
-  applyChangeIn(tx: EntityManager, addonId: number, change: Change): Promise<void> {
-    return this.change(tx, addonId, change);
-  }
-
-  /**
-   * In the operation's transaction (the executor's: see src/graphql/transactions.ts), or in one of
-   * its own when the operation runs without (a REST add-on edit that also uploads an icon).
-   */
-  private run(ctx: RequestContext, addonId: number, change: Change): Promise<void> {
-    if (ctx.em.isInTransaction()) return this.change(ctx.em, addonId, change);
-    return ownTransaction(ctx.em, (tx) => this.change(tx, addonId, change));
-  }
-
-  /**
-   * Locks the add-on row, applies the change, derives the status, refreshes the add-on's derived
-   * columns, writes the audit entry and queues the events, all in `tx`.
-   */
-  private async change(tx: EntityManager, addonId: number, change: Change): Promise<void> {
-    const addon = await tx.findOneOrFail(Addon, addonId, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-    const from = addon.status;
-    await change.apply?.(addon, tx);
-    await tx.flush();
-    if (change.derive !== false) addon.status = derivedStatus(addon.status, await this.listedFacts(tx, addonId));
-    await tx.flush();
-    await refreshAddons(tx, [addonId]);
-    await this.record(tx, addon, change, from);
-    for (const [type, data] of change.events ?? []) await this.events.publish(tx, type, data, change.actorId);
-  }
-
-  private async record(tx: EntityManager, addon: Addon, change: Change, from: number): Promise<void> {
-    tx.create(AddonActivity, {
-      addon,
-      version: change.versionId ? tx.getReference(Version, change.versionId) : null,
-      user: change.actorId ? tx.getReference(User, change.actorId) : null,
-      action: change.action,
-      fromStatus: from,
-      toStatus: addon.status,
-      details: change.details ?? null,
-      comments: change.comments ?? '',
-    });
-    await tx.flush();
-  }
-
-  private async listedFacts(tx: EntityManager, addonId: number): Promise<ListedFacts> {
-    const [row] = await selectRows<{ approved: boolean; awaiting: boolean }>(
-      tx,
-      `select coalesce(bool_or(f.status = ?), false) as approved, coalesce(bool_or(f.status = ?), false) as awaiting
-         from versions v join files f on f.version_id = v.id
-        where v.addon_id = ? and v.channel = ? and not v.deleted`,
-      [FileStatus.APPROVED, FileStatus.AWAITING_REVIEW, addonId, Channel.LISTED],
-    );
-    return { approved: row.approved, awaiting: row.awaiting };
   }
 }
 
