@@ -1,15 +1,14 @@
 import { addonById } from '../catalogue/catalogue.loaders.js';
-import { AddonStatus, AddonType, PromotedCategory } from '../catalogue/catalogue.enums.js';
+import { AddonType, PromotedCategory } from '../catalogue/catalogue.enums.js';
 import type { AddonRecord } from '../catalogue/catalogue.records.js';
 import type { CatalogueService } from '../catalogue/catalogue.service.js';
 import { isPublicAddon } from '../catalogue/public.js';
 import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
 import { FieldErrorCollector } from '../core/field-errors.js';
-import { TEXT_LIMITS } from '../core/text-limits.js';
 import type { Translations } from '../core/i18n/translations.js';
-import { fieldMessages } from '../core/messages.js';
 import type { CuratedKind, CurationLog, Facts } from '../curation/curation-log.js';
+import { checkCuratedAddonLength, curatedAddon } from '../curation/curated-addon.js';
 import { hasText, positionOf } from '../curation/curation.rules.js';
 import { DiscoveryItem } from './discovery.entity.js';
 import { isClientId, recommendExtensions } from './recommendations.js';
@@ -151,24 +150,20 @@ export class DiscoveryService {
       ctx.locale,
       'discoveryDescription',
     );
-    const max = TEXT_LIMITS.curatedAddon;
-    if (input.addon && input.addon.length > max)
-      p.add('addon', fieldMessages.pkOrSlugDoesNotExist(input.addon.slice(0, max)));
+    checkCuratedAddonLength(p, input.addon);
     const position = positionOf(p, 'position', input.position, item.position ?? 0);
     const positionChina = positionOf(p, 'position_china', input.positionChina, item.positionChina ?? 0);
-    let addon: AddonRecord | null = null;
-    if (input.addon === undefined && creating) p.add('addon', fieldMessages.required);
-    else if (input.addon === null) p.add('addon', fieldMessages.null);
-    else if (input.addon !== undefined && !p.has('addon')) {
-      const found = await this.catalogue.find(ctx, input.addon);
-      if (!found || found.status === AddonStatus.DELETED)
-        p.add('addon', fieldMessages.pkOrSlugDoesNotExist(input.addon));
-      else if (found.id !== item.addon?.id && (await ctx.em.count(DiscoveryItem, { addon: found.id }))) {
-        p.add('addon', DUPLICATE);
-      } else addon = found;
-    } else if (!creating) {
-      addon = await ctx.loaders.get(addonById).load(item.addon.id);
-    }
+    const addon = await curatedAddon(
+      ctx,
+      p,
+      input.addon,
+      { creating, addon: item.addon },
+      {
+        find: (c, identifier) => this.catalogue.find(c, identifier),
+        refuse: async (found) =>
+          found.id !== item.addon?.id && (await ctx.em.count(DiscoveryItem, { addon: found.id })) ? DUPLICATE : null,
+      },
+    );
     p.throwIfAny();
     if (!addon) throw errors.notFound();
     ctx.em.assign(item, {
