@@ -12,7 +12,7 @@ import type { AddonSearchQuery } from './search.port.js';
  * rows: the bonus only adds): no other match can rank above the k-th posting. Exact, with the order
  * and scores of ranking every match; reads k postings and the exact names, not every match.
  *
- * For a query of one lexeme of letters and digits, with no filter but the base one; null
+ * For a plain-word query of one lexeme (postings have no lexeme with a quote or a backslash), with no filter but the base one; null
  * otherwise (the caller takes its other paths). `count`: the exact number of matches too.
  */
 export async function postingsTop(
@@ -26,7 +26,7 @@ export async function postingsTop(
   const relevance = query.sort.length === 1 && query.sort[0] === 'relevance';
   if (match.fuzzy !== null || !relevance || query.limit <= 0 || k > maxDepth || !plainWords(match.q)) return null;
   const lexeme = sql`(select l.lexeme from (select btrim(querytree(${tsquery(match)}), '''') as lexeme) l
-    where numnode(${tsquery(match)}) = 1 and l.lexeme ~ '^[[:alnum:]]+$')`;
+    where numnode(${tsquery(match)}) = 1 and strpos(l.lexeme, '''') = 0 and strpos(l.lexeme, '\\') = 0)`;
   // Exact names are few: all of them, scored in full (a name that is the word without its lexeme
   // in the vector, as another locale's stemming may give, is a match all the same).
   const rows = await execute<Scored & { kind: 'p' | 'x' | 'n'; total: number | null; lexeme: string | null }>(sql`
