@@ -54,7 +54,7 @@ export const SECOND_FACTOR: RequirementPart = { secondFactor: true };
 export function objectRule(rule: AnyObjectRule | string, options: ObjectRuleOptions = {}): RequirementPart {
   if (typeof rule === 'string') return { rule };
   const { note, when } = options;
-  const description = rule.description + (note ?? '') + (when ? ` when ${when}` : '');
+  const description = rule.description + (note ?? '') + (when ? ` ${when}` : '');
   // A rule that applies only with some input is not required to run on every answer.
   return { rule: description, rules: when ? [] : [rule] };
 }
@@ -62,7 +62,7 @@ export function objectRule(rule: AnyObjectRule | string, options: ObjectRuleOpti
 export interface ObjectRuleOptions {
   /** What this operation adds to the rule's description (the arguments it passes), appended as is. */
   readonly note?: string;
-  /** The input the rule applies to (`isDisabled`): it runs only when that is given. */
+  /** The input the rule applies to (`for isDisabled`): it runs only when that is given. */
   readonly when?: string;
 }
 
@@ -82,7 +82,8 @@ export function requirement(parts: readonly RequirementPart[]): Requirement {
     signIn ||= part.signIn === true;
     secondFactor ||= part.secondFactor === true;
     permissions.push(...(part.anyOf ?? []));
-    if (part.rule) descriptions.push(part.rule);
+    // "signed in" is said once, by the first rule.
+    if (part.rule) descriptions.push(descriptions.length ? part.rule.replace(/^signed in; /, '') : part.rule);
     rules.push(...(part.rules ?? []));
   }
   return {

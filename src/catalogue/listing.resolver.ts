@@ -27,7 +27,7 @@ export class ListingResolver {
 
   @Accepts('jwt', 'session')
   @KeyScope(KeyOperation.LISTING)
-  @Requires(SIGN_IN, objectRule(editListing), objectRule(ownAddon, { when: 'isDisabled is given' }))
+  @Requires(SIGN_IN, objectRule(editListing), objectRule(ownAddon, { when: 'for isDisabled' }))
   @OwnTransactions(
     'slow external work',
     'decodes an uploaded icon with sharp and stores its files, outside the one transaction of its own that writes the rest',
