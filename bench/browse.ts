@@ -33,7 +33,7 @@
  * afterwards). Any non-2xx answer, an upload not signed, or a compare whose status is not the
  * expected one fails the run.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -58,6 +58,8 @@ import {
   type RunningServer,
   type Scenario,
   type ScenarioResult,
+  endSuite,
+  logServerTail,
 } from './lib.js';
 
 export interface BrowseSettings {
@@ -1170,12 +1172,10 @@ export async function runBrowseSuite(options: BrowseSuiteOptions): Promise<Brows
       failures,
     };
   } catch (error) {
-    if (server) console.error(`--- server output (tail) ---\n${server.output.join('').slice(-4000)}`);
+    logServerTail(server);
     throw error;
   } finally {
-    if (server) await stopServer(server.child);
-    options.track(undefined);
-    rmSync(dataDir, { recursive: true, force: true });
+    await endSuite(server, options, dataDir);
     if (adminUrl && scratch) await dropScratchDatabase(adminUrl, scratch);
   }
 }

@@ -3,7 +3,7 @@
  * measured run, recording every response time so that p95 is exact), print tables with ratios.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { performance } from 'node:perf_hooks';
@@ -283,6 +283,25 @@ export interface SuiteOptions<Settings> {
   /** Told about the running server (and `undefined` once stopped), so that an abort can kill it. */
   track: (server: RunningServer | undefined) => void;
   log: (line: string) => void;
+}
+
+/** After a suite failed: the tail of its server's output, to stderr (the error itself goes on up). */
+export function logServerTail(server: RunningServer | undefined): void {
+  if (server) console.error(`--- server output (tail) ---\n${server.output.join('').slice(-4000)}`);
+}
+
+/**
+ * A suite's end, passed or failed: its server stopped (and waited for), `bench/run.ts` told, its
+ * data directory removed.
+ */
+export async function endSuite(
+  server: RunningServer | undefined,
+  options: Pick<SuiteOptions<unknown>, 'track'>,
+  dataDir: string,
+): Promise<void> {
+  if (server) await stopServer(server.child);
+  options.track(undefined);
+  rmSync(dataDir, { recursive: true, force: true });
 }
 
 export async function runScenario(
