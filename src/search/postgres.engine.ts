@@ -335,15 +335,19 @@ export class PostgresSearchEngine implements SearchEngine {
   private async typoQuery(q: string): Promise<string | null> {
     const groups = typoGroups(q);
     if (!groups) return null;
-    // Lexemes in the statistics' most common elements exist; the others are probed in the index.
+    // Lexemes in the statistics' most common elements exist; the others are probed in the index, or
+    // (plain ASCII lexemes) in the postings: one B-tree probe instead of a text index probe and recheck.
+    const inIndex = sql`exists (select 1 from addons a where ${BASE} and a.search_vector @@ plainto_tsquery('simple', l.lexeme))`;
+    const indexed = this.postings
+      ? sql`case when l.lexeme ~ '^[a-z0-9]+$' then exists (select 1 from addon_search_postings p where p.lexeme = l.lexeme)
+          else ${inIndex} end`
+      : inIndex;
     const rows = await this.execute<{ i: number; lexeme: string; indexed: boolean }>(sql`
       with common as (
         select coalesce((select most_common_elems::text::text[] from pg_stats
           where schemaname = current_schema() and tablename = 'addons' and attname = 'search_vector'), '{}') as lexemes
       )
-      select g.i::int as i, l.lexeme, (l.lexeme in (select unnest(common.lexemes)) or exists (
-        select 1 from addons a where ${BASE} and a.search_vector @@ plainto_tsquery('simple', l.lexeme)
-      )) as indexed
+      select g.i::int as i, l.lexeme, (l.lexeme in (select unnest(common.lexemes)) or ${indexed}) as indexed
       from common, unnest(${textArray(groups.map((g) => g.join(' ')))}::text[]) with ordinality as g(words, i),
         lateral unnest(tsvector_to_array(to_tsvector('english', g.words))) as l(lexeme)`);
     // Words without lexemes (stop words) are left out, as the full-text query does.
