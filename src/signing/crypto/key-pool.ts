@@ -1,13 +1,14 @@
 import { type KeyObject } from 'node:crypto';
-import { generateRsaKey } from './x509.js';
+import { KeyGenerator } from './key-generator.js';
 
 export interface KeyPoolOptions {
   /** Keys kept ready. */
   size: number;
   bits: number;
   /**
-   * Keys generated at once. Generation runs on libuv's thread pool (4 threads by default), which
-   * file system and zlib work share, so refilling takes at most this many of them.
+   * Keys generated at once in the background. Generation runs in threads of its own (KeyGenerator:
+   * this many, plus one for callers waiting for a key), never on libuv's thread pool, which file
+   * system and zlib work need.
    */
   concurrency: number;
 }
@@ -15,16 +16,19 @@ export interface KeyPoolOptions {
 /**
  * RSA private keys generated ahead of time, each handed out once. `take()` returns a ready key at
  * once and starts a replacement in the background; when the pool is empty (a burst larger than
- * `size`) it generates one for the caller, about 50-200 ms for 2048 bits.
+ * `size`) it generates one for the caller, about 50-200 ms for 2048 bits, ahead of the refills.
  */
 export class KeyPool {
   private readonly keys: KeyObject[] = [];
+  private readonly generator: KeyGenerator;
   private generating = 0;
   private closed = false;
   private failed = false;
   private idle: (() => void)[] = [];
 
-  constructor(private readonly options: KeyPoolOptions) {}
+  constructor(private readonly options: KeyPoolOptions) {
+    this.generator = new KeyGenerator(options.concurrency + 1);
+  }
 
   /** Starts filling the pool in the background. */
   start(): this {
@@ -40,7 +44,7 @@ export class KeyPool {
     const key = this.keys.shift();
     this.failed = false;
     this.fill();
-    return key ?? generateRsaKey(this.options.bits);
+    return key ?? this.generator.generate(this.options.bits, true);
   }
 
   /** Resolves once the pool is full (or closed, or a generation failed). */
@@ -55,12 +59,13 @@ export class KeyPool {
     this.closed = true;
     await this.ready();
     this.keys.length = 0;
+    await this.generator.close();
   }
 
   private fill(): void {
     while (!this.closed && !this.failed && this.generating < this.options.concurrency && this.missing() > 0) {
       this.generating += 1;
-      void generateRsaKey(this.options.bits).then(
+      void this.generator.generate(this.options.bits, false).then(
         (key) => this.finish(key),
         () => this.finish(null),
       );
