@@ -231,6 +231,41 @@ describe('secrets', () => {
     });
   });
 
+  it("a new version is searched where it changed; an unchanged file's secret is still reported", async () => {
+    const guid = uniqueGuid('versions');
+    const config = 'const region = "eu";\nconst awsKey = "AKIAIOSFODNN7EXAMPLE";\n';
+    await upload(guid, { 'lib/config.js': config });
+    await scanned(guid);
+    const res = await t.http
+      .put(`/api/v4/addons/${encodeURIComponent(guid)}/versions/1.0.1/`)
+      .set('Authorization', dev.jwt())
+      .attach(
+        'upload',
+        await extension({
+          id: guid,
+          version: '1.0.1',
+          files: { 'lib/config.js': config, 'lib/new.js': 'xoxb-1234567890-abcdef\n' },
+        }),
+        'addon.xpi',
+      );
+    expect(res.status).toBe(202);
+    const second = await waitFor(`${guid} 1.0.1 scanned`, async () => {
+      const [row] = await t
+        .em()
+        .getConnection()
+        .execute<{ matches: { rule: string; file: string; line: number }[] }[]>(
+          `select r.matches from scanners_results r join versions v on v.id = r.version_id join addons a on a.id = v.addon_id
+            where a.guid = ? and v.version = '1.0.1' and r.scanner = 'secrets'`,
+          [guid],
+        );
+      return row ?? null;
+    });
+    expect(second.matches).toEqual([
+      expect.objectContaining({ rule: 'aws_access_key_id', file: 'lib/config.js', line: 2 }),
+      expect.objectContaining({ rule: 'slack_token', file: 'lib/new.js', line: 1 }),
+    ]);
+  });
+
   it('results are for reviewers only (GraphQL and the v4 reviewer route)', async () => {
     const guid = uniqueGuid('private');
     await upload(guid, { 'key.pem': 'x\n-----BEGIN PRIVATE KEY-----\nMIIE\n' });

@@ -19,7 +19,7 @@ import { readZip, type ZipLimits, type ZipMember } from '../signing/package/zip.
 import type { Storage } from '../storage/storage.port.js';
 import { LookalikeNames } from './lookalike-names.js';
 import { Scanner, ScannerAction, ScannerResult, ScannerRule, type ScannerMatch } from './scanner.entity.js';
-import { scanSecrets } from './secrets.js';
+import { centralDirectory, scanChangedSecrets, type PreviousPackage } from './changed-files.js';
 import { yaraCompileError, yaraScan } from './yara.js';
 
 /** Who edits YARA rules, and who reads them (the original's scanners admin permissions). */
@@ -31,6 +31,15 @@ export const SCANNERS_RULES_VIEW = [
 
 /** How long a "delay" action holds automatic approval back (the original's default: 24 hours). */
 export const DELAY_AUTO_APPROVAL_HOURS = 24;
+/** Every scanner's result is stored for each version scanned. */
+const SCANNERS = [Scanner.YARA, Scanner.SECRETS, Scanner.LOOKALIKE] as const;
+
+/** What the scanners that read the package found (YARA and secrets). */
+export interface PackageScan {
+  yara: ScannerMatch[];
+  secrets: ScannerMatch[];
+}
+
 /** The action of a secret found in a package, and of a look-alike name. */
 export const SECRETS_ACTION = ScannerAction.FLAG_FOR_HUMAN_REVIEW;
 export const LOOKALIKE_ACTION = ScannerAction.FLAG_FOR_HUMAN_REVIEW;
@@ -121,20 +130,50 @@ export class ScannersService {
   // The job
 
   /**
-   * `scan-version`: runs the scanners, stores their results (again, when the job runs twice),
-   * applies the strongest action, and queues the signature when `sign` and no action stops it.
+   * The scanners that read the package (YARA, secrets) on its files, read once by the caller (the
+   * validation job runs this beside the linter). Secrets are looked for only in the files that
+   * changed since the add-on's previous version (`exceptVersionId`: the version being scanned).
    */
-  async scanVersion(versionId: number, sign: boolean): Promise<void> {
+  async scanPackage(
+    em: EntityManager,
+    members: readonly ZipMember[],
+    addonId: number | null,
+    exceptVersionId: number | null = null,
+  ): Promise<PackageScan> {
+    const previous = addonId === null ? null : await this.previousPackage(em, addonId, exceptVersionId);
+    const [yara, secrets] = await Promise.all([
+      this.yara(em, members),
+      Promise.resolve(scanChangedSecrets(members, previous).findings),
+    ]);
+    return { yara, secrets: secrets.map((f) => ({ ...f, action: SECRETS_ACTION })) };
+  }
+
+  /**
+   * `scan-version`: runs the scanners (the package's scan from `prepared` when the caller already
+   * made it on the same read), stores their results and applies the strongest action, once: a
+   * version whose results are stored was scanned and acted on in that transaction, and is not
+   * scanned again when the job runs twice. True when `sign` and no action holds the version back:
+   * the caller signs it now (a delay queues `sign-version` for later; a flag or block, nothing).
+   */
+  async scanVersion(
+    versionId: number,
+    sign: boolean,
+    prepared: { members?: readonly ZipMember[]; scan?: PackageScan } = {},
+  ): Promise<boolean> {
     const em = this.db.fork();
     const version = await em.findOne(Version, versionId, { populate: ['files', 'addon'] });
-    if (!version || version.deleted) return;
-    const members = await this.members(version);
+    if (!version || version.deleted) return false;
+    const stored = await em.find(ScannerResult, { version: versionId });
+    if (stored.length >= SCANNERS.length) return sign && strongest(stored) === ScannerAction.NO_ACTION;
+    const scan =
+      prepared.scan ??
+      (await this.scanPackage(em, prepared.members ?? (await this.members(version)), version.addon.id, versionId));
     const results = [
-      { scanner: Scanner.YARA, matches: await this.yara(em, members) },
-      { scanner: Scanner.SECRETS, matches: scanSecrets(members).map((f) => ({ ...f, action: SECRETS_ACTION })) },
+      { scanner: Scanner.YARA, matches: scan.yara },
+      { scanner: Scanner.SECRETS, matches: scan.secrets },
       { scanner: Scanner.LOOKALIKE, matches: await this.lookalike(em, version.addon) },
     ];
-    await em.transactional(async (tx) => {
+    const signNow = await em.transactional(async (tx) => {
       for (const { scanner, matches } of results) {
         const action = strongest(matches);
         const existing = await tx.findOne(ScannerResult, { version: versionId, scanner });
@@ -142,12 +181,42 @@ export class ScannersService {
         else tx.create(ScannerResult, { version: tx.getReference(Version, versionId), scanner, matches, action });
       }
       await tx.flush();
-      await this.apply(tx, version, results, sign);
+      return this.apply(tx, version, results, sign);
     });
     this.logger.info(
       { version: versionId, matches: results.map((r) => `${r.scanner}:${r.matches.length}`).join(' ') },
       'version scanned',
     );
+    return signNow;
+  }
+
+  /** The add-on's latest other version with a package and secrets results, as the secrets scan reuses it. */
+  private async previousPackage(
+    em: EntityManager,
+    addonId: number,
+    exceptVersionId: number | null,
+  ): Promise<PreviousPackage | null> {
+    const previous = await em.findOne(
+      Version,
+      { addon: addonId, ...(exceptVersionId === null ? {} : { id: { $ne: exceptVersionId } }) },
+      { orderBy: { id: 'desc' }, populate: ['files'] },
+    );
+    const file = previous?.files.getItems()[0];
+    if (!previous || !file) return null;
+    const result = await em.findOne(ScannerResult, { version: previous.id, scanner: Scanner.SECRETS });
+    if (!result) return null;
+    const local = await this.files.localFile(file.storageKey);
+    if (!local) return null;
+    try {
+      const members = await centralDirectory(local.path);
+      if (!members) return null;
+      const findings = result.matches.flatMap((m) =>
+        m.file !== undefined && m.line !== undefined ? [{ rule: m.rule, file: m.file, line: m.line }] : [],
+      );
+      return { members, findings };
+    } finally {
+      await local.release();
+    }
   }
 
   private async members(version: Version): Promise<ZipMember[]> {
@@ -191,11 +260,14 @@ export class ScannersService {
     version: Version,
     results: readonly { scanner: Scanner; matches: readonly ScannerMatch[] }[],
     sign: boolean,
-  ): Promise<void> {
+  ): Promise<boolean> {
     const hits = results.flatMap((r) => r.matches.map((m) => ({ scanner: r.scanner, ...m })));
     const action = strongest(hits);
     const acting = hits.filter((hit) => hit.action === action);
-    if (action === ScannerAction.BLOCK) return this.reject(tx, version, acting);
+    if (action === ScannerAction.BLOCK) {
+      await this.reject(tx, version, acting);
+      return false;
+    }
     if (action === ScannerAction.FLAG_FOR_HUMAN_REVIEW) {
       const [first] = acting;
       await flagForHumanReview(tx, version.id, HumanReviewReason.SCANNER_ACTION, {
@@ -203,11 +275,10 @@ export class ScannersService {
         rule: first!.rule,
         matches: acting.slice(0, 20),
       });
-      return;
+      return false;
     }
-    let delaySeconds = 0;
     if (action === ScannerAction.DELAY_AUTO_APPROVAL) {
-      delaySeconds = DELAY_AUTO_APPROVAL_HOURS * 3600;
+      const delaySeconds = DELAY_AUTO_APPROVAL_HOURS * 3600;
       const until = new Date(Date.now() + delaySeconds * 1000);
       const flags =
         (await tx.findOne(AddonReviewerFlags, { addon: version.addon.id })) ??
@@ -216,14 +287,11 @@ export class ScannersService {
         flags.autoApprovalDelayedUntil = until;
       }
       await tx.flush();
+      if (sign)
+        await this.jobs.send('sign-version', { versionId: version.id }, { transaction: tx, startAfter: delaySeconds });
+      return false;
     }
-    if (sign) {
-      await this.jobs.send(
-        'sign-version',
-        { versionId: version.id },
-        { transaction: tx, ...(delaySeconds ? { startAfter: delaySeconds } : {}) },
-      );
-    }
+    return sign;
   }
 
   /** The block action: the version is rejected (not signed, its waiting file disabled), once. */

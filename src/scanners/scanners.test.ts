@@ -1,6 +1,11 @@
 import { MAX_OWN_NAMES, nameSkeletons, probeKeys, storedKeys } from './lookalike-keys.js';
 import { editDistance, looksAlike, normaliseName } from './lookalike.js';
 import { MAX_LINE, scanSecrets } from './secrets.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { zipFiles } from '../signing/package/__tests__/zip-builder.js';
+import { centralDirectory, scanChangedSecrets } from './changed-files.js';
 
 const file = (name: string, text: string) => ({ name, data: Buffer.from(text) });
 
@@ -29,6 +34,61 @@ describe('secret rules', () => {
     expect(Date.now() - started).toBeLessThan(1000);
     const late = `${' '.repeat(MAX_LINE)}AKIAIOSFODNN7EXAMPLE`;
     expect(scanSecrets([file('late.js', late)])).toEqual([]);
+  });
+});
+
+describe('secrets on what changed since the previous version', () => {
+  const key = `ghp_${'a'.repeat(36)}`;
+  const v1 = {
+    'manifest.json': '{}',
+    'lib/keep.js': `const t = "${key}";\n`,
+    'lib/edit.js': 'const x = 1;\n',
+  };
+
+  it('reads the previous package’s names, sizes and CRC-32s from its central directory alone', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'changed-files-'));
+    try {
+      const path = join(dir, 'v1.xpi');
+      writeFileSync(path, await zipFiles(v1));
+      const members = await centralDirectory(path);
+      expect([...members!.keys()]).toEqual(['manifest.json', 'lib/keep.js', 'lib/edit.js']);
+      writeFileSync(join(dir, 'bad.xpi'), 'not a zip');
+      expect(await centralDirectory(join(dir, 'bad.xpi'))).toBeNull();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('scans changed files only, keeps unchanged files’ findings: the same findings as a full scan', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'changed-files-'));
+    try {
+      const path = join(dir, 'v1.xpi');
+      writeFileSync(path, await zipFiles(v1));
+      const previous = {
+        members: (await centralDirectory(path))!,
+        findings: scanSecrets(Object.entries(v1).map(([n, t]) => file(n, t))),
+      };
+      expect(previous.findings).toEqual([{ rule: 'github_token', file: 'lib/keep.js', line: 1 }]);
+      const v2 = [
+        file('manifest.json', '{}'),
+        file('lib/keep.js', v1['lib/keep.js']),
+        file('lib/edit.js', `const x = 2;\nconst s = "xoxb-1234567890-abcdef";\n`),
+        file('lib/new.js', '-----BEGIN PRIVATE KEY-----\n'),
+      ];
+      const { findings, scanned } = scanChangedSecrets(v2, previous);
+      expect(findings).toEqual(scanSecrets(v2));
+      expect(findings).toEqual([
+        { rule: 'github_token', file: 'lib/keep.js', line: 1 },
+        { rule: 'slack_token', file: 'lib/edit.js', line: 2 },
+        { rule: 'private_key', file: 'lib/new.js', line: 1 },
+      ]);
+      // manifest.json and lib/keep.js are unchanged: not scanned again.
+      expect(scanned).toBe(2);
+      // Without a previous package, everything is scanned.
+      expect(scanChangedSecrets(v2, null)).toEqual({ findings: scanSecrets(v2), scanned: 4 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

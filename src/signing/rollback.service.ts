@@ -25,7 +25,7 @@ import type { Storage } from '../storage/storage.port.js';
 import { PackageError } from './package/package.errors.js';
 import { checkVersion, parsePackage, type PackageLimits } from './package/parse.js';
 import { rewritePackageVersion } from './package/rollback-package.js';
-import { createVersionFromUpload } from './upload-processor.js';
+import { createVersionFromUpload } from './version-from-upload.js';
 import { FileUpload } from './upload.entity.js';
 
 export interface RollbackInput {

@@ -1,9 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Addon } from '../catalogue/addon.entity.js';
-import { AddonType, App, Channel, FileStatus, versionInt } from '../catalogue/catalogue.enums.js';
+import { AddonType, Channel } from '../catalogue/catalogue.enums.js';
 import type { AddonLifecycle } from '../catalogue/lifecycle/lifecycle.service.js';
-import { AddonFile, Version, VersionCompat } from '../catalogue/version.entity.js';
-import type { License } from '../catalogue/license.entity.js';
+import { AddonFile, Version } from '../catalogue/version.entity.js';
 import type { Logger } from '../core/logger.js';
 import type { Database } from '../db/database.js';
 import type { JobQueue } from '../jobs/queue.port.js';
@@ -11,17 +9,18 @@ import type { ServiceJobs } from '../jobs/service-jobs.js';
 import { ReviewAction } from '../reviews/review.enums.js';
 import { ReviewNote } from '../reviews/review.entity.js';
 import type { ReviewFlagsService } from '../reviews/review-flags.service.js';
+import type { PackageScan, ScannersService } from '../scanners/scanners.service.js';
 import type { Storage } from '../storage/storage.port.js';
 import { signedFileHash, signPackage, type AddonSigner } from './crypto/index.js';
 import { PackageError } from './package/package.errors.js';
-import { parsePackage, type PackageLimits, type ParsedPackage } from './package/parse.js';
-import { readZip } from './package/zip.js';
+import { parsePackageFiles, type PackageLimits } from './package/parse.js';
+import { readZip, type ZipMember } from './package/zip.js';
 import { FileUpload } from './upload.entity.js';
 import type { DetectedType, InjectedMessage, ValidationResults } from './validation/results.js';
 import { crashResults } from './validation/results.js';
 import type { Validator } from './validation/validator.js';
 import { blockCovering } from '../blocklist/blocklist.service.js';
-import { flagForHumanReview, HumanReviewReason } from '../reviews/human-review.js';
+import { createVersionFromUpload } from './version-from-upload.js';
 
 /** What the processor needs that is costly to start (a linter worker, a CA and its key pool): made on first use. */
 export interface SigningTools {
@@ -38,14 +37,20 @@ const DETECTED: Record<number, DetectedType> = {
   [AddonType.STATICTHEME]: 'statictheme',
 };
 
-/** Defaults when the manifest gives no range. */
-const DEFAULT_MIN = '42.0';
-const ANY = '*';
+/** A stored package read once, whole: its key in storage and its files. */
+export interface ReadPackage {
+  storageKey: string;
+  files: readonly ZipMember[];
+}
 
 /**
- * The background half of the signing flow, as job handlers. Each step is idempotent (a job may run
- * again after a crash): validation is recorded once, the version is created in the transaction that
- * links it to its upload, a file is signed once (`isSigned`).
+ * The background half of the signing flow, as job handlers. An upload's `validate-upload` job is
+ * one pass over its package, read once: the linter (in its worker) and the scanners that read the
+ * package run side by side, then the version is made, its scan applied and, for automatic signing
+ * with no scanner action, its file signed, in the same job. Each step is idempotent and recorded
+ * before the next (a job may run again after a crash and goes on from the first step not
+ * recorded): validation is recorded once, the version is created in the transaction that links it
+ * to its upload, scan results and their action commit together, a file is signed once (`isSigned`).
  */
 export class UploadProcessor {
   constructor(
@@ -56,34 +61,79 @@ export class UploadProcessor {
     private readonly flags: ReviewFlagsService,
     private readonly lifecycle: AddonLifecycle,
     private readonly logger: Logger,
+    private readonly scanners: ScannersService,
     private readonly limits: Partial<PackageLimits> = {},
   ) {}
 
-  /** `validate-upload`: lint, record the results, and for a valid upload create its version. */
+  /** `validate-upload`: lint and scan, record the results; a valid submitted upload becomes a version, scanned and signed. */
   async validateUpload(uploadId: string): Promise<void> {
     const em = this.db.fork();
     const upload = await em.findOne(FileUpload, uploadId, { populate: ['validation', 'addon'] });
     if (!upload) return;
-    if (!upload.processedAt) await this.validate(em, upload);
     // A v5 upload becomes a version when it is submitted to an add-on (UploadsService.submitUpload).
-    if (upload.valid && upload.addon && !upload.createdVersion) await this.createVersion(em, upload);
+    const makesVersion = () => upload.valid && upload.addon && !upload.createdVersion;
+    if (upload.processedAt && !makesVersion() && !upload.createdVersion) return;
+    // The package is read once here, for the linter's side, the version and the signature.
+    const local = await this.files.localFile(upload.storageKey);
+    let pkg: ReadPackage | null;
+    let scan: PackageScan | undefined;
+    let versionId = upload.createdVersion?.id ?? null;
+    try {
+      pkg = local ? await this.read(upload, local.path) : null;
+      if (!upload.processedAt) scan = await this.validate(em, upload, local?.path ?? null, pkg);
+      if (makesVersion()) versionId = (await this.createVersion(em, upload, pkg))?.id ?? null;
+    } finally {
+      await local?.release();
+    }
+    if (versionId !== null) await this.scanAndSign(versionId, upload.automatedSigning, { pkg, scan });
   }
 
-  private async validate(em: EntityManager, upload: FileUpload) {
+  /**
+   * `scan-version` (a version made outside the validation job: v5 submission, rollback), and the
+   * validation job's last steps: the scanners, then the signature unless an action holds it.
+   */
+  async scanAndSign(
+    versionId: number,
+    sign: boolean,
+    prepared: { pkg?: ReadPackage | null; scan?: PackageScan } = {},
+  ): Promise<void> {
+    const pkg = prepared.pkg ?? undefined;
+    const signNow = await this.scanners.scanVersion(versionId, sign, { members: pkg?.files, scan: prepared.scan });
+    if (signNow) await this.signVersion(versionId, pkg);
+  }
+
+  /** The stored package's files, or null (logged) when it no longer reads: validation reports it. */
+  private async read(upload: FileUpload, path: string): Promise<ReadPackage | null> {
+    try {
+      return { storageKey: upload.storageKey, files: await readZip(path, this.limits) };
+    } catch (error) {
+      if (!(error instanceof PackageError)) throw error;
+      this.logger.error({ upload: upload.uuid, err: error }, 'stored upload no longer reads');
+      return null;
+    }
+  }
+
+  /** The linter and the package's scanners, side by side; records the validation, returns the scan. */
+  private async validate(
+    em: EntityManager,
+    upload: FileUpload,
+    path: string | null,
+    pkg: ReadPackage | null,
+  ): Promise<PackageScan | undefined> {
     const listed = upload.channel === Channel.LISTED;
     const detectedType = DETECTED[upload.addonType] ?? 'extension';
-    const local = await this.files.localFile(upload.storageKey);
     let results: ValidationResults;
-    if (!local) {
+    let scan: PackageScan | undefined;
+    if (path === null) {
       this.logger.error({ upload: upload.uuid }, 'uploaded file missing from storage');
       results = crashResults({ listed, detectedType });
     } else {
-      try {
-        const injected = await this.duplicateVersionMessages(em, upload);
-        results = await (await this.tools.validator()).validate(local.path, { listed, detectedType, injected });
-      } finally {
-        await local.release();
-      }
+      const injected = await this.duplicateVersionMessages(em, upload);
+      const validator = await this.tools.validator();
+      [results, scan] = await Promise.all([
+        validator.validate(path, { listed, detectedType, injected }),
+        this.scanPackage(em, upload, pkg),
+      ]);
     }
     const outcome = { validation: results, valid: results.errors === 0, processedAt: new Date() };
     const { valid } = outcome;
@@ -101,6 +151,19 @@ export class UploadProcessor {
       }
     });
     Object.assign(upload, outcome);
+    return scan;
+  }
+
+  /**
+   * The scan of a submitted upload's package, made while the linter runs (a v5 upload is scanned
+   * once it is submitted). A failure here is left to the version's scan, which runs it again.
+   */
+  private async scanPackage(em: EntityManager, upload: FileUpload, pkg: ReadPackage | null) {
+    if (!pkg || !upload.addon) return undefined;
+    return this.scanners.scanPackage(em, pkg.files, upload.addon.id).catch((err: unknown) => {
+      this.logger.warn({ upload: upload.uuid, err }, 'package scan failed: left to the version scan');
+      return undefined;
+    });
   }
 
   /** A version with this string appeared since the upload was accepted (a concurrent upload won). */
@@ -110,27 +173,19 @@ export class UploadProcessor {
     return taken ? [{ type: 'error', message: `Version ${upload.version} already exists.`, id: 'version_exists' }] : [];
   }
 
-  private async createVersion(em: EntityManager, upload: FileUpload) {
-    const pkg = await this.reparse(upload);
-    if (!pkg) return;
-    await em.transactional((tx) =>
-      createVersionFromUpload(tx, { lifecycle: this.lifecycle, jobs: this.jobs, logger: this.logger }, upload, pkg),
-    );
-  }
-
-  /** The stored upload parsed again (the request's parse ran on the same bytes, so this passes). */
-  private async reparse(upload: FileUpload): Promise<ParsedPackage | null> {
-    const local = await this.files.localFile(upload.storageKey);
-    if (!local) return null;
+  /** The version, from the package as read (the request's parse ran on the same bytes, so this passes). */
+  private async createVersion(em: EntityManager, upload: FileUpload, read: ReadPackage | null) {
+    if (!read) return null;
+    let pkg;
     try {
-      return await parsePackage(local.path, { limits: this.limits });
+      pkg = await parsePackageFiles(read.files, { limits: this.limits });
     } catch (error) {
       if (!(error instanceof PackageError)) throw error;
       this.logger.error({ upload: upload.uuid, err: error }, 'stored upload no longer parses');
       return null;
-    } finally {
-      await local.release();
     }
+    const deps = { lifecycle: this.lifecycle, jobs: this.jobs, logger: this.logger };
+    return em.transactional((tx) => createVersionFromUpload(tx, deps, upload, pkg, { scanNow: true }));
   }
 
   /**
@@ -138,7 +193,7 @@ export class UploadProcessor {
    * version, or a reviewer's approval). Approval comes after the signature, so an approved file
    * always has signed bytes.
    */
-  async signVersion(versionId: number): Promise<void> {
+  async signVersion(versionId: number, pkg?: ReadPackage): Promise<void> {
     const em = this.db.fork();
     const version = await em.findOne(Version, versionId, { populate: ['files', 'addon'] });
     if (!version || version.deleted) return;
@@ -148,7 +203,7 @@ export class UploadProcessor {
       return;
     }
     for (const file of version.files.getItems()) {
-      if (!file.isSigned) await this.signFile(em, version, file);
+      if (!file.isSigned) await this.signFile(em, version, file, pkg?.storageKey === file.storageKey ? pkg : undefined);
     }
     await em.transactional(async (tx) => {
       const v = await tx.findOneOrFail(Version, version.id);
@@ -164,15 +219,8 @@ export class UploadProcessor {
     return (await em.count(ReviewNote, { version, action: ReviewAction.APPROVED })) > 0;
   }
 
-  private async signFile(em: EntityManager, version: Version, file: AddonFile) {
-    const local = await this.files.localFile(file.storageKey);
-    if (!local) throw new Error(`file ${file.id}: ${file.storageKey} missing from storage`);
-    let entries;
-    try {
-      entries = await readZip(local.path, this.limits);
-    } finally {
-      await local.release();
-    }
+  private async signFile(em: EntityManager, version: Version, file: AddonFile, pkg?: ReadPackage) {
+    const entries = pkg?.files ?? (await this.readFile(file));
     const guid = version.addon.guid ?? '';
     const signed = await signPackage(entries, { guid, signer: await this.tools.signer() });
     const key = `files/${version.addon.id}/${file.id}/${file.filename}`;
@@ -183,110 +231,14 @@ export class UploadProcessor {
     });
     this.logger.info({ version: version.id, file: file.id, bytes: signed.length }, 'file signed');
   }
-}
 
-/** `<slug>-<version>.xpi`, kept to storage-safe characters. */
-export function fileName(addon: Addon, version: string): string {
-  const safe = (s: string) => s.replace(/[^A-Za-z0-9_.-]+/g, '_').replace(/^[._]+/, '');
-  return `${safe(addon.slug).slice(0, 50) || 'addon'}-${safe(version) || '0'}.xpi`;
-}
-
-/** What making a version from an upload needs besides the transaction. */
-export interface VersionCreationDeps {
-  lifecycle: AddonLifecycle;
-  jobs: JobQueue<ServiceJobs>;
-  logger?: Logger;
-}
-
-/**
- * The version a valid, submitted upload becomes, with its compatibility and file, linked to the
- * upload in the caller's transaction (exactly once: the link and the version commit together);
- * a listed one waits for review; its `scan-version` job is queued (which queues `sign-version` for an
- * automatically signed one).
- * `license`: a listed version's licence given with the submission (v5), else the last listed one's.
- * `reviewed`: a rollback's copy of reviewed code keeps its source's review date (no review is requested).
- */
-export async function createVersionFromUpload(
-  tx: EntityManager,
-  deps: VersionCreationDeps,
-  upload: FileUpload,
-  pkg: ParsedPackage,
-  options: { license?: License | null; reviewed?: Date | null } = {},
-): Promise<Version> {
-  if (!upload.addon) throw new Error(`upload ${upload.uuid} is not submitted to an add-on`);
-  const addon = await tx.findOneOrFail(Addon, upload.addon.id);
-  const previousListed = await tx.findOne(
-    Version,
-    { addon, channel: Channel.LISTED, deleted: false },
-    { orderBy: { id: 'desc' } },
-  );
-  const version = Object.assign(new Version(), {
-    addon,
-    version: upload.version,
-    channel: upload.channel,
-    license: upload.channel === Channel.LISTED ? (options.license ?? previousListed?.license ?? null) : null,
-    reviewed: options.reviewed ?? null,
-  });
-  tx.persist(version);
-  // A listed language pack or dictionary says which locale it is for (the language tools list it).
-  if (upload.channel === Channel.LISTED && pkg.targetLocale) addon.targetLocale = pkg.targetLocale;
-  addCompatibility(tx, version, pkg);
-  const file = tx.create(AddonFile, {
-    version,
-    status: FileStatus.AWAITING_REVIEW,
-    filename: fileName(addon, upload.version),
-    hash: upload.hash,
-    size: upload.size,
-    permissions: pkg.permissions,
-    optionalPermissions: pkg.optionalPermissions,
-    hostPermissions: pkg.hostPermissions,
-    dataCollectionPermissions: pkg.dataCollectionPermissions,
-    optionalDataCollectionPermissions: pkg.optionalDataCollectionPermissions,
-    storageKey: upload.storageKey,
-  });
-  tx.assign(upload, { createdVersion: version });
-  if (upload.channel === Channel.LISTED && !options.reviewed) {
-    tx.create(ReviewNote, { addon, version, user: upload.user, action: ReviewAction.REVIEW_REQUESTED });
-  }
-  await tx.flush();
-  // A listed version now waits for review: the add-on's status follows (incomplete -> nominated).
-  await deps.lifecycle.validated(tx, {
-    addonId: addon.id,
-    uploadId: upload.uuid,
-    valid: true,
-    versionId: version.id,
-    actorId: upload.user.id,
-  });
-  // The scanners run first; their job queues the signature (automatic signing) unless an action stops it.
-  await deps.jobs.send('scan-version', { versionId: version.id, sign: upload.automatedSigning }, { transaction: tx });
-  if (!upload.automatedSigning) {
-    const reason =
-      upload.channel === Channel.LISTED
-        ? HumanReviewReason.LISTED_SUBMISSION
-        : HumanReviewReason.AUTO_APPROVAL_DISABLED;
-    await flagForHumanReview(tx, version.id, reason);
-  }
-  deps.logger?.info({ upload: upload.uuid, version: version.id, file: file.id }, 'version created from upload');
-  return version;
-}
-
-function addCompatibility(em: EntityManager, version: Version, pkg: ParsedPackage) {
-  const ranges: [App, { strictMinVersion: string | null; strictMaxVersion: string | null }][] = [
-    [App.BROWSER, pkg.apps.firefox],
-  ];
-  if (pkg.apps.android.strictMinVersion || pkg.apps.android.strictMaxVersion || pkg.type !== AddonType.STATICTHEME) {
-    ranges.push([App.ANDROID, pkg.apps.android]);
-  }
-  for (const [application, range] of ranges) {
-    const min = range.strictMinVersion ?? DEFAULT_MIN;
-    const max = range.strictMaxVersion ?? ANY;
-    em.create(VersionCompat, {
-      version,
-      application,
-      min,
-      max,
-      minInt: versionInt(min) ?? 0,
-      maxInt: versionInt(max) ?? Number.MAX_SAFE_INTEGER,
-    });
+  private async readFile(file: AddonFile): Promise<ZipMember[]> {
+    const local = await this.files.localFile(file.storageKey);
+    if (!local) throw new Error(`file ${file.id}: ${file.storageKey} missing from storage`);
+    try {
+      return await readZip(local.path, this.limits);
+    } finally {
+      await local.release();
+    }
   }
 }

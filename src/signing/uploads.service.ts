@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { User } from '../accounts/user.entity.js';
 import { jwtMessages } from '../auth/jwt.js';
-import { Addon, AddonUser } from '../catalogue/addon.entity.js';
+import { Addon } from '../catalogue/addon.entity.js';
 import {
   addonIdByGuid,
   assertMayCreateAddon,
@@ -18,7 +16,6 @@ import { AddonStatus, addonTypeName, Channel, FileStatus } from '../catalogue/ca
 import { Version } from '../catalogue/version.entity.js';
 import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
-import { canonicalLocale } from '../core/i18n/locales.js';
 import type { JobQueue } from '../jobs/queue.port.js';
 import type { ServiceJobs } from '../jobs/service-jobs.js';
 import type { Storage } from '../storage/storage.port.js';
@@ -28,25 +25,19 @@ import { PackageError } from './package/package.errors.js';
 import { parsePackage, type PackageLimits, type ParsedPackage } from './package/parse.js';
 import { signingErrors } from './signing.errors.js';
 import { submissionErrors } from './submission.errors.js';
-import { createVersionFromUpload } from './upload-processor.js';
+import { createVersionFromUpload } from './version-from-upload.js';
+import { createAddonFromPackage, recordUpload, type ReceivedFile, type UploadRecord } from './upload-record.js';
+
+export type { ReceivedFile } from './upload-record.js';
 import { DeniedGuid } from '../catalogue/denied-guid.entity.js';
 import { FileUpload } from './upload.entity.js';
 import type { ReviewFlagsService } from '../reviews/review-flags.service.js';
 import type { FileUpload as UploadedFile } from 'graphql-upload/processRequest.mjs';
 import { spoolToFile } from '../core/spool.js';
-import { executeSql } from '../db/sql.js';
-import { slugify } from '../catalogue/slug.js';
 import type { UploadType } from './signing.types.js';
 import type { AddonLifecycle } from '../catalogue/lifecycle/lifecycle.service.js';
 import { Permission } from '../auth/permissions.js';
 import { blockCovering } from '../blocklist/blocklist.service.js';
-
-/** A file the HTTP layer received and spooled to a temporary path (removed after the call). */
-export interface ReceivedFile {
-  path: string;
-  filename: string;
-  size: number;
-}
 
 export interface SubmitInput {
   /** From the URL (PUT); null for POST. */
@@ -266,7 +257,7 @@ export class UploadsService {
       const locked = await tx.findOneOrFail(FileUpload, upload.uuid, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (locked.addon) throw submissionErrors.alreadySubmitted();
       const created = !existing;
-      const addon = existing ? tx.merge(existing) : await this.createAddon(tx, pkg, checked.guid, user);
+      const addon = existing ? tx.merge(existing) : await createAddonFromPackage(tx, pkg, checked.guid, user);
       tx.assign(addon, listing.addon);
       tx.assign(locked, { addon, automatedSigning: checked.automatedSigning });
       await tx.flush();
@@ -369,104 +360,7 @@ export class UploadsService {
     }
   }
 
-  private async record(
-    em: EntityManager,
-    args: {
-      addon: Addon | null;
-      user: User;
-      pkg: ParsedPackage;
-      guid: string;
-      version: string;
-      channel: Channel;
-      automatedSigning: boolean;
-      file: ReceivedFile;
-      /** v5: no add-on until the upload is submitted. */
-      detached?: boolean;
-    },
-  ) {
-    const uuid = randomUUID().replaceAll('-', '');
-    const storageKey = `uploads/${uuid.slice(0, 2)}/${uuid}.xpi`;
-    const hash = `sha256:${await sha256File(args.file.path)}`;
-    await this.files.putFile(storageKey, args.file.path);
-    try {
-      return await em.transactional(async (tx) => {
-        const detached = args.detached === true;
-        const created = !args.addon && !detached;
-        const addon = args.addon
-          ? tx.merge(args.addon)
-          : detached
-            ? null
-            : await this.createAddon(tx, args.pkg, args.guid, args.user);
-        const upload = tx.create(FileUpload, {
-          uuid,
-          user: args.user,
-          addon,
-          version: args.version,
-          channel: args.channel,
-          addonType: args.pkg.type,
-          automatedSigning: args.automatedSigning,
-          filename: args.file.filename.slice(0, 255) || 'upload.xpi',
-          storageKey,
-          size: args.file.size,
-          hash,
-        });
-        await tx.flush();
-        if (addon) {
-          await this.lifecycle.submitted(tx, {
-            addon,
-            created,
-            uploadId: uuid,
-            version: args.version,
-            channel: args.channel,
-            actorId: args.user.id,
-          });
-        }
-        await this.jobs.send('validate-upload', { uploadId: uuid }, { transaction: tx });
-        return { upload, created };
-      });
-    } catch (error) {
-      await this.files.delete(storageKey);
-      throw error;
-    }
+  private record(em: EntityManager, args: UploadRecord) {
+    return recordUpload(em, { files: this.files, jobs: this.jobs, lifecycle: this.lifecycle }, args);
   }
-
-  /** A new add-on (status incomplete until a listed version waits for review); its texts come from the manifest. */
-  private async createAddon(em: EntityManager, pkg: ParsedPackage, guid: string, user: User): Promise<Addon> {
-    const locale = (pkg.defaultLocale && canonicalLocale(pkg.defaultLocale.replace('_', '-'))) || 'en-US';
-    const name = (pkg.name ?? '').trim().slice(0, 255) || guid;
-    const addon = Object.assign(new Addon(), {
-      guid,
-      slug: await uniqueSlug(em, name),
-      type: pkg.type,
-      defaultLocale: locale,
-      name: { [locale]: name },
-      summary: pkg.description?.trim() ? { [locale]: pkg.description.trim().slice(0, 250) } : null,
-    });
-    em.persist(addon);
-    em.create(AddonUser, { addon, user, listed: true, position: 0 });
-    await em.flush();
-    return addon;
-  }
-}
-
-async function sha256File(path: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
-}
-
-/** A slug from the name (letters, digits, dashes), made unique with a number; call it in a transaction. */
-export async function uniqueSlug(em: EntityManager, name: string): Promise<string> {
-  const base = slugify(name.normalize('NFKD'), 30);
-  const candidate = /^\d+$/.test(base) ? `addon-${base}` : base;
-  // Concurrent creations of the same name wait for each other (until commit) instead of racing to
-  // the unique index: called inside the creating transaction.
-  await executeSql(em, 'select pg_advisory_xact_lock(hashtext(?))', [`addon-slug:${candidate}`]);
-  const rows = await executeSql<{ slug: string }[]>(em, 'select slug from addons where slug = ? or slug like ?', [
-    candidate,
-    `${candidate}-%`,
-  ]);
-  const taken = new Set(rows.map((r) => r.slug));
-  if (!taken.has(candidate)) return candidate;
-  for (let i = 2; ; i++) if (!taken.has(`${candidate}-${i}`)) return `${candidate}-${i}`;
 }

@@ -20,7 +20,14 @@ import {
   targetLocale,
 } from './manifest.js';
 import { packageErrors } from './package.errors.js';
-import { DEFAULT_ZIP_LIMITS, type ZipFileInfo, type ZipInspection, type ZipLimits, inspectZip } from './zip.js';
+import {
+  DEFAULT_ZIP_LIMITS,
+  type ZipFileInfo,
+  type ZipInspection,
+  type ZipLimits,
+  type ZipMember,
+  inspectZip,
+} from './zip.js';
 
 export interface PackageLimits extends ZipLimits {
   /** Static themes, all files decompressed (compat: 7 MiB). */
@@ -146,6 +153,14 @@ function checkRules(pkg: ParsedPackage, limits: PackageLimits, browserName: stri
   }
 }
 
+async function parseInspection(zip: ZipInspection, limits: PackageLimits, browserName: string): Promise<ParsedPackage> {
+  const manifest = await readManifest(zip, browserName);
+  const messages = await readDefaultMessages(zip, stringOrNull(manifest.default_locale));
+  const pkg = describe(manifest, zip, messages);
+  checkRules(pkg, limits, browserName);
+  return pkg;
+}
+
 /**
  * Reads an uploaded package (a path on local disk) and applies the upload rules that need only
  * the package itself. Refusals are `PackageError`s with the message the signing API returns;
@@ -153,16 +168,25 @@ function checkRules(pkg: ParsedPackage, limits: PackageLimits, browserName: stri
  */
 export async function parsePackage(path: string, options: ParseOptions = {}): Promise<ParsedPackage> {
   const limits: PackageLimits = { ...DEFAULT_PACKAGE_LIMITS, ...options.limits };
-  const browserName = options.browserName ?? 'Firefox';
-  return inspectZip(
-    path,
-    async (zip) => {
-      const manifest = await readManifest(zip, browserName);
-      const messages = await readDefaultMessages(zip, stringOrNull(manifest.default_locale));
-      const pkg = describe(manifest, zip, messages);
-      checkRules(pkg, limits, browserName);
-      return pkg;
+  return inspectZip(path, (zip) => parseInspection(zip, limits, options.browserName ?? 'Firefox'), limits);
+}
+
+/**
+ * `parsePackage` of files already read whole under the same limits (`readZip`): the same rules
+ * and answer, without reading the archive again.
+ */
+export function parsePackageFiles(files: readonly ZipMember[], options: ParseOptions = {}): Promise<ParsedPackage> {
+  const limits: PackageLimits = { ...DEFAULT_PACKAGE_LIMITS, ...options.limits };
+  const byName = new Map(files.map((file) => [file.name, file.data]));
+  const inspection: ZipInspection = {
+    files: files.map((file) => ({ name: file.name, size: file.data.length })),
+    totalSize: files.reduce((total, file) => total + file.data.length, 0),
+    has: (name) => byName.has(name),
+    read: async (name) => {
+      const data = byName.get(name);
+      if (data && data.length > limits.maxReadSize) throw packageErrors.fileTooLarge(name);
+      return data ?? null;
     },
-    limits,
-  );
+  };
+  return parseInspection(inspection, limits, options.browserName ?? 'Firefox');
 }
