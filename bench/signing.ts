@@ -17,6 +17,14 @@
  *   (default 10) concurrent uploaders (polling every BENCH_SIGNING_LOAD_POLL_MS, default 200: 10
  *   clients polling every 50 ms would be a load of their own), and the floor driven at the same
  *   concurrency just before and just after.
+ * - scanners on: BENCH_SIGNING_YARA_RULES (default 20) active YARA rules saved by an admin before
+ *   the first upload (matching nothing, so uploads stay automatically signed), beside the secrets and
+ *   look-alike scanners; the cold upload's version must show all three scanners' results.
+ * - bursts: BENCH_SIGNING_BURSTS (default 5) times, BENCH_SIGNING_BURST_SIZE (default 10) uploads
+ *   started at once by one user (the per-user upload slots at their default: an upload past them
+ *   waits for one), polling every BENCH_SIGNING_BURST_POLL_MS (default 100); p50/p95 per upload.
+ * - /healthz at 10 connections before the first scenario and after the bursts: the figures as
+ *   ratios to its latency, and the issue's targets scaled by its rate (bench/signing-burst.ts).
  * - memory: RSS of the server and of its addons-linter worker process (a child of the server),
  *   warm and idle, highest while the throughput run lasts (sampled every 100 ms), and at the end.
  *
@@ -48,6 +56,15 @@ import {
   type SuiteOptions,
   type RunningServer,
 } from './lib.js';
+import {
+  createYaraRules,
+  measureHealthz,
+  p50p95,
+  runBursts,
+  scannersRun,
+  SIGNING_TARGETS,
+  type HealthzFigures,
+} from './signing-burst.js';
 
 const positive = (name: string, fallback: number): number => {
   const value = Number(process.env[name] ?? fallback);
@@ -70,6 +87,12 @@ export interface SigningSettings {
   settleMs: number;
   /** A random pause of up to this much before each sequential upload, on top of `settleMs`. */
   arrivalJitterMs: number;
+  /** Active YARA rules during the run (scanners on). */
+  yaraRules: number;
+  /** Bursts of `burstSize` uploads started at once by one user, polling every `burstPollMs`. */
+  bursts: number;
+  burstSize: number;
+  burstPollMs: number;
   /** An upload not signed by then is a failure. */
   timeoutMs: number;
   /** Server settings that shape the figures (the service's defaults, left as they are). */
@@ -86,6 +109,10 @@ export function signingSettings(): SigningSettings {
     warmupUploads: 3,
     settleMs: 300,
     arrivalJitterMs: 2000,
+    yaraRules: Math.round(Number(process.env.BENCH_SIGNING_YARA_RULES ?? 20)),
+    bursts: Math.round(positive('BENCH_SIGNING_BURSTS', 5)),
+    burstSize: Math.round(positive('BENCH_SIGNING_BURST_SIZE', 10)),
+    burstPollMs: positive('BENCH_SIGNING_BURST_POLL_MS', 100),
     timeoutMs: 120_000,
     // The configuration defaults (src/config.ts); the bench does not override them.
     server: { validatorWorkers: 1, signingKeyPool: 4, caKeyBits: 4096 },
@@ -163,6 +190,25 @@ export interface SigningReport {
     linterWorkerPids: number[];
     /** The floor's own linter worker, at the end (same addons-linter, same package). */
     baselineLinterWorkerMB: number | null;
+  };
+  /** Bursts of concurrent uploads by one user (default upload slots). */
+  burst: LatencyStats & { bursts: number; size: number; wallP50Ms: number };
+  /** /healthz (10 connections) before the scenarios and after the bursts. */
+  healthz: { before: HealthzFigures; after: HealthzFigures };
+  /** The scanners whose results the cold upload's version shows; the active YARA rules. */
+  scanners: { yaraRules: number; ranOnColdUpload: string[] };
+  /** The issue's targets: absolute, and scaled by this run's /healthz rate against the reference machine's. */
+  targets: {
+    sequentialP50Ms: number;
+    burstP95Ms: number;
+    /** This machine's /healthz rate (mean of before and after) over the reference's: < 1 is slower. */
+    machineSpeed: number;
+    sequentialP50ScaledMs: number;
+    burstP95ScaledMs: number;
+    sequentialMet: boolean;
+    sequentialMetScaled: boolean;
+    burstMet: boolean;
+    burstMetScaled: boolean;
   };
   failures: string[];
 }
@@ -532,11 +578,19 @@ export async function runSigningSuite(options: SigningSuiteOptions): Promise<Sig
     const env = { DATA_DIR: dataDir, SECRET_KEY: BENCH_SECRET_KEY, DATABASE_URL: databaseUrl };
     const created = await runCli(env, ['users:create', '--email', `signing-bench-${RUN}@example.com`, '--api-key']);
     const apiKey = (JSON.parse(created) as { apiKey: ApiKey }).apiKey;
+    const adminCreated = await runCli(env, [
+      'users:create',
+      '--email',
+      `signing-bench-admin-${RUN}@example.com`,
+      '--session',
+      ...['Admin:ScannersRulesEdit', 'Addons:ReviewUnlisted', 'Reviews:Admin'].flatMap((p) => ['--permission', p]),
+    ]);
+    const adminSession = `Bearer ${(JSON.parse(adminCreated) as { sessionToken: string }).sessionToken}`;
 
     const floorStarted = startFloor(floorDir, settings);
     floorStarted.catch(() => undefined);
-    // One API key drives every uploader: its concurrent-upload cap must not be what is measured.
-    server = await startServer({ ...env, MAX_CONCURRENT_UPLOADS_PER_USER: String(Math.max(4, settings.concurrency)) });
+    // One API key drives every uploader, with the default per-user upload slots (past them an upload waits).
+    server = await startServer(env);
     options.track(server);
     const { base } = server;
     const serverPid = server.child.pid!;
@@ -556,13 +610,24 @@ export async function runSigningSuite(options: SigningSuiteOptions): Promise<Sig
       return outcome;
     };
 
-    log('  signing: cold first upload (linter worker start, CA generation) ...');
-    const cold = await mustSign('first');
+    await createYaraRules(base, adminSession, settings.yaraRules);
+    log(
+      `  signing: ${settings.yaraRules} YARA rules active; cold first upload (linter worker start, CA generation) ...`,
+    );
+    const coldGuid = nextGuid();
+    const cold = await uploadUntilSigned(base, apiKey, coldGuid, settings.pollMs, settings.timeoutMs);
+    if (!cold.ok) throw new Error(`first upload failed: ${cold.error}`);
+    const ranOnColdUpload = await scannersRun(base, adminSession, coldGuid);
+    if (ranOnColdUpload.join() !== 'lookalike,secrets,yara') {
+      failures.push(`the scanners that ran on the first upload: ${ranOnColdUpload.join(', ') || 'none'}`);
+    }
     for (let i = 0; i < settings.warmupUploads; i++) await mustSign('warm-up');
     for (let i = 0; i < settings.warmupUploads; i++) await floorOnce(floor, nextGuid());
     const memory = new MemoryWatch(serverPid);
     await sleep(1000);
     const idle = memory.sample();
+    log('  signing: /healthz (10 connections) ...');
+    const healthzBefore = await measureHealthz(base, serverPid);
 
     // Alternating, each after the previous one's background work (key pool refills) has settled.
     const activeFloor = floor;
@@ -592,6 +657,25 @@ export async function runSigningSuite(options: SigningSuiteOptions): Promise<Sig
       const v5 = record(await uploadUntilSignedV5(base, apiKey, nextGuid(), settings.pollMs, settings.timeoutMs));
       if (v5) v5Runs.push(v5);
     }
+
+    log(`  signing: ${settings.bursts} bursts of ${settings.burstSize} uploads started at once by one user ...`);
+    const bursts = await runBursts(
+      settings.bursts,
+      settings.burstSize,
+      async () => {
+        const outcome = await uploadUntilSigned(base, apiKey, nextGuid(), settings.burstPollMs, settings.timeoutMs);
+        return outcome.ok
+          ? { ok: true, totalMs: outcome.totalMs }
+          : { ok: false, totalMs: outcome.totalMs, error: outcome.error };
+      },
+      // A burst arrives at a server at rest (its key pool refilled after the previous one).
+      async () => {
+        await settle();
+        await sleep(3000);
+      },
+    );
+    for (const failure of bursts.failures) record({ ok: false, error: failure, totalMs: 0 });
+    const healthzAfter = await measureHealthz(base, serverPid);
 
     log(`  signing: throughput, ${settings.loadUploads} uploads by ${settings.concurrency} uploaders ...`);
     // The floor runs just before and just after the service, so that a change of the machine's
@@ -646,8 +730,31 @@ export async function runSigningSuite(options: SigningSuiteOptions): Promise<Sig
       latency: stats(load.map((r) => r.totalMs)),
       pollsPerUpload: load.reduce((sum, r) => sum + r.polls, 0) / Math.max(1, load.length),
     };
+    const burst = stats(bursts.samples);
+    const machineSpeed =
+      (healthzBefore.reqPerSec + healthzAfter.reqPerSec) / 2 / SIGNING_TARGETS.referenceHealthzPerSec;
+    const scaled = (ms: number) => Math.round(ms / Math.min(1, machineSpeed));
     return {
       database: adminUrl ? 'postgres' : 'embedded',
+      burst: {
+        ...burst,
+        bursts: settings.bursts,
+        size: settings.burstSize,
+        wallP50Ms: p50p95(bursts.wallMs).p50Ms,
+      },
+      healthz: { before: healthzBefore, after: healthzAfter },
+      scanners: { yaraRules: settings.yaraRules, ranOnColdUpload },
+      targets: {
+        sequentialP50Ms: SIGNING_TARGETS.sequentialP50Ms,
+        burstP95Ms: SIGNING_TARGETS.burstP95Ms,
+        machineSpeed: Math.round(machineSpeed * 100) / 100,
+        sequentialP50ScaledMs: scaled(SIGNING_TARGETS.sequentialP50Ms),
+        burstP95ScaledMs: scaled(SIGNING_TARGETS.burstP95Ms),
+        sequentialMet: latency.p50Ms <= SIGNING_TARGETS.sequentialP50Ms,
+        sequentialMetScaled: latency.p50Ms <= scaled(SIGNING_TARGETS.sequentialP50Ms),
+        burstMet: burst.p95Ms <= SIGNING_TARGETS.burstP95Ms,
+        burstMetScaled: burst.p95Ms <= scaled(SIGNING_TARGETS.burstP95Ms),
+      },
       settings,
       packageBytes: (await extensionPackage(nextGuid(), VERSION)).length,
       coldFirstUploadMs: Math.round(cold.totalMs),
@@ -778,6 +885,7 @@ export function printSigningReport(r: SigningReport): void {
       `timed from sending the PUT to the first poll showing files[0].signed\n`,
   );
   console.log([header, widths.map((w) => '-'.repeat(w)), ...body].map(line).join('\n'));
+  printTargets(r);
   const m = r.memory;
   const rss = (f: RssFigures) =>
     `idle ${fmt(f.idleMB, 0)}, max under load ${fmt(f.maxUnderLoadMB, 0)}, end ${fmt(f.endMB, 0)} MB`;
@@ -803,5 +911,37 @@ export function printSigningReport(r: SigningReport): void {
         `the floor's own worker ${fmt(m.baselineLinterWorkerMB, 0)} MB`,
       ...(r.failures.length ? [`FAILED uploads: ${r.failures.length}`] : []),
     ].join('\n'),
+  );
+}
+
+/** The issue's rows: upload to signed one at a time and in bursts, as ratios to /healthz and absolute, with the targets. */
+function printTargets(r: SigningReport): void {
+  const h = r.healthz;
+  const hz = (h.before.p50Ms + h.after.p50Ms) / 2;
+  const t = r.targets;
+  const verdict = (met: boolean, metScaled: boolean) => (met ? 'met' : metScaled ? 'met when scaled' : 'NOT met');
+  const rows = [
+    ['upload→signed, one at a time (scanners on)', r.latency.p50Ms, r.latency.p95Ms, `p50 <= ${t.sequentialP50Ms} ms`],
+    [
+      `${r.burst.size} concurrent uploads by one user (x${r.burst.bursts})`,
+      r.burst.p50Ms,
+      r.burst.p95Ms,
+      `p95 <= ${t.burstP95Ms} ms`,
+    ],
+  ] as const;
+  console.log(
+    `\n/healthz (10 connections): ${fmt(h.before.reqPerSec, 0)} req/s, p50 ${fmt(h.before.p50Ms, 1)} ms before; ` +
+      `${fmt(h.after.reqPerSec, 0)} req/s, p50 ${fmt(h.after.p50Ms, 1)} ms after ` +
+      `(reference machine ${SIGNING_TARGETS.referenceHealthzPerSec} req/s: this one at ${fmt(t.machineSpeed)}x)`,
+  );
+  for (const [name, p50, p95, target] of rows) {
+    console.log(
+      `${name}: p50 ${fmt(p50, 0)} ms (${fmt(p50 / hz, 0)}x /healthz p50), p95 ${fmt(p95, 0)} ms (${fmt(p95 / hz, 0)}x); target ${target}`,
+    );
+  }
+  console.log(
+    `targets: one at a time ${verdict(t.sequentialMet, t.sequentialMetScaled)} (scaled target ${t.sequentialP50ScaledMs} ms), ` +
+      `bursts ${verdict(t.burstMet, t.burstMetScaled)} (scaled target ${t.burstP95ScaledMs} ms); ` +
+      `scanners on the first upload: ${r.scanners.ranOnColdUpload.join(', ')} with ${r.scanners.yaraRules} YARA rules`,
   );
 }
