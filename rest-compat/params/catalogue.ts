@@ -1,6 +1,8 @@
 import { errors } from '../../src/core/errors.js';
 import type { App } from '../../src/catalogue/catalogue.enums.js';
 import { gate, type ApiVersion } from '../gates.js';
+import { pageVariables } from '../pagination.js';
+import type { RestRequest } from '../route.js';
 import { appParam } from '../shapes/enums.js';
 import { appVersionParam, versionFilter } from '../../src/catalogue/catalogue.service.js';
 
@@ -17,6 +19,17 @@ export function parseVersionFilter(query: URLSearchParams): string | null {
   const filter = query.get('filter') || null;
   versionFilter(filter);
   return filter;
+}
+
+/** A version list's variables (v3/v4 and v5 alike): the add-on, its `filter` and the page. */
+export function versionListVariables(req: RestRequest) {
+  return { addon: req.params.addon, filter: parseVersionFilter(req.query), ...pageVariables(req) };
+}
+
+/** A version in a v5 path: its id (digits), or its number (`2.2`, also written `v2.2`). */
+export function versionIdOrNumber(value: string): { id: number | null; number: string | null } {
+  if (/^\d+$/.test(value)) return { id: parseIntParam(value), number: null };
+  return { id: null, number: /^v\d/.test(value) ? value.slice(1) : value };
 }
 
 export function refuseFilterOnDetail(query: URLSearchParams): void {

@@ -1,5 +1,10 @@
 import { ALL_VERSIONS, gate } from '../gates.js';
-import { parseDetailAppParams, parseIntParam, parseVersionFilter, refuseFilterOnDetail } from '../params/catalogue.js';
+import {
+  parseDetailAppParams,
+  parseIntParam,
+  refuseFilterOnDetail,
+  versionListVariables,
+} from '../params/catalogue.js';
 import { groupedRatingsParam } from '../params/ratings.js';
 import { App } from '../../src/catalogue/catalogue.enums.js';
 import type { Translations } from '../../src/core/i18n/translations.js';
@@ -10,28 +15,11 @@ import type {
   RestAddonVersionsQuery,
   RestCategoriesQuery,
 } from '../generated/operations.js';
-import { paginated, pageVariables } from '../pagination.js';
+import { paginated } from '../pagination.js';
 import { defineRoutes, gql } from '../route.js';
-import {
-  addonFields,
-  queueStandingFields,
-  shapeAddon,
-  shapeQueueStanding,
-  shapeVersion,
-  versionFields,
-} from '../shapes/addons.js';
+import { addonFields, shapeAddon, versionFields } from '../shapes/addons.js';
+import { fullVersionFields, queueStandingFields, shapeVersion, shapeVersionDetail } from '../shapes/versions.js';
 import { enumName, restEnums } from '../shapes/enums.js';
-
-/** Version endpoints show the licence text. */
-const fullVersionFields = gql`
-  fragment RestFullVersionFields on Version {
-    ...RestVersionFields
-    license {
-      text
-    }
-  }
-  ${versionFields}
-`;
 
 /** One text of a translated field: the requested locale's, else en-US's, else any. */
 function oneLocale(value: Translations, lang: string | null): string {
@@ -149,7 +137,7 @@ export const catalogueRoutes = defineRoutes([
       }
       ${fullVersionFields}
     `,
-    variables: (req) => ({ addon: req.params.addon, filter: parseVersionFilter(req.query), ...pageVariables(req) }),
+    variables: versionListVariables,
     shape: (data: RestAddonVersionsQuery, ctx) => paginated(data.addonVersions, ctx, (v) => shapeVersion(v, ctx)),
   },
   {
@@ -176,9 +164,6 @@ export const catalogueRoutes = defineRoutes([
       refuseFilterOnDetail(req.query);
       return { addon: req.params.addon, id: parseIntParam(req.params.version) };
     },
-    shape: (data: RestAddonVersionQuery, ctx) => ({
-      ...shapeVersion(data.addonVersion, ctx),
-      ...shapeQueueStanding(data.addonVersion.queueStanding, ctx),
-    }),
+    shape: (data: RestAddonVersionQuery, ctx) => shapeVersionDetail(data.addonVersion, ctx),
   },
 ]);

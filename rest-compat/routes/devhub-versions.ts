@@ -9,11 +9,12 @@ import type {
   DevhubUpdatePreviewMutation,
   DevhubUploadsQuery,
 } from '../generated/operations.js';
-import { parseIntParam } from '../params/catalogue.js';
+import { parseIntParam, versionIdOrNumber } from '../params/catalogue.js';
+import { jsonObject } from '../params/fields.js';
 import { paginated, pageVariables } from '../pagination.js';
 import { defineSubmissionRoutes, gql, type RestRequest, type SubmissionApiVersion } from '../route.js';
 import { shapePreview } from '../shapes/addons.js';
-import { shapeUpload, uploadFields } from './submission.js';
+import { shapeUpload, uploadFields } from '../shapes/submission.js';
 
 /**
  * The developer hub's v5 endpoints beside the submission API (`submission.ts`): version deletion,
@@ -24,15 +25,12 @@ type Request = RestRequest<SubmissionApiVersion>;
 
 const v5 = { versions: ['v5'] as const, errorStyle: 'drf' as const, auth: ['jwt', 'session'] as const };
 
-const body = (req: Request): Record<string, unknown> =>
-  typeof req.body === 'object' && req.body !== null && !Array.isArray(req.body)
-    ? (req.body as Record<string, unknown>)
-    : {};
+const body = (req: Request) => jsonObject(req.body);
 
 /** A version in a v5 path: its id (digits), or its number (`2.2`, also written `v2.2`). */
 function versionRef(value: string): { versionId: number | null; number: string | null } {
-  if (/^\d+$/.test(value)) return { versionId: parseIntParam(value), number: null };
-  return { versionId: null, number: /^v\d/.test(value) ? value.slice(1) : value };
+  const { id, number } = versionIdOrNumber(value);
+  return { versionId: id, number };
 }
 
 /** `position`: an integer, as a JSON number or a (form) string; absent, null or empty: not given. */

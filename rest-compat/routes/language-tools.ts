@@ -3,7 +3,7 @@ import { errors } from '../../src/core/errors.js';
 import type { ApiVersion } from '../gates.js';
 import type { RestLanguageToolsQuery } from '../generated/operations.js';
 import { defineRoutes, gql, type RestRequest } from '../route.js';
-import { shapeVersion, versionFields } from '../shapes/addons.js';
+import { shapeVersion, versionFields } from '../shapes/versions.js';
 import { addonTypesParam, appParam, enumName, restEnums } from '../shapes/enums.js';
 
 /** The most author names one request filters by (the original splits `author` on commas). */

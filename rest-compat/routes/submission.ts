@@ -4,33 +4,27 @@ import { fieldMessages } from '../../src/core/messages.js';
 import type {
   SubmissionCreateVersionMutation,
   SubmissionEditVersionMutation,
-  SubmissionSubmitMutation,
   SubmissionUploadDetailQuery,
-  SubmissionUploadFieldsFragment,
   SubmissionUploadMutation,
   SubmissionRollbackMutation,
+  SubmissionSubmitMutation,
   SubmissionVersionQuery,
   SubmissionVersionsQuery,
 } from '../generated/operations.js';
-import { categorySlugs } from '../params/addon-edit.js';
-import { parseIntParam, parseVersionFilter, refuseFilterOnDetail } from '../params/catalogue.js';
-import { paginated, pageVariables } from '../pagination.js';
-import {
-  defineSubmissionRoutes,
-  gql,
-  type RestRequest,
-  type ShapeContext,
-  type SubmissionApiVersion,
-} from '../route.js';
-import {
-  queueStandingFields,
-  shapeQueueStanding,
-  shapeVersion as shapeCatalogueVersion,
-  versionFields,
-  type VersionData,
-} from '../shapes/addons.js';
-import { restEnums } from '../shapes/enums.js';
+import { parseIntParam, refuseFilterOnDetail, versionIdOrNumber, versionListVariables } from '../params/catalogue.js';
+import { jsonObject } from '../params/fields.js';
+import { sourceField, submissionVariables } from '../params/submission.js';
 import { releaseNotesVariable, versionFieldVariables } from '../params/version-edit.js';
+import { paginated } from '../pagination.js';
+import { defineSubmissionRoutes, gql } from '../route.js';
+import {
+  shapeSubmissionVersion as shapeVersion,
+  shapeSubmissionVersionDetail,
+  shapeSubmitted,
+  shapeUpload,
+  uploadFields,
+} from '../shapes/submission.js';
+import { queueStandingFields, versionFields } from '../shapes/versions.js';
 
 /**
  * The v5 submission API, as far as web-ext 8+ (and 7 with `--use-submission-api`) uses it: upload
@@ -38,115 +32,10 @@ import { releaseNotesVariable, versionFieldVariables } from '../params/version-e
  * The same operations and pipeline as the signing API (`submitAddonVersion`, `addonUpload`), and
  * the catalogue's version queries; v5's conventions: translated fields as objects of locales, DRF
  * error bodies (`{"detail"}`, field maps), API keys or sessions.
+ *
+ * The table of routes; their objects are shaped in shapes/submission.ts, their bodies read in
+ * params/submission.ts.
  */
-type Request = RestRequest<SubmissionApiVersion>;
-type Context = ShapeContext<SubmissionApiVersion>;
-
-export const uploadFields = gql`
-  fragment SubmissionUploadFields on AddonUpload {
-    uuid
-    channel
-    processed
-    submitted
-    valid
-    validationResults
-    version
-  }
-`;
-
-/** v5's upload object (keys in the original serializer's order). */
-export function shapeUpload(u: SubmissionUploadFieldsFragment, ctx: Context) {
-  return {
-    uuid: u.uuid,
-    channel: restEnums.channel(u.channel),
-    processed: u.processed,
-    submitted: u.submitted,
-    url: `${ctx.baseUrl}/api/v5/addons/upload/${u.uuid}/`,
-    valid: u.valid,
-    validation: u.validationResults,
-    version: u.version,
-  };
-}
-
-/**
- * v5's version object (shapes/addons.ts, as v5's gates say: one `file`, status names, translated
- * fields as objects), whose file `url` is the API-key download (`/api/v4/file/…`: streamed to
- * authors, public files redirected to the mirror), which web-ext fetches with its key.
- */
-function shapeVersion(version: VersionData & { hasSource?: boolean } & DeveloperFacts, ctx: Context) {
-  const shaped = withDeveloperFields(withSource(shapeCatalogueVersion(version, ctx), version), version);
-  const file = version.files[0];
-  if (!file || !('file' in shaped) || !shaped.file) return shaped;
-  const url = `${ctx.baseUrl}/api/v4/file/${file.id}/${new URL(file.url).pathname.split('/').pop()}`;
-  return { ...shaped, file: { ...shaped.file, url } };
-}
-
-/** v5's `has_source` (whether a source code archive is attached), where the document asked for it. */
-function withSource<T extends object>(shaped: T, version: { hasSource?: boolean }): T & { has_source?: boolean } {
-  return version.hasSource === undefined ? shaped : { ...shaped, has_source: version.hasSource };
-}
-
-/** What a document may ask for the developer's view of a version (`approvalNotes`: null for other viewers). */
-interface DeveloperFacts {
-  approvalNotes?: string | null;
-  isDisabled?: boolean;
-}
-
-/**
- * The developer's view of a version (the original's developer version serializer: `approval_notes`
- * after `id`, `is_disabled` after `file`), where the document asked for it and the viewer may read
- * the notes (authors, reviewers of its channel, `Addons:Edit`); other viewers get the plain version.
- */
-function withDeveloperFields<T extends object>(
-  shaped: T,
-  version: DeveloperFacts,
-): T & { approval_notes?: string; is_disabled?: boolean } {
-  if (version.approvalNotes === undefined || version.approvalNotes === null) return shaped;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(shaped)) {
-    if (key === 'channel') out.approval_notes = version.approvalNotes;
-    out[key] = value;
-    if (key === 'file' || key === 'files') out.is_disabled = version.isDisabled ?? false;
-  }
-  return out as T;
-}
-
-/**
- * A version edit's `source`: a multipart file part. Anything else named `source` is DRF's refusal
- * of a non-file (a JSON body cannot carry one); absent or null: no change.
- */
-function sourceField(req: Request): Upload | null {
-  const { source } = form(req);
-  if (source === undefined || source === null) return null;
-  if (source instanceof Upload) return source;
-  throw errors.field('source', 'The submitted data was not a file. Check the encoding type on the form.');
-}
-
-/**
- * The add-on after a submission, with the new `version`. `current_version` falls back to the
- * submitted listed version while none is public (web-ext 7 reads it after creating a listed add-on).
- */
-function shapeSubmitted(data: SubmissionSubmitMutation, ctx: Context) {
-  const { addon, createdVersion } = data.submitAddonVersion.upload;
-  if (!addon || !createdVersion) throw new Error('a submitted upload has its add-on and version');
-  const version = shapeVersion(createdVersion, ctx);
-  const listed = createdVersion.channel === 'LISTED';
-  return {
-    id: addon.id,
-    categories: addon.categories.filter((c) => c.application === 'BROWSER').map((c) => c.slug),
-    current_version: addon.currentVersion ? shapeVersion(addon.currentVersion, ctx) : listed ? version : null,
-    description: addon.description,
-    edit_url: addon.editUrl,
-    guid: addon.guid,
-    latest_unlisted_version: addon.latestUnlistedVersion ? shapeVersion(addon.latestUnlistedVersion, ctx) : null,
-    name: addon.name,
-    slug: addon.slug,
-    status: restEnums.status(addon.status, 'v4'),
-    summary: addon.summary,
-    url: addon.url,
-    version,
-  };
-}
 
 const submitDocument = gql`
   mutation SubmissionSubmit($uploadUuid: String!, $guid: String, $metadata: SubmissionMetadataInput) {
@@ -185,47 +74,7 @@ const submitDocument = gql`
   ${versionFields}
 `;
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/**
- * `{"version": {"upload": "<uuid>", "license": …}, "name": …, "summary": …, "categories": […]}`:
- * the upload to submit and the listing metadata (web-ext's `--amo-metadata` merges into it).
- */
-function submissionVariables(req: Request, guid: string | null) {
-  const body = isObject(req.body) ? req.body : {};
-  const version = body.version;
-  if (!isObject(version)) throw errors.field('version', fieldMessages.required);
-  if (typeof version.upload !== 'string' || !version.upload) throw errors.field('upload', fieldMessages.required);
-  const categories = categorySlugs(body.categories);
-  const license = version.license;
-  if (license !== undefined && license !== null && typeof license !== 'string') {
-    throw errors.field('license', 'Incorrect type. Expected slug value.');
-  }
-  return {
-    uploadUuid: version.upload,
-    guid,
-    metadata: {
-      name: body.name ?? null,
-      summary: body.summary ?? null,
-      description: body.description ?? null,
-      categories,
-      license: license ?? null,
-    },
-  };
-}
-
-function form(req: Request): Record<string, unknown> {
-  return isObject(req.body) ? req.body : {};
-}
-
 const v5 = { versions: ['v5'] as const, errorStyle: 'drf' as const };
-
-/** A version in a v5 path: its id (digits), or its number (`2.2`, also written `v2.2`). */
-function versionIdOrNumber(value: string): { id: number | null; number: string | null } {
-  if (/^\d+$/.test(value)) return { id: parseIntParam(value), number: null };
-  return { id: null, number: /^v\d/.test(value) ? value.slice(1) : value };
-}
 
 export const submissionRoutes = defineSubmissionRoutes([
   {
@@ -244,7 +93,7 @@ export const submissionRoutes = defineSubmissionRoutes([
       ${uploadFields}
     `,
     variables: (req) => {
-      const { upload, channel } = form(req);
+      const { upload, channel } = jsonObject(req.body);
       return {
         upload: upload instanceof Upload ? upload : null,
         channel: typeof channel === 'string' ? channel : null,
@@ -307,7 +156,7 @@ export const submissionRoutes = defineSubmissionRoutes([
       }
       ${versionFields}
     `,
-    variables: (req) => ({ addon: req.params.addon, filter: parseVersionFilter(req.query), ...pageVariables(req) }),
+    variables: versionListVariables,
     shape: (data: SubmissionVersionsQuery, ctx) => paginated(data.addonVersions, ctx, (v) => shapeVersion(v, ctx)),
   },
   {
@@ -336,10 +185,7 @@ export const submissionRoutes = defineSubmissionRoutes([
       refuseFilterOnDetail(req.query);
       return { addon: req.params.addon, ...versionIdOrNumber(req.params.version!) };
     },
-    shape: (data: SubmissionVersionQuery, ctx) => ({
-      ...shapeVersion(data.addonVersion, ctx),
-      ...shapeQueueStanding(data.addonVersion.queueStanding, ctx),
-    }),
+    shape: (data: SubmissionVersionQuery, ctx) => shapeSubmissionVersionDetail(data.addonVersion, ctx),
   },
   {
     ...v5,
@@ -372,7 +218,7 @@ export const submissionRoutes = defineSubmissionRoutes([
       ${versionFields}
     `,
     variables: (req) => {
-      const { upload, license } = form(req);
+      const { upload, license } = jsonObject(req.body);
       if (typeof upload !== 'string' || !upload) throw errors.field('upload', fieldMessages.required);
       if (license !== undefined && license !== null && typeof license !== 'string') {
         throw errors.field('license', 'Incorrect type. Expected slug value.');
@@ -445,15 +291,12 @@ export const submissionRoutes = defineSubmissionRoutes([
       ${queueStandingFields}
     `,
     variables: (req) => {
-      const newVersion = form(req).version;
+      const newVersion = jsonObject(req.body).version;
       if (newVersion === undefined || newVersion === null) throw errors.field('version', fieldMessages.required);
       if (typeof newVersion !== 'string') throw errors.field('version', 'Not a valid string.');
       return { addon: req.params.addon, version: parseIntParam(req.params.version), newVersion };
     },
     status: 201,
-    shape: (data: SubmissionRollbackMutation, ctx) => ({
-      ...shapeVersion(data.rollbackVersion, ctx),
-      ...shapeQueueStanding(data.rollbackVersion.queueStanding, ctx),
-    }),
+    shape: (data: SubmissionRollbackMutation, ctx) => shapeSubmissionVersionDetail(data.rollbackVersion, ctx),
   },
 ]);
