@@ -5,7 +5,7 @@ import type { ResponseCache, TaggedAnswer } from '../src/core/response-cache.js'
 import type { ShapeContext } from './route.js';
 
 /**
- * Pages assembled from cached parts (issue 24, item 1). A page of add-ons (search results, say)
+ * Pages assembled from cached parts, so that a busy page is cheap. A page of add-ons (search results, say)
  * costs its id lookup and an assembly: each item's JSON is a part, rendered once per shape variant
  * (API version, origin, language, link wrapping) by its own GraphQL document for anonymous
  * callers, kept in the answer cache under the tags of what it shows (`global`, its add-on's

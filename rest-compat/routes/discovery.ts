@@ -7,6 +7,7 @@ import type {
 import { defineRoutes, gql, type RestRequest, type ShapeContext } from '../route.js';
 import { addonFields, shapeAddonSubset, versionFields } from '../shapes/addons.js';
 import { flatText, sourceText } from '../shapes/editorial-text.js';
+import { escapeHtml } from '../../src/core/html.js';
 
 const itemFields = gql`
   fragment RestDiscoveryItemFields on DiscoveryItem {
@@ -24,14 +25,6 @@ const itemFields = gql`
   ${addonFields}
   ${versionFields}
 `;
-
-const escapeHtml = (text: string) =>
-  text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
 
 /** The description in the request language; the add-on summary falls back to its default locale. */
 function descriptionText(item: RestDiscoveryItemFieldsFragment, ctx: ShapeContext): string | null {

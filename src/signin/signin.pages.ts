@@ -5,7 +5,7 @@ import { Viewer } from '../auth/viewer.js';
 import { createRequestContext, type RequestContext } from '../core/context.js';
 import { asAppError, ErrorCode } from '../core/errors.js';
 import { baseUrlOf, userAgentOf } from '../core/http.js';
-import { escapeHtml } from '../signing/validation/report.js';
+import { escapeHtml } from '../core/html.js';
 import type { SigninLinksService } from './signin-links.service.js';
 import type { SigninErrorCode } from './signin-accounts.js';
 import type { SigninService } from './signin.service.js';

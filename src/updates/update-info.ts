@@ -5,6 +5,7 @@ import { canonicalLocale, DEFAULT_LOCALE } from '../core/i18n/locales.js';
 import type { Translations } from '../core/i18n/translations.js';
 import { lengthProblem } from '../core/text-limits.js';
 import { selectRows } from '../db/rows.js';
+import { escapeHtml } from '../core/html.js';
 
 /**
  * A version's release notes as Firefox shows them beside an available update (the update entry's
@@ -56,18 +57,11 @@ export async function updateInfoPage(
 
 function renderNotes(text: string, locale: string): string {
   const dir = RTL_LANGUAGES.has(locale.split('-')[0]) ? 'rtl' : 'ltr';
-  const body = escapeXml(text).replace(/\r\n|\r|\n/g, '<br/>\n');
+  const body = escapeHtml(text).replace(/\r\n|\r|\n/g, '<br/>\n');
   return (
     '<!DOCTYPE html>\n' +
-    `<html lang="${escapeXml(locale)}" dir="${dir}" xmlns="http://www.w3.org/1999/xhtml">\n` +
+    `<html lang="${escapeHtml(locale)}" dir="${dir}" xmlns="http://www.w3.org/1999/xhtml">\n` +
     '<head>\n  <meta http-equiv="Content-Type" content="application/xhtml+xml; charset=utf-8"/>\n  <title></title>\n</head>\n' +
     `<body>\n<p>${body}</p>\n</body>\n</html>\n`
-  );
-}
-
-function escapeXml(text: string): string {
-  return text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
   );
 }
