@@ -1,6 +1,7 @@
 import { buildAppSchema } from '../src/graphql/schema.js';
 import { compileRoutes } from './engine.js';
 import type { RouteDefinition } from './route.js';
+import { routes } from './routes/index.js';
 
 const route = (document: string, extra: Partial<RouteDefinition> = {}): RouteDefinition => ({
   method: 'GET',
@@ -22,6 +23,26 @@ describe('compileRoutes', () => {
     expect(() =>
       compileRoutes(schema, [route('query A { siteStatus { readOnly } }'), route('query B { siteStatus { notice } }')]),
     ).toThrow(/declared twice/);
+  });
+
+  it('compiles every document of the route table with graphql-jit (the server compiles each at its first request)', async () => {
+    const schema = await buildAppSchema(null);
+    const table = compileRoutes(schema, routes, { jit: 'eager' });
+    const compiled = [...table.values()].flat();
+    expect(compiled.length).toBeGreaterThanOrEqual(routes.length);
+    for (const route of compiled) {
+      expect(typeof route.run).toBe('function');
+      if (route.definition.parts) expect(typeof route.parts?.skeleton).toBe('function');
+    }
+  });
+
+  it('compiles a document with graphql-jit at its first run when asked to wait', async () => {
+    const schema = await buildAppSchema(null);
+    const [lazy] = compileRoutes(schema, [route('query Ok { __typename }')], { jit: 'lazy' }).get('v4')!;
+    const [eager] = compileRoutes(schema, [route('query Ok { __typename }')]).get('v4')!;
+    expect(lazy.run).not.toBe(eager.run);
+    expect(await lazy.run({}, {})).toEqual({ data: { __typename: 'Query' } });
+    expect(await lazy.run({}, {})).toEqual(await eager.run({}, {}));
   });
 
   it('compiles path variables', async () => {

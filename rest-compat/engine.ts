@@ -1,7 +1,15 @@
 import { join } from 'node:path';
 import type { Request, RequestHandler, Response } from 'express';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Kind, parse, validate, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import {
+  Kind,
+  parse,
+  validate,
+  type DocumentNode,
+  type ExecutionResult,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
 import type { AuthScheme } from '../src/auth/authenticator.js';
 import { operationSchemes } from '../src/auth/credentials.js';
 import { Viewer } from '../src/auth/viewer.js';
@@ -53,6 +61,15 @@ interface CompiledRoute {
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const VERSIONED_PATH = /^\/api\/(v3|v4|v5)(\/.*)$/;
 
+export interface CompileRoutesOptions {
+  /**
+   * When graphql-jit compiles the documents: `eager`, here (a failure is one of the problems);
+   * `lazy`, at each route's first request (the server's boot: compiling all of them was over half
+   * of its start's work; rest-compat/engine.test.ts compiles the whole table eagerly).
+   */
+  jit?: 'eager' | 'lazy';
+}
+
 /**
  * Parses and validates every route's document against the schema. Any problem stops the boot
  * with the list of bad routes, so a broken entry never reaches a request.
@@ -60,7 +77,9 @@ const VERSIONED_PATH = /^\/api\/(v3|v4|v5)(\/.*)$/;
 export function compileRoutes(
   schema: GraphQLSchema,
   routes: readonly AnyRouteDefinition[],
+  options: CompileRoutesOptions = {},
 ): Map<ApiVersion, CompiledRoute[]> {
+  const jit = options.jit ?? 'eager';
   const problems: string[] = [];
   const byVersion = new Map<ApiVersion, CompiledRoute[]>([
     ['v3', []],
@@ -71,7 +90,7 @@ export function compileRoutes(
   // Each entry is only ever called with a version it declares (the path's), so the wider type is safe.
   for (const definition of routes as readonly EngineRoute[]) {
     const label = `${definition.method} ${definition.path} (${definition.versions.join(', ')})`;
-    const compiled = compileDocument(schema, definition.document, label, problems);
+    const compiled = compileDocument(schema, definition.document, label, problems, jit);
     if (!compiled) continue;
     const accepted = operationSchemes(schema, compiled.document, compiled.operation);
     const narrowed = definition.auth ?? accepted;
@@ -83,8 +102,8 @@ export function compileRoutes(
     const { run } = compiled;
     let parts: CompiledRoute['parts'];
     if (definition.parts) {
-      const skeleton = compileDocument(schema, definition.parts.skeleton, `${label} skeleton`, problems);
-      const partsRun = compileDocument(schema, definition.parts.document, `${label} parts`, problems);
+      const skeleton = compileDocument(schema, definition.parts.skeleton, `${label} skeleton`, problems, jit);
+      const partsRun = compileDocument(schema, definition.parts.document, `${label} parts`, problems, jit);
       if (!skeleton || !partsRun) continue;
       parts = { skeleton: skeleton.run, run: partsRun.run };
     }
@@ -113,6 +132,7 @@ function compileDocument(
   source: string,
   label: string,
   problems: string[],
+  jit: 'eager' | 'lazy',
 ): { document: DocumentNode; operation: OperationDefinitionNode; run: CompiledOperation } | null {
   let document: DocumentNode;
   try {
@@ -133,12 +153,35 @@ function compileDocument(
     problems.push(`${label}: ${validationErrors.map((e) => e.message).join('; ')}`);
     return null;
   }
-  const run = compileOperation(schema, document, operations[0].name.value);
+  const name = operations[0].name.value;
+  if (jit === 'lazy')
+    return { document, operation: operations[0], run: compiledAtFirstRun(schema, document, name, label) };
+  const run = compileOperation(schema, document, name);
   if (typeof run !== 'function') {
-    problems.push(`${label}: graphql-jit: ${run.errors?.map((e) => e.message).join('; ')}`);
+    problems.push(`${label}: ${jitErrors(run)}`);
     return null;
   }
   return { document, operation: operations[0], run };
+}
+
+const jitErrors = (result: ExecutionResult) => `graphql-jit: ${result.errors?.map((e) => e.message).join('; ')}`;
+
+/** A validated document compiled by graphql-jit when first run (a failure, which eager compiling rules out in the tests, is a 500). */
+function compiledAtFirstRun(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  name: string,
+  label: string,
+): CompiledOperation {
+  let compiled: CompiledOperation | undefined;
+  return (context, variables) => {
+    if (!compiled) {
+      const run = compileOperation(schema, document, name);
+      if (typeof run !== 'function') throw new Error(`${label}: ${jitErrors(run)}`);
+      compiled = run;
+    }
+    return compiled(context, variables);
+  };
 }
 
 function compilePath(path: string): { pattern: RegExp; paramNames: string[] } {
@@ -176,7 +219,7 @@ const UPLOAD_FILES = 5;
  * pre-parsed document in-process against the same schema and context as /graphql, shape the result.
  */
 export function createRestHandler({ schema, services, db, routes }: RestEngineOptions): RequestHandler {
-  const table = compileRoutes(schema, routes);
+  const table = compileRoutes(schema, routes, { jit: 'lazy' });
   const { logger, config } = services;
   const cache = services.responseCache;
   const cacheKeys = new RestCacheKeys();
