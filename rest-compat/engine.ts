@@ -64,7 +64,7 @@ const VERSIONED_PATH = /^\/api\/(v3|v4|v5)(\/.*)$/;
 export interface CompileRoutesOptions {
   /**
    * When graphql-jit compiles the documents: `eager`, here (a failure is one of the problems);
-   * `lazy`, at each route's first request (the server's boot: compiling all of them was over half
+   * `lazy`, at each route's first request (the server's boot: compiling all of them was a sixth
    * of its start's work; rest-compat/engine.test.ts compiles the whole table eagerly).
    */
   jit?: 'eager' | 'lazy';
