@@ -2,6 +2,7 @@ import { AddonStatus, AddonType, App, Platform, PromotedCategory } from '../src/
 import type { Addon } from '../src/catalogue/addon.entity.js';
 import { createAddon } from './helpers/catalogue.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
+import { searchCatalogueBase } from './fixtures/search-catalogue.js';
 
 let t: TestApp;
 let queries = 0;
@@ -11,14 +12,10 @@ let bob: number;
 
 beforeAll(async () => {
   t = await startTestApp({ onQuery: () => queries++ });
-  alice = (await t.createUser({ username: 'alice' })).id;
-  bob = (await t.createUser({ username: 'bob' })).id;
+  const base = await searchCatalogueBase(t);
+  ({ alice, bob } = base);
+  const { privacy } = base;
   const em = t.em();
-  const [privacy] = await em
-    .getConnection()
-    .execute<{ id: number }[]>(
-      `select id from categories where application = 1 and type = 1 and slug = 'privacy-security'`,
-    );
   const day = (n: number) => new Date(Date.UTC(2020, 0, n));
   a.dark = await createAddon(em, {
     slug: 'dark-reader',

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { AddonRole, AddonUser } from '../src/catalogue/addon.entity.js';
 import { AddonStatus, AddonType, Channel } from '../src/catalogue/catalogue.enums.js';
 import { Version } from '../src/catalogue/version.entity.js';
 import { FileUpload } from '../src/signing/upload.entity.js';
 import { User } from '../src/accounts/user.entity.js';
-import { createAddon } from './helpers/catalogue.js';
+import { type createAddon } from './helpers/catalogue.js';
 import { keyCaller, type KeyCaller } from './helpers/callers.js';
+import { FORBIDDEN, as, developerCallers, ownedAddon as ownedAddonOf } from './fixtures/developer-callers.js';
 import { animate, png } from './helpers/images.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 
@@ -19,31 +19,17 @@ let owner: KeyCaller;
 let developer: string;
 let stranger: string;
 
-const FORBIDDEN = 'You do not have permission to perform this action.';
-
 beforeAll(async () => {
   t = await startTestApp();
-  owner = await keyCaller(t, { username: 'owner' });
-  developer = `Bearer ${(await t.createUser({ username: 'developer', session: true })).sessionToken}`;
-  stranger = `Bearer ${(await t.createUser({ username: 'stranger', session: true })).sessionToken}`;
+  ({ owner, developer, stranger } = await developerCallers(t));
 }, 120_000);
 afterAll(() => t.close());
 
 /** An answer without the origin of its URLs (each request of the test client has its own port). */
 const local = (value: unknown): unknown => JSON.parse(JSON.stringify(value).replace(/http:\/\/127\.0\.0\.1:\d+/g, ''));
 
-const as = <R extends { set: (k: string, v: string) => R }>(token: string | null, req: R): R =>
-  token ? req.set('Authorization', token) : req;
-
 /** An add-on with the owner (and the developer, role developer) as authors. */
-async function ownedAddon(spec: Parameters<typeof createAddon>[1] = {}) {
-  const em = t.em();
-  const addon = await createAddon(em, { authors: [{ id: owner.id }], ...spec });
-  const dev = await em.findOneOrFail(User, { username: 'developer' });
-  em.create(AddonUser, { addon, user: dev, role: AddonRole.DEVELOPER, listed: false, position: 1 });
-  await em.flush();
-  return addon;
-}
+const ownedAddon = (spec: Parameters<typeof createAddon>[1] = {}) => ownedAddonOf(t, owner, spec);
 
 async function versionIds(addonId: number): Promise<Record<string, number>> {
   const rows = await t.em().find(Version, { addon: addonId });

@@ -3,6 +3,7 @@ import type { Addon } from '../src/catalogue/addon.entity.js';
 import { rangeFilterTags } from '../src/search/search.cache-tags.js';
 import { createAddon } from './helpers/catalogue.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
+import { searchCatalogueBase } from './fixtures/search-catalogue.js';
 
 /**
  * Every documented parameter and sort of the v5 add-on search and autocomplete
@@ -17,14 +18,10 @@ const at = (iso: string) => new Date(iso);
 
 beforeAll(async () => {
   t = await startTestApp();
-  alice = (await t.createUser({ username: 'alice' })).id;
-  bob = (await t.createUser({ username: 'bob' })).id;
+  const base = await searchCatalogueBase(t);
+  ({ alice, bob } = base);
+  const { privacy } = base;
   const em = t.em();
-  const [privacy] = await em
-    .getConnection()
-    .execute<{ id: number }[]>(
-      `select id from categories where application = 1 and type = 1 and slug = 'privacy-security'`,
-    );
   a.alpha = await createAddon(em, {
     slug: 'alpha-tabs',
     name: { 'en-US': 'Alpha Tabs' },

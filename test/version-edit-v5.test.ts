@@ -1,11 +1,10 @@
-import { AddonRole, AddonUser } from '../src/catalogue/addon.entity.js';
 import { AddonStatus, AddonType, App, FileStatus } from '../src/catalogue/catalogue.enums.js';
 import { License } from '../src/catalogue/license.entity.js';
 import { AddonActivity } from '../src/catalogue/lifecycle/activity.entity.js';
 import { AddonFile, Version, VersionCompat } from '../src/catalogue/version.entity.js';
-import { User } from '../src/accounts/user.entity.js';
-import { createAddon } from './helpers/catalogue.js';
-import { keyCaller, type KeyCaller } from './helpers/callers.js';
+import { type createAddon } from './helpers/catalogue.js';
+import type { KeyCaller } from './helpers/callers.js';
+import { FORBIDDEN, as, developerCallers, ownedAddon as ownedAddonOf } from './fixtures/developer-callers.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { extension, waitFor } from './helpers/signing.js';
 
@@ -20,13 +19,9 @@ let developer: string;
 let stranger: string;
 let reviewer: string;
 
-const FORBIDDEN = 'You do not have permission to perform this action.';
-
 beforeAll(async () => {
   t = await startTestApp();
-  owner = await keyCaller(t, { username: 'owner' });
-  developer = `Bearer ${(await t.createUser({ username: 'developer', session: true })).sessionToken}`;
-  stranger = `Bearer ${(await t.createUser({ username: 'stranger', session: true })).sessionToken}`;
+  ({ owner, developer, stranger } = await developerCallers(t));
   reviewer = `Bearer ${(await t.createUser({ username: 'reviewer', session: true, permission: ['Addons:Review'] })).sessionToken}`;
   const em = t.em();
   for (const app of [App.BROWSER, App.ANDROID]) {
@@ -43,16 +38,10 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => t.close());
 
-const as = <R extends { set: (k: string, v: string) => R }>(token: string | null, req: R): R =>
-  token ? req.set('Authorization', token) : req;
-
+/** An add-on of the owner and the developer, with its version 1.0. */
 async function ownedAddon(spec: Parameters<typeof createAddon>[1] = {}) {
-  const em = t.em();
-  const addon = await createAddon(em, { authors: [{ id: owner.id }], versions: [{ version: '1.0' }], ...spec });
-  const dev = await em.findOneOrFail(User, { username: 'developer' });
-  em.create(AddonUser, { addon, user: dev, role: AddonRole.DEVELOPER, listed: false, position: 1 });
-  await em.flush();
-  const version = await em.findOneOrFail(Version, { addon: addon.id, version: '1.0' });
+  const addon = await ownedAddonOf(t, owner, { versions: [{ version: '1.0' }], ...spec });
+  const version = await t.em().findOneOrFail(Version, { addon: addon.id, version: '1.0' });
   return { addon, versionId: version.id };
 }
 
