@@ -127,8 +127,9 @@ export const commands: Record<string, CliCommand> = {
   },
   'search:reindex': {
     summary: "Recompute every add-on's search columns and refill the search engine's index; prints the count",
-    usage: 'search:reindex',
-    options: {},
-    run: (services, em) => reindex(em, services.search),
+    usage: 'search:reindex [--rebuild-postings]',
+    options: { 'rebuild-postings': { type: 'boolean' } },
+    run: (services, em, values) =>
+      reindex(em, services.search, { rebuildPostings: values['rebuild-postings'] === true }),
   },
 };

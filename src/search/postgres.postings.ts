@@ -55,15 +55,48 @@ export async function postingsTop(
   return { hits: hits.slice(0, k), total: count ? Number(head.total) + extra : null };
 }
 
-/** Rebuilds the postings from `addons` (reindex): the table emptied, every searchable add-on's filled anew. */
-export async function rebuildPostings(execute: Execute): Promise<void> {
-  await execute(sql`truncate addon_search_postings`);
-  await execute(sql`insert into addon_search_postings (lexeme, score, addon_id)
-    select s.lexeme, s.score, r.id from (
+/** Every searchable add-on's postings computed from its row: (lexeme, score, id). */
+const computedPostings = sql`select s.lexeme, s.score, r.id from (
       select r.id, r.search_vector || ''::tsvector as v, r.average_daily_users as adu, r.promoted_category as promoted
       from addons r where ${raw(publicAddonSql('r'))} offset 0
-    ) r, lateral addon_search_postings_of(r.v, r.adu, r.promoted) s`);
+    ) r, lateral addon_search_postings_of(r.v, r.adu, r.promoted) s`;
+
+/** Rebuilds the postings from `addons` (reindex --rebuild-postings): the table emptied, every searchable add-on's filled anew. */
+export async function rebuildPostings(execute: Execute): Promise<void> {
+  await execute(sql`truncate addon_search_postings`);
+  await execute(sql`insert into addon_search_postings (lexeme, score, addon_id) ${computedPostings}`);
   await execute(sql`analyze addon_search_postings`);
+}
+
+/**
+ * Brings the postings to exactly what `rebuildPostings` would write, writing only the difference:
+ * every posting computed from `addons` is matched against the table by its full key (one hash
+ * join); the ones the table lacks are inserted, the ones nothing computes any more deleted (by
+ * their key, one index probe each). The triggers keep the postings in step, so after a seed or a
+ * migration this is usually a read of both sides and no write; searches meanwhile keep reading
+ * the postings (a truncate would leave them empty until the insert commits). Returns the number
+ * of postings inserted and deleted.
+ */
+export async function syncPostings(execute: Execute): Promise<{ inserted: number; deleted: number }> {
+  const [counts] = await execute<{ inserted: number; deleted: number }>(sql`
+    with d as materialized (
+      select f.lexeme as new_lexeme, f.score as new_score, f.id as new_id,
+             p.lexeme as old_lexeme, p.score as old_score, p.addon_id as old_id
+      from (${computedPostings}) f full join addon_search_postings p
+        on p.lexeme = f.lexeme and p.score = f.score and p.addon_id = f.id
+      where f.id is null or p.addon_id is null
+    ), gone as (
+      delete from addon_search_postings p using d
+      where d.new_id is null and p.lexeme = d.old_lexeme and p.score = d.old_score and p.addon_id = d.old_id
+      returning 1
+    ), added as (
+      insert into addon_search_postings (lexeme, score, addon_id)
+      select new_lexeme, new_score, new_id from d where old_id is null
+      returning 1
+    )
+    select (select count(*) from added)::int as inserted, (select count(*) from gone)::int as deleted`);
+  if (counts.inserted || counts.deleted) await execute(sql`analyze addon_search_postings`);
+  return { inserted: Number(counts.inserted), deleted: Number(counts.deleted) };
 }
 
 const byScore = (x: Scored, y: Scored) => y.score - x.score || y.id - x.id;
