@@ -1,6 +1,5 @@
 import type { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { User } from '../accounts/user.entity.js';
 import { createRequestContext, type RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
 import {
@@ -16,17 +15,16 @@ import { readClientStream } from '../core/spool.js';
 import { mergeTranslations, parseTranslationsInput } from '../core/i18n/translations.js';
 import { lengthProblem } from '../core/text-limits.js';
 import type { Storage } from '../storage/storage.port.js';
-import { type Addon, AddonUser } from './addon.entity.js';
-import { answerInvitation, editListing, existingAddon, manageAuthors } from './addon-access.js';
-import { addonPoliciesById, authorsByAddonId, previewsByAddonId } from './catalogue.loaders.js';
+import type { Addon } from './addon.entity.js';
+import { ListingAuthors, editableAddon } from './listing-authors.js';
+import { addonPoliciesById, previewsByAddonId } from './catalogue.loaders.js';
 import { applyListingEdit } from './listing-edit.js';
 import { ownTransaction } from '../db/conflict-retries.js';
 import type { AddonLifecycle } from './lifecycle/lifecycle.service.js';
 import { ICON_SIZES } from './catalogue.urls.js';
 import type { CatalogueService } from './catalogue.service.js';
 import type { CategoriesService } from './categories.service.js';
-import { type AddonAuthorDetailType, AuthorRole, type UpdateAddonListingInput } from './listing.types.js';
-import { PendingAuthor } from './pending-author.entity.js';
+import { type AddonAuthorDetailType, type AuthorRole, type UpdateAddonListingInput } from './listing.types.js';
 import { Preview } from './preview.entity.js';
 
 export const MAX_IMAGE_BYTES = 4 * 1024 * 1024;
@@ -48,8 +46,12 @@ export interface UploadedFile {
  * What an add-on's developers change on its listing: texts, categories, tags, licence, payment
  * flag, default locale; owners also manage authors. Previews and icon are PNG or JPEG uploads (at
  * most 4 MB, not animated), decoded and re-encoded at their stored sizes (`core/images.ts`).
+ *
+ * The authors' part is ListingAuthors (listing-authors.ts); its operations are answered here too.
  */
 export class ListingService {
+  private readonly authors: ListingAuthors;
+
   constructor(
     private readonly catalogue: CatalogueService,
     private readonly categories: CategoriesService,
@@ -59,21 +61,15 @@ export class ListingService {
     /** The process's image renders (one queue for icons, previews and account pictures). */
     private readonly images: ImageRenderer = new ImageRenderer(),
     /** Queues the invitation mail (the `author-invitation-mail` job), in `em`'s transaction. */
-    private readonly queueInvitationMail: (em: EntityManager, pendingId: number) => Promise<unknown> = async () =>
-      undefined,
+    queueInvitationMail: (em: EntityManager, pendingId: number) => Promise<unknown> = async () => undefined,
     /** Writes the developer's disabled flag of a listing edit. */
     private readonly lifecycle?: AddonLifecycle,
-  ) {}
+  ) {
+    this.authors = new ListingAuthors(catalogue, reindex, queueInvitationMail);
+  }
 
-  /**
-   * The add-on (404 unknown or deleted), when the caller may edit its listing (`editListing`) or,
-   * for owners-only actions (`owner`), manage its authors (`manageAuthors`): the rules the
-   * operations declare (anonymous callers: 401, the operations' `@Requires`).
-   */
-  private async editable(ctx: RequestContext, identifier: string, owner = false): Promise<Addon> {
-    const addon = existingAddon(ctx, await this.catalogue.lookup(ctx, identifier), 'nobody');
-    await (owner ? manageAuthors : editListing)(ctx, addon);
-    return addon;
+  private editable(ctx: RequestContext, identifier: string): Promise<Addon> {
+    return editableAddon(ctx, this.catalogue, identifier);
   }
 
   /**
@@ -119,165 +115,52 @@ export class ListingService {
     return addon;
   }
 
-  /**
-   * Every author of the add-on (listed or not, in position order) with their addresses: for its
-   * authors and Addons:Edit (403 otherwise; anonymous callers 401 from the operation).
-   */
-  async authorDetails(ctx: RequestContext, addonId: number): Promise<AddonAuthorDetailType[]> {
-    if (ctx.viewer.userId === null) throw errors.notAuthenticated();
-    await editListing(ctx, { id: addonId });
-    const authors = await ctx.em.find(
-      AddonUser,
-      { addon: addonId },
-      { populate: ['user'], orderBy: { position: 'asc', id: 'asc' } },
-    );
-    return authors.map((a) => ({
-      userId: a.user.id,
-      name: a.user.displayName || a.user.username,
-      email: a.user.email,
-      role: a.role as AuthorRole,
-      listed: a.listed,
-      position: a.position,
-    }));
+  // Authors (listing-authors.ts)
+
+  authorDetails(ctx: RequestContext, addonId: number): Promise<AddonAuthorDetailType[]> {
+    return this.authors.authorDetails(ctx, addonId);
   }
 
-  async addAuthor(ctx: RequestContext, identifier: string, userRef: string, role: AuthorRole, listed: boolean) {
-    const addon = await this.editable(ctx, identifier, true);
-    const user = /^\d+$/.test(userRef)
-      ? await ctx.em.findOne(User, { id: Number(userRef), deleted: false })
-      : await ctx.em.findOne(User, { $or: [{ email: userRef.toLowerCase() }, { username: userRef }], deleted: false });
-    if (!user) throw errors.field('user', 'Account not found.');
-    const authors = await ctx.em.find(AddonUser, { addon }, { orderBy: { position: 'asc' } });
-    if (authors.some((a) => a.user.id === user.id)) throw errors.field('user', 'An author can only be present once.');
-    ctx.em.create(AddonUser, { addon, user, role, listed, position: authors.length });
-    await this.flushAuthors(ctx, addon);
-    await this.reindex(ctx.em, addon.id);
-    return addon;
+  addAuthor(ctx: RequestContext, identifier: string, userRef: string, role: AuthorRole, listed: boolean) {
+    return this.authors.addAuthor(ctx, identifier, userRef, role, listed);
   }
 
-  async updateAuthor(
+  updateAuthor(
     ctx: RequestContext,
     identifier: string,
     userId: number,
     change: { role?: AuthorRole | null; listed?: boolean | null; position?: number | null },
   ) {
-    const addon = await this.editable(ctx, identifier, true);
-    const authors = await ctx.em.find(AddonUser, { addon }, { orderBy: { position: 'asc', id: 'asc' } });
-    const author = authors.find((a) => a.user.id === userId);
-    if (!author) throw errors.notFound();
-    if (change.role) author.role = change.role;
-    if (change.listed !== null && change.listed !== undefined) author.listed = change.listed;
-    if (change.position !== null && change.position !== undefined) {
-      const others = authors.filter((a) => a !== author);
-      others.splice(Math.max(0, Math.min(change.position, others.length)), 0, author);
-      others.forEach((a, i) => (a.position = i));
-    }
-    this.assertAuthorInvariants(authors);
-    await this.flushAuthors(ctx, addon);
-    await this.reindex(ctx.em, addon.id);
-    return addon;
+    return this.authors.updateAuthor(ctx, identifier, userId, change);
   }
 
-  async removeAuthor(ctx: RequestContext, identifier: string, userId: number) {
-    const addon = await this.editable(ctx, identifier, true);
-    const authors = await ctx.em.find(AddonUser, { addon }, { orderBy: { position: 'asc', id: 'asc' } });
-    const author = authors.find((a) => a.user.id === userId);
-    if (!author) throw errors.notFound();
-    const rest = authors.filter((a) => a !== author);
-    this.assertAuthorInvariants(rest);
-    rest.forEach((a, i) => (a.position = i));
-    ctx.em.remove(author);
-    await this.flushAuthors(ctx, addon);
-    await this.reindex(ctx.em, addon.id);
-    return addon;
+  removeAuthor(ctx: RequestContext, identifier: string, userId: number) {
+    return this.authors.removeAuthor(ctx, identifier, userId);
   }
 
-  /** The add-on's pending authors (invitations), oldest first: for its authors and Addons:Edit. */
-  async pendingAuthors(ctx: RequestContext, identifier: string): Promise<AddonAuthorDetailType[]> {
-    const addon = await this.editable(ctx, identifier);
-    const pending = await ctx.em.find(PendingAuthor, { addon }, { populate: ['user'], orderBy: { id: 'asc' } });
-    return pending.map((p) => pendingDetail(p));
+  pendingAuthors(ctx: RequestContext, identifier: string): Promise<AddonAuthorDetailType[]> {
+    return this.authors.pendingAuthors(ctx, identifier);
   }
 
-  /**
-   * Invites an existing account (not deleted, not already an author or invited) to become an author
-   * (owners only); it becomes one, last, when the invitee confirms.
-   */
-  async inviteAuthor(ctx: RequestContext, identifier: string, userId: number, role: AuthorRole, listed: boolean) {
-    const addon = await this.editable(ctx, identifier, true);
-    const user = await ctx.em.findOne(User, { id: userId, deleted: false });
-    if (!user) throw errors.field('user_id', 'Account not found.');
-    if (await ctx.em.count(AddonUser, { addon, user })) {
-      throw errors.field('user_id', 'An author can only be present once.');
-    }
-    // The original's rule: authors are shown by their display name, so an invitee needs one.
-    if ((user.displayName?.trim().length ?? 0) < 2) {
-      throw errors.field('user_id', 'The account needs a display name before it can be added as an author.');
-    }
-    if (await ctx.em.count(PendingAuthor, { addon, user })) {
-      throw errors.field('user_id', 'The user has already been invited.');
-    }
-    const pending = ctx.em.create(PendingAuthor, { addon, user, role, listed });
-    await ctx.em.flush();
-    await this.queueInvitationMail(ctx.em, pending.id);
-    return pendingDetail(pending);
+  inviteAuthor(ctx: RequestContext, identifier: string, userId: number, role: AuthorRole, listed: boolean) {
+    return this.authors.inviteAuthor(ctx, identifier, userId, role, listed);
   }
 
-  /** Changes a pending author's future role or listed flag (owners only). */
-  async updatePendingAuthor(
+  updatePendingAuthor(
     ctx: RequestContext,
     identifier: string,
     userId: number,
     change: { role?: AuthorRole | null; listed?: boolean | null },
   ) {
-    const addon = await this.editable(ctx, identifier, true);
-    const pending = await ctx.em.findOne(PendingAuthor, { addon, user: userId }, { populate: ['user'] });
-    if (!pending) throw errors.notFound();
-    if (change.role) pending.role = change.role;
-    if (change.listed !== null && change.listed !== undefined) pending.listed = change.listed;
-    await ctx.em.flush();
-    return pendingDetail(pending);
+    return this.authors.updatePendingAuthor(ctx, identifier, userId, change);
   }
 
-  /** Withdraws an invitation (owners only). */
-  async cancelPendingAuthor(ctx: RequestContext, identifier: string, userId: number): Promise<boolean> {
-    const addon = await this.editable(ctx, identifier, true);
-    const pending = await ctx.em.findOne(PendingAuthor, { addon, user: userId });
-    if (!pending) throw errors.notFound();
-    ctx.em.remove(pending);
-    await ctx.em.flush();
-    return true;
+  cancelPendingAuthor(ctx: RequestContext, identifier: string, userId: number): Promise<boolean> {
+    return this.authors.cancelPendingAuthor(ctx, identifier, userId);
   }
 
-  /**
-   * The invitee answers their invitation: confirming makes them an author at the end of the list,
-   * declining drops it. Anyone else (and an invitee who already answered) gets 403, as the original.
-   */
-  async answerInvitation(ctx: RequestContext, identifier: string, accept: boolean): Promise<Addon> {
-    if (ctx.viewer.userId === null) throw errors.notAuthenticated();
-    const addon = existingAddon(ctx, await this.catalogue.lookup(ctx, identifier), 'nobody');
-    const pending = await answerInvitation(ctx, addon);
-    ctx.em.remove(pending);
-    if (accept) {
-      const position = await ctx.em.count(AddonUser, { addon });
-      ctx.em.create(AddonUser, { addon, user: pending.user, role: pending.role, listed: pending.listed, position });
-    }
-    await this.flushAuthors(ctx, addon);
-    if (accept) await this.reindex(ctx.em, addon.id);
-    return addon;
-  }
-
-  /** Writes author changes and drops the request's cached author list, so the answer shows them. */
-  private async flushAuthors(ctx: RequestContext, addon: Addon) {
-    await ctx.em.flush();
-    ctx.loaders.get(authorsByAddonId).clear(addon.id);
-  }
-
-  private assertAuthorInvariants(authors: AddonUser[]) {
-    if (!authors.some((a) => a.role === AuthorRole.OWNER)) {
-      throw errors.field('non_field_errors', 'An add-on must have at least one owner.');
-    }
-    if (!authors.some((a) => a.listed)) throw errors.field('non_field_errors', 'At least one author must be listed.');
+  answerInvitation(ctx: RequestContext, identifier: string, accept: boolean): Promise<Addon> {
+    return this.authors.answerInvitation(ctx, identifier, accept);
   }
 
   /** Reads an upload up to the image limit, refusing anything that is not a still PNG or JPEG by its header. */
@@ -396,15 +279,4 @@ export class ListingService {
     for (const [i, size] of ICON_SIZES.entries()) await this.storage.put(key(size, 'png'), variants[i].data);
     if (previousType === 'image/jpeg') for (const size of ICON_SIZES) await this.storage.delete(key(size, 'jpg'));
   }
-}
-
-function pendingDetail(p: PendingAuthor): AddonAuthorDetailType {
-  return {
-    userId: p.user.id,
-    name: p.user.displayName || p.user.username,
-    email: p.user.email,
-    role: p.role as AuthorRole,
-    listed: p.listed,
-    position: 0,
-  };
 }
