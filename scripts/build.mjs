@@ -81,5 +81,5 @@ if (process.argv.includes('--if-stale')) {
   if (built > (await newestInput(files))) process.exit(0);
 }
 const bundled = await build(files);
-const note = bundled ? `, dist/src/main.js bundled (${bundled.inputs} files)` : '';
+const note = bundled ? `, dist/src/main.js bundled (${bundled.inputs} files into ${bundled.files})` : '';
 process.stderr.write(`built ${files.length} files into dist/${note} in ${Date.now() - started} ms\n`);

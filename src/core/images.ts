@@ -1,4 +1,4 @@
-import sharp, { type Sharp } from 'sharp';
+import type { default as SharpFunction, Sharp } from 'sharp';
 import { Slots } from './slots.js';
 
 /**
@@ -121,7 +121,15 @@ export interface RenderResult {
 const WHITE = { r: 255, g: 255, b: 255, alpha: 1 };
 const TRANSPARENT = { r: 0, g: 0, b: 0, alpha: 0 };
 
-sharp.cache(false); // every upload is new: libvips' operation cache would only hold memory
+type SharpModule = typeof SharpFunction;
+
+/** sharp (libvips, native) is loaded with the first image, not at every start. */
+let sharpLoading: Promise<SharpModule> | null = null;
+const loadSharp = () =>
+  (sharpLoading ??= import('sharp').then(({ default: sharp }) => {
+    sharp.cache(false); // every upload is new: libvips' operation cache would only hold memory
+    return sharp;
+  }));
 
 /** What an image is for: icons and account pictures get a lower pixel limit than previews. */
 export type ImagePurpose = 'icon' | 'picture' | 'preview';
@@ -162,7 +170,8 @@ export class ImageRenderer {
   }
 }
 
-const open = (data: Buffer, maxPixels: number): Sharp => sharp(data, { limitInputPixels: maxPixels, failOn: 'error' });
+const open = (sharp: SharpModule, data: Buffer, maxPixels: number): Sharp =>
+  sharp(data, { limitInputPixels: maxPixels, failOn: 'error' });
 
 /**
  * The size of a variant's image (for a square, of the image centred in it), from the upload's
@@ -189,10 +198,17 @@ interface Decoded {
  * The one decode: upright, in sRGB (8 bits per channel), at the largest size any variant needs
  * (never larger than the upload), as raw pixels.
  */
-async function decode(data: Buffer, maxPixels: number, width: number, height: number, sizes: [number, number][]) {
+async function decode(
+  sharp: SharpModule,
+  data: Buffer,
+  maxPixels: number,
+  width: number,
+  height: number,
+  sizes: [number, number][],
+) {
   const needWidth = Math.min(width, Math.max(...sizes.map(([w]) => w)));
   const needHeight = Math.min(height, Math.max(...sizes.map(([, h]) => h)));
-  let pipeline = open(data, maxPixels).autoOrient();
+  let pipeline = open(sharp, data, maxPixels).autoOrient();
   if (needWidth !== width || needHeight !== height) {
     pipeline = pipeline.resize(needWidth, needHeight, { fit: 'fill' });
   }
@@ -201,7 +217,12 @@ async function decode(data: Buffer, maxPixels: number, width: number, height: nu
 }
 
 /** One variant from the decoded pixels: resized to its size, centred in its square, encoded. */
-function variantPipeline(decoded: Decoded, variant: ImageVariant, [width, height]: [number, number]): Sharp {
+function variantPipeline(
+  sharp: SharpModule,
+  decoded: Decoded,
+  variant: ImageVariant,
+  [width, height]: [number, number],
+): Sharp {
   let pipeline = sharp(decoded.data, {
     raw: { width: decoded.width, height: decoded.height, channels: decoded.channels },
   });
@@ -232,8 +253,9 @@ export async function renderImage(
   variants: readonly ImageVariant[],
   maxPixels = MAX_IMAGE_PIXELS,
 ): Promise<RenderResult> {
+  const sharp = await loadSharp();
   try {
-    const meta = await open(data, maxPixels).metadata();
+    const meta = await open(sharp, data, maxPixels).metadata();
     if (meta.format !== 'png' && meta.format !== 'jpeg') throw new InvalidImageError(`format ${meta.format}`);
     if ((meta.pages ?? 1) > 1) throw new InvalidImageError('several frames');
     if (!(meta.width > 0 && meta.height > 0)) throw new InvalidImageError('no size');
@@ -242,11 +264,11 @@ export async function renderImage(
     const { width, height } = meta.autoOrient;
     const original = { width, height, type: (meta.format === 'png' ? 'image/png' : 'image/jpeg') as ImageType };
     const sizes = variants.map((variant) => variantImageSize(width, height, variant));
-    const decoded = variants.length ? await decode(data, maxPixels, width, height, sizes) : null;
+    const decoded = variants.length ? await decode(sharp, data, maxPixels, width, height, sizes) : null;
     const rendered: RenderedImage[] = [];
     // One after the other: an upload takes one slot, and one thread of the pool, at a time.
     for (const [i, variant] of variants.entries()) {
-      const { data: output, info } = await variantPipeline(decoded!, variant, sizes[i]).toBuffer({
+      const { data: output, info } = await variantPipeline(sharp, decoded!, variant, sizes[i]).toBuffer({
         resolveWithObject: true,
       });
       rendered.push({

@@ -4,15 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  NoSuchKey,
-  PutObjectCommand,
-  S3Client,
-  S3ServiceException,
-} from '@aws-sdk/client-s3';
+import type * as S3Sdk from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { assertRange, assertSafeKey, sliceStream, type Storage } from './storage.port.js';
 
 export interface S3StorageOptions {
@@ -30,16 +23,31 @@ export interface S3StorageOptions {
   publicUrl?: string;
 }
 
+type Sdk = typeof S3Sdk;
+
+/** The AWS SDK is loaded at the first use of an S3 storage (not at every start: a large package). */
+let sdkLoading: Promise<Sdk> | null = null;
+const loadSdk = () => (sdkLoading ??= import('@aws-sdk/client-s3'));
+
 /**
  * Storage in an S3-compatible object store, so several web and worker processes on different
  * machines share uploads, signed files and media. Tools that read files (the validator, the zip
  * reader) get a temporary local copy that `release` removes.
  */
 export class S3Storage implements Storage {
-  private readonly client: S3Client;
+  #ready: Promise<{ sdk: Sdk; client: S3Client }> | null = null;
 
-  constructor(private readonly options: S3StorageOptions) {
-    this.client = new S3Client({
+  constructor(private readonly options: S3StorageOptions) {}
+
+  /** The SDK and this storage's client, made at the first request. */
+  private connect(): Promise<{ sdk: Sdk; client: S3Client }> {
+    this.#ready ??= loadSdk().then((sdk) => ({ sdk, client: this.createClient(sdk) }));
+    return this.#ready;
+  }
+
+  private createClient({ S3Client }: Sdk): S3Client {
+    const { options } = this;
+    return new S3Client({
       endpoint: options.endpoint,
       region: options.region,
       forcePathStyle: options.forcePathStyle,
@@ -60,16 +68,20 @@ export class S3Storage implements Storage {
   }
 
   async put(key: string, data: Buffer): Promise<void> {
-    await this.client.send(new PutObjectCommand({ Bucket: this.options.bucket, Key: this.key(key), Body: data }));
+    const objectKey = this.key(key);
+    const { sdk, client } = await this.connect();
+    await client.send(new sdk.PutObjectCommand({ Bucket: this.options.bucket, Key: objectKey, Body: data }));
   }
 
   /** Uploads a local file under `key`, then removes the local file (as LocalStorage moves it). */
   async putFile(key: string, path: string): Promise<void> {
+    const objectKey = this.key(key);
     const { size } = await stat(path);
-    await this.client.send(
-      new PutObjectCommand({
+    const { sdk, client } = await this.connect();
+    await client.send(
+      new sdk.PutObjectCommand({
         Bucket: this.options.bucket,
-        Key: this.key(key),
+        Key: objectKey,
         Body: createReadStream(path),
         ContentLength: size,
       }),
@@ -90,11 +102,13 @@ export class S3Storage implements Storage {
   }
 
   async size(key: string): Promise<number | null> {
+    const objectKey = this.key(key);
+    const { sdk, client } = await this.connect();
     try {
-      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.options.bucket, Key: this.key(key) }));
+      const head = await client.send(new sdk.HeadObjectCommand({ Bucket: this.options.bucket, Key: objectKey }));
       return Number(head.ContentLength ?? 0);
     } catch (error) {
-      if (isMissing(error)) return null;
+      if (isMissing(sdk, error)) return null;
       throw error;
     }
   }
@@ -114,7 +128,8 @@ export class S3Storage implements Storage {
       object = await this.object(key, length ? `bytes=${start}-${start + length - 1}` : undefined);
     } catch (error) {
       // A range that starts past the end: the object exists and holds none of those bytes.
-      if (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 416) return Readable.from([]);
+      const { sdk } = await this.connect();
+      if (error instanceof sdk.S3ServiceException && error.$metadata.httpStatusCode === 416) return Readable.from([]);
       throw error;
     }
     if (!object) return null;
@@ -142,7 +157,9 @@ export class S3Storage implements Storage {
   }
 
   async delete(key: string): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.options.bucket, Key: this.key(key) }));
+    const objectKey = this.key(key);
+    const { sdk, client } = await this.connect();
+    await client.send(new sdk.DeleteObjectCommand({ Bucket: this.options.bucket, Key: objectKey }));
   }
 
   url(baseUrl: string, key: string): string {
@@ -155,9 +172,11 @@ export class S3Storage implements Storage {
     key: string,
     range?: string,
   ): Promise<{ stream: Readable; size: number; partial: boolean } | null> {
+    const objectKey = this.key(key);
+    const { sdk, client } = await this.connect();
     try {
-      const response = await this.client.send(
-        new GetObjectCommand({ Bucket: this.options.bucket, Key: this.key(key), Range: range }),
+      const response = await client.send(
+        new sdk.GetObjectCommand({ Bucket: this.options.bucket, Key: objectKey, Range: range }),
       );
       const body = response.Body as Readable | undefined;
       if (!body) return null;
@@ -167,13 +186,13 @@ export class S3Storage implements Storage {
         partial: response.ContentRange !== undefined,
       };
     } catch (error) {
-      if (isMissing(error)) return null;
+      if (isMissing(sdk, error)) return null;
       throw error;
     }
   }
 }
 
 /** No such key (a HEAD's 404 has no body, so no NoSuchKey code). */
-function isMissing(error: unknown): boolean {
+function isMissing({ NoSuchKey, S3ServiceException }: Sdk, error: unknown): boolean {
   return error instanceof NoSuchKey || (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404);
 }
