@@ -26,7 +26,8 @@ import {
   VersionType,
 } from './catalogue.types.js';
 import { AddonAuthorDetailType } from './listing.types.js';
-import { ICON_SIZE_DESCRIPTION, catalogueUrls } from './catalogue.urls.js';
+import { catalogueUrls } from './catalogue.urls.js';
+import { IconSizeArg, addonIconUrl } from './catalogue.summary.js';
 import { ADDONS_BY_ID_MAX } from './catalogue.service.js';
 import { Requires, PUBLIC, objectRule } from '../auth/requirements.js';
 import { canSeeAddon } from './addon-access.js';
@@ -220,12 +221,8 @@ export class CatalogueResolver {
   }
 
   @FieldResolver(() => String)
-  iconUrl(
-    @Root() addon: AddonRecord,
-    @Ctx() ctx: RequestContext,
-    @Arg('size', () => Int, { defaultValue: 64, description: ICON_SIZE_DESCRIPTION }) size: number,
-  ) {
-    return catalogueUrls.icon(ctx.request.baseUrl, addon.id, addon.iconHash, addon.iconType, size);
+  iconUrl(@Root() addon: AddonRecord, @Ctx() ctx: RequestContext, @IconSizeArg() size: number) {
+    return addonIconUrl(ctx, addon, size);
   }
 
   @FieldResolver(() => String, { description: 'The add-on page on the website.' })

@@ -46,15 +46,19 @@ export class AddonSummaryType {
   name!: Translations | null;
 }
 
+/** The `size` argument of an add-on's `iconUrl` (a summary's and a full add-on's alike). */
+export const IconSizeArg = () => Arg('size', () => Int, { defaultValue: 64, description: ICON_SIZE_DESCRIPTION });
+
+/** An add-on's icon URL at `size` (the default icon's when it has none). */
+export function addonIconUrl(ctx: RequestContext, addon: AddonRecord, size: number): string {
+  return catalogueUrls.icon(ctx.request.baseUrl, addon.id, addon.iconHash, addon.iconType, size);
+}
+
 @Resolver(() => AddonSummaryType)
 export class AddonSummaryResolver {
   @FieldResolver(() => String)
-  iconUrl(
-    @Root() addon: AddonRecord,
-    @Ctx() ctx: RequestContext,
-    @Arg('size', () => Int, { defaultValue: 64, description: ICON_SIZE_DESCRIPTION }) size: number,
-  ) {
-    return catalogueUrls.icon(ctx.request.baseUrl, addon.id, addon.iconHash, addon.iconType, size);
+  iconUrl(@Root() addon: AddonRecord, @Ctx() ctx: RequestContext, @IconSizeArg() size: number) {
+    return addonIconUrl(ctx, addon, size);
   }
 }
 
