@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { startTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { AppError } from '../../core/errors.js';
 import { textArray } from '../../db/sql.js';
+import { syncPostings } from '../../search/postgres.postings.js';
 import { FileStatus, versionInt } from '../catalogue.enums.js';
 import { SEEDED_TABLES } from './model.js';
 import { seedCatalogue } from './seed.js';
@@ -24,13 +25,13 @@ const rows = <T>(em: EntityManager, sql: string, params: unknown[] = []) =>
 const one = async (em: EntityManager, sql: string, params: unknown[] = []) =>
   Number(Object.values((await rows<Record<string, unknown>>(em, sql, params))[0])[0]);
 
-/** Every index definition of the seeded tables. */
+/** Every index definition of the seeded tables and of the search postings (deferred alike). */
 const indexes = async (em: EntityManager) =>
   (
     await rows<{ indexdef: string }>(
       em,
       `select indexdef from pg_indexes where tablename = any(?::text[]) order by indexname`,
-      [textArray(SEEDED_TABLES)],
+      [textArray([...SEEDED_TABLES, 'addon_search_postings'])],
     )
   ).map((r) => r.indexdef);
 
@@ -82,6 +83,16 @@ describe('seedCatalogue', () => {
 
   it('rebuilds the indexes it dropped, as they were', async () => {
     expect(await indexes(a.em())).toEqual(await indexes(b.em()));
+  });
+
+  it("writes the postings the add-on rows give, their index deferred like the catalogue tables' ones", async () => {
+    const em = a.em();
+    expect(await indexes(em)).toContain(
+      'CREATE INDEX addon_search_postings_top ON public.addon_search_postings USING btree (lexeme, score DESC, addon_id DESC)',
+    );
+    expect(await one(em, 'select count(*) from addon_search_postings')).toBeGreaterThan(N * 10);
+    // Nothing to add or remove: exactly the postings computed from the rows.
+    expect(await syncPostings((q) => rows(em, q.text, [...q.params]))).toEqual({ inserted: 0, deleted: 0 });
   });
 
   it('writes the same rows for the same seed, and other rows for another', async () => {
