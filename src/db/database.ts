@@ -1,7 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
-import { Migrator } from '@mikro-orm/migrations';
 import {
   MikroORM,
   PostgreSqlDriver,
@@ -15,6 +14,7 @@ import { enablePreparedReads } from './prepared.js';
 import type { Logger } from '../core/logger.js';
 import { databaseEntities } from './entities.js';
 import { acquireDirectoryLock, type DirectoryLock } from './lock.js';
+import { trackEntityDecorations } from './release-entities.js';
 import { migrationsList } from '../migrations/index.js';
 import { embeddedTemplate, templateKey, type EmbeddedTemplate } from './pglite-template.js';
 
@@ -77,11 +77,27 @@ function splitScriptsOnlyWhenMultiStatement(orm: MikroORM) {
   };
 }
 
+/** Whether a migration of the list is not recorded as applied (or none is: a new database). */
+async function missesMigrations(orm: MikroORM): Promise<boolean> {
+  const connection = orm.em.getConnection();
+  const table = orm.config.get('migrations').tableName!;
+  const [{ present }] = await connection.execute<{ present: boolean }[]>(
+    'select to_regclass(?) is not null as present',
+    [table],
+  );
+  if (!present) return true;
+  const rows = await connection.execute<{ name: string }[]>(
+    `select name from ${orm.em.getPlatform().quoteIdentifier(table)}`,
+  );
+  // Recorded as the migrator records them (a file's name without its extension).
+  const applied = new Set(rows.map((row) => row.name.replace(/\.[jt]s$/, '')));
+  return migrationsList.some((migration) => !applied.has(migration.name));
+}
+
 export async function openDatabase(target: DatabaseTarget, options: OpenDatabaseOptions): Promise<Database> {
   const { logger } = options;
   const base: Options = {
     entities: [...options.entities, ...databaseEntities],
-    extensions: [Migrator],
     allowGlobalContext: false,
     forceUtcTimezone: true,
     debug: options.onQuery ? ['query'] : false,
@@ -166,11 +182,19 @@ export async function openDatabase(target: DatabaseTarget, options: OpenDatabase
     }
     cleanup = async () => {
       await pglite.close();
+      // A closed ORM's entity manager can outlive it (MikroORM's decorations of the entity classes,
+      // a promise created in one of its transactions): dropping the instance's WASM module here
+      // frees its memory (200 MB and more) whatever still refers to the instance.
+      Reflect.set(pglite, 'mod', undefined);
       lock?.release();
     };
   }
 
-  if (options.migrate !== false) {
+  const releaseEntities = trackEntityDecorations(orm);
+  // The migrator (umzug and its command-line tools) is only loaded when a migration is missing.
+  if (options.migrate !== false && (await missesMigrations(orm))) {
+    const { Migrator } = await import('@mikro-orm/migrations');
+    Migrator.register(orm);
     const migrator = orm.getMigrator();
     const pending = await migrator.getPendingMigrations();
     if (pending.length) {
@@ -190,6 +214,7 @@ export async function openDatabase(target: DatabaseTarget, options: OpenDatabase
     },
     async close() {
       await orm.close(true);
+      releaseEntities();
       await cleanup();
     },
   };

@@ -85,7 +85,10 @@ it('names the snapshot after the migrations, so a changed migration makes anothe
   const key = templateKey(migrationsList, ['pg_trgm']);
   expect(templateKey(migrationsList.slice(0, -1), ['pg_trgm'])).not.toBe(key);
   const [first, ...rest] = migrationsList;
-  const changed = { name: first!.name, class: class extends (first!.class as new () => object) {} };
+  const changed = {
+    name: first!.name,
+    class: class extends (first!.class as new () => object) {},
+  } as (typeof migrationsList)[number];
   expect(templateKey([changed, ...rest], ['pg_trgm'])).not.toBe(key);
   expect(templateKey(migrationsList, [])).not.toBe(key);
 });

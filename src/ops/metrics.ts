@@ -96,7 +96,8 @@ export class ServiceMetrics {
   constructor(private readonly sources: MetricsSources) {
     this.routes = new RouteLabels(sources.routes, LATENCY_BUCKETS);
     this.operations = new OperationLabels(LATENCY_BUCKETS, sources.routes);
-    for (const metric of processMetrics().getMetricsAsArray()) this.registry.registerMetric(metric);
+    const shared = processMetrics();
+    for (const { name } of shared.getMetricsAsArray()) this.registry.registerMetric(shared.getSingleMetric(name)!);
     this.registerRequests();
     this.registerCache();
     this.registerJobs();

@@ -54,18 +54,44 @@ export async function startTestApp(
     rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
-  return {
+  return released(app, async () => {
+    await app.close();
+    await database.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+}
+
+/**
+ * Node never releases the ES modules Jest evaluates for a test file (their records stay in a cleanup
+ * queue), so a file's top-level `let t: TestApp` kept the whole closed app, its database and caches
+ * reachable for the rest of the worker's life: about 30 MB a file. Once closed, a test app lets go
+ * of everything (`close` included: its closure held the app); using it afterwards is a clear error.
+ */
+function released(app: App, shutDown: () => Promise<void>): TestApp {
+  let close: (() => Promise<void>) | null = shutDown;
+  const testApp: TestApp = {
     app,
     http: request(app.express),
-    em: () => app.db.fork(),
+    em: () => testApp.app.db.fork(),
     createUser: (args = {}) =>
-      usersCreate(app.services, app.db.fork(), { email: `user${++counter}-${process.pid}@example.com`, ...args }),
+      usersCreate(testApp.app.services, testApp.app.db.fork(), {
+        email: `user${++counter}-${process.pid}@example.com`,
+        ...args,
+      }),
     async close() {
-      await app.close();
-      await database.drop();
-      rmSync(dataDir, { recursive: true, force: true });
+      const closing = close;
+      close = null;
+      for (const key of ['app', 'http'] as const) {
+        Object.defineProperty(testApp, key, {
+          get() {
+            throw new Error(`the test app was used after close() (${key})`);
+          },
+        });
+      }
+      await closing?.();
     },
   };
+  return testApp;
 }
 
 /**

@@ -73,6 +73,8 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   await withAdmin(url, (admin) => admin.query(`create database "${name}" template "${source}"`));
   return {
     target: { kind: 'postgres', url: databaseUrl(url, name), poolMax: 5 },
-    drop: () => withAdmin(url, (admin) => admin.query(`drop database if exists "${name}" with (force)`)),
+    drop: async () => {
+      await withAdmin(url, (admin) => admin.query(`drop database if exists "${name}" with (force)`));
+    },
   };
 }
