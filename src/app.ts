@@ -218,9 +218,11 @@ async function startJobWorkers(services: Services, metrics: ServiceMetrics | nul
   const timed = <T>(queue: keyof ServiceJobs, run: () => Promise<T>) => (metrics ? metrics.timeJob(queue, run) : run());
   const validate = (uploadId: string) => timed('validate-upload', () => processor.validateUpload(uploadId));
   const sign = (versionId: number) => timed('sign-version', () => processor.signVersion(versionId));
-  await jobs.work('validate-upload', (job) => validate(job.data.uploadId), { concurrency: 2 });
+  // Each job is an upload's whole pass (lint and scan, version, signature): the linter's own pool
+  // serialises linting, the rest (database, signing) overlaps.
+  await jobs.work('validate-upload', (job) => validate(job.data.uploadId), { concurrency: 4 });
   await jobs.work('scan-version', (job) =>
-    timed('scan-version', () => services.scanners.scanVersion(job.data.versionId, job.data.sign)),
+    timed('scan-version', () => processor.scanAndSign(job.data.versionId, job.data.sign)),
   );
   await jobs.work('sign-version', (job) => sign(job.data.versionId), { concurrency: 2 });
   await jobs.work('index-addon', (job) => timed('index-addon', () => search.indexAddons([job.data.addonId])));

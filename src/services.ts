@@ -236,6 +236,9 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
   const reviewFlags = new ReviewFlagsService(catalogue);
   const blocklist = new BlocklistService(lifecycle, jobs);
   const signingTools = new LazySigningTools(config, keyring.box('signing-ca'), logger);
+  const scanners = new ScannersService(db, files, jobs, lifecycle, logger, {
+    trademarks: [config.VENDOR_NAME, config.BROWSER_NAME],
+  });
   const siteUrl = (config.SITE_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
   const siteHost = new URL(siteUrl).hostname;
   const from = config.MAIL_FROM ?? `no-reply@${siteHost}`;
@@ -416,10 +419,8 @@ export function createServices(config: Config, logger: Logger, keyring: Keyring,
     reviewFlags,
     uploads,
     rollback,
-    processor: new UploadProcessor(db, files, signingTools, jobs, reviewFlags, lifecycle, logger),
-    scanners: new ScannersService(db, files, jobs, lifecycle, logger, {
-      trademarks: [config.VENDOR_NAME, config.BROWSER_NAME],
-    }),
+    processor: new UploadProcessor(db, files, signingTools, jobs, reviewFlags, lifecycle, logger, scanners),
+    scanners,
     signingTools,
     downloads: new DownloadsService(files),
     versionSources: new VersionSourceService(files, catalogue, lifecycle, uploads, {

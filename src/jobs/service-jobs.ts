@@ -5,11 +5,17 @@ import type { QueueDefinitions } from './queue.port.js';
  * failure, an expiry or a crash), so every handler must be idempotent.
  */
 export interface ServiceJobs {
-  /** Runs addons-linter on an upload and records the result on it; sent in the upload's transaction. */
+  /**
+   * One pass over an upload's package, read once (`UploadProcessor.validateUpload`): addons-linter
+   * and the scanners that read the package side by side, the results recorded on the upload; a
+   * valid submitted upload's version, its scan and (automatic signing) its signature follow in the
+   * same job. Sent in the upload's transaction.
+   */
   'validate-upload': { uploadId: string };
   /**
-   * Runs the scanners on a version made from an upload (`ScannersService.scanVersion`), then queues
-   * its `sign-version` when `sign` (automatic signing) and no scanner action stops it.
+   * Runs the scanners on a version made from an upload outside `validate-upload` (a v5 submission,
+   * a rollback), then signs it when `sign` (automatic signing) and no scanner action stops it
+   * (`UploadProcessor.scanAndSign`).
    */
   'scan-version': { versionId: number; sign: boolean };
   /** Signs an approved version's file. */
