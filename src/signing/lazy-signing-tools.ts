@@ -2,13 +2,14 @@ import { readFile } from 'node:fs/promises';
 import type { Config } from '../config.js';
 import type { Logger } from '../core/logger.js';
 import type { SecretBox } from '../core/secrets.js';
-import { AddonSigner, loadOrCreateAuthority } from './crypto/index.js';
+import type { AddonSigner } from './crypto/index.js';
 import type { SigningTools } from './upload-processor.js';
 import { Validator } from './validation/validator.js';
 
 /**
  * The linter workers and the signing authority, started on first use (a process that never
- * validates or signs, like a CLI command or most tests, pays for neither) or by `warmUp`.
+ * validates or signs, like a CLI command or most tests, pays for neither) or by `warmUp`. The
+ * signing code (node-forge) is imported then too, not at every start.
  */
 export class LazySigningTools implements SigningTools {
   private validatorStarted: Promise<Validator> | null = null;
@@ -58,6 +59,7 @@ export class LazySigningTools implements SigningTools {
 
   private async startSigner(): Promise<AddonSigner> {
     const { SIGNING_CA_CERT_FILE: certFile, SIGNING_CA_KEY_FILE: keyFile } = this.config;
+    const { AddonSigner, loadOrCreateAuthority } = await import('./crypto/index.js');
     const authority = await loadOrCreateAuthority({
       dataDir: this.config.dataDir,
       commonName: `${this.config.SITE_URL ? new URL(this.config.SITE_URL).hostname : 'Local'} Add-ons Root CA`,
