@@ -300,7 +300,7 @@ export const reviewerBrowseRoutes = defineRoutes([
       ),
   },
   {
-    // The scanners' results for a version (README, "Scanners"): its channel's reviewers only. This
+    // The scanners' results for a version (docs/operations.md, "Scanners"): its channel's reviewers only. This
     // service's addition: the original shows them in its reviewer pages, not in its API.
     method: 'GET',
     path: `${versions}<version_id>/scanner_results/`,

@@ -26,8 +26,8 @@ export interface EventSubscriber<M> {
 /**
  * Durable domain events. `publish` writes one `domain-event` job per interested subscriber in the
  * caller's transaction, so an event exists exactly when the change it describes commits, survives
- * a crash, and is delivered after commit; each subscriber is retried on its own. This is the seam
- * for outgoing webhooks: a webhook sender is one more subscriber.
+ * a crash, and is delivered after commit; each subscriber is retried on its own. Subscribers are
+ * wired in the composition (search index, reviewer subscriptions, blocklist, webhooks, mails).
  */
 export class DomainEvents<M extends object> {
   private readonly subscribers = new Map<string, EventSubscriber<M>>();

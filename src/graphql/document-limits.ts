@@ -10,8 +10,8 @@ import { getParams } from './get-params.js';
 import { listCostRule } from './cost.js';
 
 /**
- * Limits on the GraphQL documents /graphql accepts, before and during validation (see README:
- * GraphQL limits): graphql-armor's depth, alias, cost and directive rules, the fields an answer can
+ * Limits on the GraphQL documents /graphql accepts, before and during validation (see docs/operations.md:
+ * "Answer cache and GraphQL limits"): graphql-armor's depth, alias, cost and directive rules, the fields an answer can
  * hold with its lists at their page size (cost.ts), list and object values nested no deeper than
  * variables may be (checked before parsing), and variables the operation declares.
  */

@@ -60,7 +60,8 @@ export class ReviewQueueItemType {
   waitingSince!: Date;
 
   @Field({
-    description: 'When its review is due: the earliest of its open reasons\' due dates (README, "Review due dates").',
+    description:
+      'When its review is due: the earliest of its open reasons\' due dates (docs/api.md, "Review due dates").',
   })
   dueDate!: Date;
 

@@ -1,5 +1,5 @@
 /**
- * Index keys of look-alike names (README, "Scanners"): each add-on's names are stored once as keys
+ * Index keys of look-alike names (docs/operations.md, "Scanners"): each add-on's names are stored once as keys
  * (`addons.lookalike_keys`, a GIN index over public add-ons), so that a new add-on finds the public
  * add-ons whose names may look like its own through the index, never by reading the catalogue.
  *

@@ -1,6 +1,6 @@
 /**
  * Look-alike names: a new add-on's name normalised and compared with public add-ons' names
- * (README, "Scanners"). Normalisation: NFKD with combining marks dropped (accents), lower case,
+ * (docs/operations.md, "Scanners"). Normalisation: NFKD with combining marks dropped (accents), lower case,
  * confusable characters mapped (CONFUSABLES), the trademark words removed (the vendor's and the
  * browser's names, as configured), and every separator (anything but a letter or digit) removed.
  */

@@ -51,7 +51,7 @@ export class ScannerRuleInputType {
 
 @ObjectType('ScannerMatch')
 export class ScannerMatchType {
-  @Field({ description: 'The YARA rule, the secret rule (README, "Scanners"), or `lookalike`.' })
+  @Field({ description: 'The YARA rule, the secret rule (docs/operations.md, "Scanners"), or `lookalike`.' })
   rule!: string;
 
   @Field(() => String, { nullable: true, description: "The package's file that matched." })

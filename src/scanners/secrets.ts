@@ -1,5 +1,5 @@
 /**
- * Secret scanning: credentials left in a package's files. A small, documented rule set (README,
+ * Secret scanning: credentials left in a package's files. A small, documented rule set (docs/operations.md,
  * "Scanners"). Every pattern is linear-time (no nested quantifiers, bounded repetitions) and runs on
  * lines cut to `MAX_LINE` characters, so a hostile file cannot make matching slow.
  */

@@ -3,7 +3,7 @@ import type { LifecycleEvents } from '../catalogue/lifecycle/lifecycle.enums.js'
 import type { DomainEvent } from '../events/domain-events.js';
 
 /**
- * The events an endpoint may ask for (public names, README "Webhooks"), in the order one version
+ * The events an endpoint may ask for (public names, docs/api.md "Webhooks"), in the order one version
  * goes through them: events of the same instant (signed and approved commit together) are sent in
  * this order (their `rank`).
  */

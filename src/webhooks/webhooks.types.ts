@@ -11,7 +11,7 @@ export class WebhookEndpointType {
   @Field(() => String)
   url!: string;
 
-  @Field(() => [String], { description: 'The events it receives (README "Webhooks").' })
+  @Field(() => [String], { description: 'The events it receives (docs/api.md "Webhooks").' })
   events!: string[];
 
   @Field(() => Int, { nullable: true, description: 'Its one add-on; null: every add-on its owner authors.' })
