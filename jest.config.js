@@ -8,10 +8,11 @@ export default {
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   testTimeout: 60000,
-  // Each test file boots the whole app; some of every boot stays reachable after its file ends
-  // (about 40-100 MB a file), so one process running the whole suite passed Node's default heap
-  // limit (4 GB). With a limit set, Jest runs the files in a worker process (one at a time on two
-  // cores, as before) and replaces it once it holds more than this after a file.
+  // Node never releases the ES modules Jest evaluates for a test file, so a worker's heap grows with
+  // every file: about 27 MB of module graph, plus whatever the file's top-level variables hold (a
+  // closed test app and its database let go of everything: test/helpers/app.ts). One process running
+  // the whole suite would pass Node's default heap limit; with a limit set, Jest runs the files in a
+  // worker process (one at a time, as before) and replaces it once it holds more than this.
   workerIdleMemoryLimit: '1536MB',
   setupFiles: ['<rootDir>/test/setup.ts'],
   transform: {
