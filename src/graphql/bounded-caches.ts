@@ -2,7 +2,7 @@ import type { DocumentNode } from 'graphql';
 
 /**
  * What /graphql keeps per document a client sends, bounded by what it holds rather than by what
- * the client declares (issue 23, item 6c). Anonymous clients choose documents freely (a space, an
+ * the client declares. Anonymous clients choose documents freely (a space, an
  * alias, a field order make a new one), and each one kept costs memory: Apollo's parsed and
  * validated documents (the AST and its token list: about 270 bytes of heap a token, measured), the
  * automatic persisted queries' texts, and the graphql-jit function compiled per operation (its

@@ -1,4 +1,5 @@
 import type { MessageType, ValidationMessage, ValidationResults } from './results.js';
+import { escapeHtml } from '../../core/html.js';
 
 export interface ReportOptions {
   /** Usually the add-on name or the uploaded file name. */
@@ -140,8 +141,4 @@ function linkify(text: string): string {
   return html + escapeHtml(text.slice(last));
 }
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => ESCAPES[char] ?? char);
-}
+export { escapeHtml } from '../../core/html.js';
