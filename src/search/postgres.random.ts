@@ -3,7 +3,8 @@ import { filterSql, raw, sql, type Sql } from './postgres.query.js';
 import type { AddonSearchFilters, AddonSearchResult } from './search.port.js';
 
 /**
- * `sort=random` without sorting the matches (sorting every match made random pages slow). Every add-on has a fixed pseudo-random key,
+ * `sort=random` without sorting the matches (sorting every match made random pages slow). Every
+ * add-on has a fixed pseudo-random key,
  * `hashint4(id)` (Jenkins' hash: uniform over the int4 range, unrelated to the id's order), indexed
  * for the searchable add-ons by `addons_search_random` (the plain public set) and
  * `addons_search_random_promoted` (per promoted category, where the home page's shelves read); see
