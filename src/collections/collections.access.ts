@@ -81,6 +81,54 @@ export const manageCollectionAddons = defineObjectRule(
   },
 );
 
+/** A user's collections are listed by that user (legacy rules: also `Collections:Edit`); 403 otherwise. */
+export const listCollections = defineObjectRule(
+  'collection.list',
+  'the owner',
+  (ctx: RequestContext, author: UserRecord): void => {
+    const editor = ctx.legacy?.collectionEditorsActOnAny && ctx.viewer.can(Permission.COLLECTIONS_EDIT);
+    if (!ctx.viewer.is(author.id) && !editor) throw errors.forbidden();
+  },
+);
+
+/** A collection is created by its author only; 403 otherwise. */
+export const createCollection = defineObjectRule(
+  'collection.create',
+  '`user` is the caller',
+  (ctx: RequestContext, author: UserRecord): void => {
+    if (!ctx.viewer.is(author.id)) throw errors.forbidden();
+  },
+);
+
+/**
+ * A collection's own fields are changed (`edit`) by its owner and curators on the vendor's
+ * collections, and it is deleted (`delete`) by its owner; under the legacy rule
+ * `collectionEditorsActOnAny` holders of `Collections:Edit` do both on any (curators nothing). As in
+ * the original, the permission is checked before the slug is looked up (`find`: 404), the vendor's
+ * ownership after; 403 otherwise. Answers the collection.
+ */
+export const editCollection = defineObjectRule(
+  'collection.edit',
+  'the owner of the collection',
+  async (
+    ctx: RequestContext,
+    subject: Omit<CollectionSubject, 'collection'>,
+    action: 'edit' | 'delete',
+    find: () => Promise<CollectionRecord>,
+  ): Promise<CollectionRecord> => {
+    const { viewer } = ctx;
+    const { author, options } = subject;
+    const owner = viewer.is(author.id);
+    const legacy = ctx.legacy?.collectionEditorsActOnAny ?? false;
+    const editor = legacy && viewer.can(Permission.COLLECTIONS_EDIT);
+    const curator = !legacy && action === 'edit' && viewer.can(Permission.ADMIN_CURATION);
+    if (!owner && !editor && !curator) throw errors.forbidden();
+    const collection = await find();
+    if (!owner && !editor && author.username !== options.vendorUsername) throw errors.forbidden();
+    return collection;
+  },
+);
+
 /**
  * Finding a collection (author by id or username, collection by slug) and who may read it or
  * change its add-ons: shared by the collections and their items. Who, besides the owner, manages
@@ -149,6 +197,33 @@ export class CollectionAccess {
     if (access === 'read') readCollection(ctx, subject);
     else manageCollectionAddons(ctx, subject);
     return collection;
+  }
+
+  /** The author of a user's collections, when the caller may list them (`listCollections`): 404, then 403. */
+  async listedAuthor(ctx: RequestContext, user: string): Promise<UserRecord> {
+    const author = await this.requireUser(ctx, user);
+    listCollections(ctx, author);
+    return author;
+  }
+
+  /** The author of a new collection, when it is the caller (`createCollection`): 404, then 403. */
+  async creatingAuthor(ctx: RequestContext, user: string): Promise<UserRecord> {
+    const author = await this.requireUser(ctx, user);
+    createCollection(ctx, author);
+    return author;
+  }
+
+  /** A collection whose own fields to change or which to delete (`editCollection`): 403/404 in that order. */
+  async editableCollection(
+    ctx: RequestContext,
+    user: string,
+    slug: string,
+    action: 'edit' | 'delete',
+  ): Promise<CollectionRecord> {
+    const author = await this.requireUser(ctx, user);
+    return editCollection(ctx, { author, options: this.options }, action, () =>
+      this.requireCollection(ctx, author, slug),
+    );
   }
 
   /** Marks the collection changed now (its add-ons were). */

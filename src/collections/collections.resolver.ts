@@ -17,7 +17,13 @@ import {
 } from './collections.types.js';
 import { collectionUrl } from './collections.urls.js';
 import { Requires, SIGN_IN, objectRule } from '../auth/requirements.js';
-import { manageCollectionAddons, readCollection } from './collections.access.js';
+import {
+  createCollection,
+  editCollection,
+  listCollections,
+  manageCollectionAddons,
+  readCollection,
+} from './collections.access.js';
 
 const USER = { description: "The author's id (all digits) or username." };
 const ADDON = { description: 'Add-on id or slug.' };
@@ -76,7 +82,7 @@ class CollectionAddonListArgs extends CollectionArgs {
 export class CollectionsResolver {
   constructor(private readonly services: Services) {}
 
-  @Requires(SIGN_IN, objectRule('the owner'))
+  @Requires(SIGN_IN, objectRule(listCollections))
   @Query(() => CollectionPageType, {
     description: "A user's collections, most recently updated first.",
   })
@@ -90,7 +96,7 @@ export class CollectionsResolver {
     return this.services.collections.get(ctx, user, slug);
   }
 
-  @Requires(SIGN_IN, objectRule('`user` is the caller'))
+  @Requires(SIGN_IN, objectRule(createCollection))
   @Mutation(() => CollectionType, { description: 'A new collection of the caller (`user` is the caller).' })
   createCollection(
     @Arg('user', USER) user: string,
@@ -100,7 +106,7 @@ export class CollectionsResolver {
     return this.services.collections.create(ctx, user, input);
   }
 
-  @Requires(SIGN_IN, objectRule('a manager of the collection'))
+  @Requires(SIGN_IN, objectRule(editCollection, { note: ", or a curator of the vendor's collections" }))
   @Mutation(() => CollectionType)
   updateCollection(
     @Args() { user, slug }: CollectionArgs,
@@ -110,7 +116,7 @@ export class CollectionsResolver {
     return this.services.collections.update(ctx, user, slug, input);
   }
 
-  @Requires(SIGN_IN, objectRule('a manager of the collection'))
+  @Requires(SIGN_IN, objectRule(editCollection))
   @Mutation(() => Boolean, { description: 'Deletes the collection and its add-on list.' })
   deleteCollection(@Args() { user, slug }: CollectionArgs, @Ctx() ctx: RequestContext) {
     return this.services.collections.delete(ctx, user, slug);

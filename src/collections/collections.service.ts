@@ -15,7 +15,6 @@ import {
   type CollectionRecord,
   type CollectionRow,
 } from './collections.records.js';
-import { Permission } from '../auth/permissions.js';
 
 /** Only the fields given change (`undefined`: not given); creation needs `name` and `slug`. */
 export interface CollectionInput {
@@ -61,9 +60,7 @@ export class CollectionsService {
     page?: number | null,
     pageSize?: number | null,
   ): Promise<Page<CollectionRecord>> {
-    const author = await this.access.requireUser(ctx, user);
-    const editor = ctx.legacy?.collectionEditorsActOnAny && ctx.viewer.can(Permission.COLLECTIONS_EDIT);
-    if (!ctx.viewer.is(author.id) && !editor) throw errors.forbidden();
+    const author = await this.access.listedAuthor(ctx, user);
     const request = pageRequest(page, pageSize);
     const [[{ count }], rows] = await Promise.all([
       selectRows<{ count: number }>(ctx.em, 'select count(*)::int as count from collections where author_id = ?', [
@@ -91,8 +88,7 @@ export class CollectionsService {
 
   /** A new collection of the caller's (`user` must be the caller). */
   async create(ctx: RequestContext, user: string, input: CollectionInput): Promise<Collection> {
-    const author = await this.access.requireUser(ctx, user);
-    if (!ctx.viewer.is(author.id)) throw errors.forbidden();
+    const author = await this.access.creatingAuthor(ctx, user);
     const fields = this.validate(ctx, NEW_COLLECTION, input, true);
     await this.assertSlugFree(ctx, author.id, fields.slug, null);
     const collection = ctx.em.create(Collection, {
@@ -110,7 +106,7 @@ export class CollectionsService {
    * `Collections:Edit` on any instead).
    */
   async update(ctx: RequestContext, user: string, slug: string, input: CollectionInput): Promise<Collection> {
-    const record = await this.editableCollection(ctx, user, slug, 'edit');
+    const record = await this.access.editableCollection(ctx, user, slug, 'edit');
     const fields = this.validate(ctx, record, input, false);
     await this.assertSlugFree(ctx, record.author.id, fields.slug, record.id);
     const collection = await ctx.em.findOneOrFail(Collection, record.id);
@@ -121,33 +117,9 @@ export class CollectionsService {
 
   /** The owner (legacy rules: also `Collections:Edit`); its add-on list goes with it. */
   async delete(ctx: RequestContext, user: string, slug: string): Promise<boolean> {
-    const record = await this.editableCollection(ctx, user, slug, 'delete');
+    const record = await this.access.editableCollection(ctx, user, slug, 'delete');
     await ctx.em.nativeDelete(Collection, { id: record.id });
     return true;
-  }
-
-  /**
-   * Write access to a collection's own fields: the owner, and curators (editing only) on the
-   * vendor's collections, or under the legacy rule `collectionEditorsActOnAny` holders of
-   * `Collections:Edit` on any. As in the original, the permission is checked before the slug is
-   * looked up, the vendor's ownership after.
-   */
-  private async editableCollection(
-    ctx: RequestContext,
-    user: string,
-    slug: string,
-    action: 'edit' | 'delete',
-  ): Promise<CollectionRecord> {
-    const { viewer } = ctx;
-    const author = await this.access.requireUser(ctx, user);
-    const owner = viewer.is(author.id);
-    const legacy = ctx.legacy?.collectionEditorsActOnAny ?? false;
-    const editor = legacy && viewer.can(Permission.COLLECTIONS_EDIT);
-    const curator = !legacy && action === 'edit' && viewer.can(Permission.ADMIN_CURATION);
-    if (!owner && !editor && !curator) throw errors.forbidden();
-    const collection = await this.access.requireCollection(ctx, author, slug);
-    if (!owner && !editor && !this.access.isVendorCollection(author)) throw errors.forbidden();
-    return collection;
   }
 
   /** The fields after `input` (all problems reported at once); nothing changes until they are valid. */
