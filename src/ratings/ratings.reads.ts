@@ -1,6 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Permission } from '../auth/permissions.js';
-import type { Viewer } from '../auth/viewer.js';
 import { existingAddon } from '../catalogue/addon-access.js';
 import { AddonStatus } from '../catalogue/catalogue.enums.js';
 import type { AddonRecord, RowRef } from '../catalogue/catalogue.records.js';
@@ -12,6 +10,7 @@ import { selectRows } from '../db/rows.js';
 import { intArray } from '../db/sql.js';
 import type { RatingAggregates } from './ratings.aggregates.js';
 import { ratingErrors, ratingMessages } from './ratings.errors.js';
+import { canEditAddons, canReply, seeDeletedRatings } from './ratings.access.js';
 import { ratingColumns, replyByRatingId, toRatingRecords, viewerFlagsByRatingId } from './ratings.loaders.js';
 import {
   RATING_COLUMNS,
@@ -52,8 +51,6 @@ export interface RatingPage extends Page<RatingRead> {
 /** Not deleted, and not a reply to a deleted rating. */
 const LIVE = `not r.deleted and (r.reply_to_id is null or not exists
   (select 1 from ratings p where p.id = r.reply_to_id and p.deleted))`;
-
-export const canEditAddons = (viewer: Viewer) => viewer.can(Permission.ADDONS_EDIT);
 
 /**
  * What reading ratings allows: the lists, one rating, its reply and the caller's flags, and the
@@ -150,10 +147,9 @@ export class RatingReads {
     return ctx.loaders.get(viewerFlagsByRatingId).load(rating.id);
   }
 
-  /** Whether the caller may reply to the add-on's ratings: its authors and Addons:Edit. */
-  async canReply(ctx: RequestContext, addon: RowRef): Promise<boolean> {
-    if (!ctx.viewer.isAuthenticated) return false;
-    return canEditAddons(ctx.viewer) || (await this.catalogue.isAuthor(ctx, addon));
+  /** Whether the caller may reply to the add-on's ratings (`canReply`). */
+  canReply(ctx: RequestContext, addon: RowRef): Promise<boolean> {
+    return canReply(ctx, addon);
   }
 
   /** Counts per score (1 to 5) of the ratings the add-on's average counts. */
@@ -187,7 +183,7 @@ export class RatingReads {
 
   /** A rating or reply the caller may see or change: live ones, and deleted ones for Addons:Edit. */
   async findVisible(ctx: RequestContext, id: number): Promise<RatingRecord> {
-    const live = canEditAddons(ctx.viewer) ? '' : ` and ${LIVE}`;
+    const live = seeDeletedRatings(ctx) ? '' : ` and ${LIVE}`;
     const [rating] = await this.select(ctx.em, `select ${RATING_COLUMNS} from ${RATING_FROM} where r.id = ?${live}`, [
       id,
     ]);

@@ -18,6 +18,7 @@ import {
   RatingType,
 } from './ratings.types.js';
 import { Requires, PUBLIC, objectRule } from '../auth/requirements.js';
+import { deleteRating, editRating, flagRating, rateAddon, replyToRating, seeDeletedRatings } from './ratings.access.js';
 import { OwnTransactions } from '../graphql/transactions.js';
 import { Shared } from '../graphql/shared-answers.js';
 
@@ -35,7 +36,7 @@ export class RatingsResolver {
     return this.services.ratings.list(ctx, args);
   }
 
-  @Requires(objectRule('deleted ratings for Addons:Edit only'))
+  @Requires(objectRule(seeDeletedRatings))
   @Query(() => RatingType, { description: 'A rating or reply.' })
   rating(
     @Arg('id', () => Int) id: number,
@@ -45,7 +46,7 @@ export class RatingsResolver {
     return this.services.ratings.get(ctx, id, showFlagsFor);
   }
 
-  @Requires(objectRule('signed in; not an author of the add-on'))
+  @Requires(objectRule(rateAddon))
   @OwnTransactions(
     'commits before failing',
     'the throttle counts every allowed request, whatever its outcome; the service writes the rating in a transaction of its own',
@@ -57,15 +58,13 @@ export class RatingsResolver {
     return this.services.ratings.create(ctx, input);
   }
 
-  @Requires(objectRule('signed in; the author of the rating, or Addons:Edit'))
+  @Requires(objectRule(editRating))
   @Mutation(() => RatingType, { description: 'Change the text and score of a rating.' })
   updateRating(@Arg('id', () => Int) id: number, @Arg('input') input: RatingInput, @Ctx() ctx: RequestContext) {
     return this.services.ratings.update(ctx, id, input);
   }
 
-  @Requires(
-    objectRule('signed in; the author of the rating; Users:Edit, Addons:Edit, or Ratings:Moderate once flagged'),
-  )
+  @Requires(objectRule(deleteRating))
   @Mutation(() => Boolean, {
     description: 'Delete a rating.',
   })
@@ -73,7 +72,7 @@ export class RatingsResolver {
     return this.services.ratings.delete(ctx, id);
   }
 
-  @Requires(objectRule('signed in; a developer of the add-on, or Addons:Edit'))
+  @Requires(objectRule(replyToRating))
   @OwnTransactions(
     'commits before failing',
     'the throttle counts every allowed request, whatever its outcome; the service writes the reply in a transaction of its own',
@@ -89,7 +88,7 @@ export class RatingsResolver {
     return this.services.ratings.reply(ctx, id, body);
   }
 
-  @Requires(objectRule("signed in; someone else's rating"))
+  @Requires(objectRule(flagRating))
   @Mutation(() => RatingFlagType, {
     description:
       "Flag someone else's rating for the moderators. `flag`: a rating_flag_reason_* (or review_flag_reason_*) constant.",

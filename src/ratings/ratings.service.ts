@@ -1,6 +1,5 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Permission } from '../auth/permissions.js';
 import type { RowRef } from '../catalogue/catalogue.records.js';
 import type { CatalogueService } from '../catalogue/catalogue.service.js';
 import type { RequestContext } from '../core/context.js';
@@ -16,8 +15,9 @@ import { RatingAggregates, type AddonRatingColumns } from './ratings.aggregates.
 import { FLAG_CONSTANTS_LISTED, RatingFlagReason, flagReasonFromConstant } from './ratings.enums.js';
 import { ratingErrors, ratingMessages } from './ratings.errors.js';
 import { RatingFieldErrors, cleanBody } from './ratings.fields.js';
-import { RatingReads, canEditAddons, type RatingListQuery, type RatingPage } from './ratings.reads.js';
-import type { RatingFlagRecord, RatingRead, RatingRecord } from './ratings.records.js';
+import { RatingReads, type RatingListQuery, type RatingPage } from './ratings.reads.js';
+import { deleteRating, editRating, flagRating, rateAddon, replyToRating } from './ratings.access.js';
+import type { RatingFlagRecord, RatingRead } from './ratings.records.js';
 import { RATING_POSTS, REPLIES, takeThrottle } from './ratings.throttle.js';
 
 export type { RatingListQuery, RatingPage } from './ratings.reads.js';
@@ -106,7 +106,7 @@ export class RatingsService {
     const versionId = await fields.newVersion(ctx.em, input.version, addon);
     fields.throwIfAny();
     if (!addon) throw ratingErrors.fields({ addon: [fieldMessages.required] });
-    if (await this.catalogue.isAuthor(ctx, addon)) throw ratingErrors.nonField(ratingMessages.ownAddon);
+    await rateAddon(ctx, addon);
     // Field errors are thrown above: the version is known.
     if (await this.hasLiveRating(ctx.em, userId, versionId!)) {
       throw ratingErrors.nonField(ratingMessages.onePerVersion);
@@ -147,9 +147,9 @@ export class RatingsService {
    */
   async update(ctx: RequestContext, id: number, input: RatingInput) {
     if (input.addon) await this.reads.publicAddon(ctx, input.addon);
-    const userId = this.requireUser(ctx);
+    this.requireUser(ctx);
     const rating = await this.reads.findVisible(ctx, id);
-    if (rating.user.id !== userId && !canEditAddons(ctx.viewer)) throw errors.forbidden();
+    editRating(ctx, rating);
 
     const isReply = rating.replyTo !== null;
     const fields = new RatingFieldErrors();
@@ -190,7 +190,7 @@ export class RatingsService {
   async delete(ctx: RequestContext, id: number): Promise<boolean> {
     const userId = this.requireUser(ctx);
     const rating = await this.reads.findVisible(ctx, id);
-    if (!(await this.canDelete(ctx, rating, userId))) throw errors.forbidden();
+    await deleteRating(ctx, rating);
     const topLevel = rating.replyTo === null;
     const current = topLevel ? await this.aggregates.lockAddon(ctx.em, rating.addon.id) : null;
     await ctx.em.execute('update ratings set deleted = true, modified = now() where id = ?', [rating.id]);
@@ -202,17 +202,6 @@ export class RatingsService {
     return true;
   }
 
-  private async canDelete(ctx: RequestContext, rating: RatingRecord, userId: number): Promise<boolean> {
-    if (rating.user.id === userId) return true;
-    if (await this.catalogue.isAuthor(ctx, rating.addon)) return false;
-    const viewer = ctx.viewer;
-    return (
-      viewer.can(Permission.USERS_EDIT) ||
-      canEditAddons(viewer) ||
-      (viewer.can(Permission.RATINGS_MODERATE) && rating.editorReview)
-    );
-  }
-
   /**
    * The developer's reply to a rating (authors of the add-on, Addons:Edit): the first one is
    * created; later ones change it (and undelete it). Never a reply to a reply.
@@ -221,7 +210,7 @@ export class RatingsService {
     const userId = this.requireUser(ctx);
     await takeThrottle(ctx.em, userId, REPLIES);
     const rating = await this.reads.findVisible(ctx, id);
-    if (!(await this.canReply(ctx, rating.addon))) throw errors.forbidden();
+    await replyToRating(ctx, rating);
     await this.reads.assertAddonPublic(ctx, rating.addon.id);
 
     const result = await ownTransaction(ctx.em, async (tx) => {
@@ -273,7 +262,7 @@ export class RatingsService {
   async flag(ctx: RequestContext, id: number, input: FlagInput): Promise<RatingFlagRecord> {
     const userId = this.requireUser(ctx);
     const rating = await this.reads.findVisible(ctx, id);
-    if (rating.user.id === userId) throw errors.forbidden();
+    flagRating(ctx, rating);
     await this.reads.assertAddonPublic(ctx, rating.addon.id);
 
     const fields = new RatingFieldErrors();
