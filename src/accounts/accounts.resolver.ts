@@ -24,6 +24,7 @@ import {
 import { User } from './user.entity.js';
 import { DeveloperAgreementInputType, DeveloperAgreementType } from './developer-agreement.types.js';
 import { Requires, SIGN_IN, anyOf, objectRule, SECOND_FACTOR } from '../auth/requirements.js';
+import { developerAgreement, editAccount, endSession, manageKeys, superCreateAccounts } from './accounts.access.js';
 import { Permission } from '../auth/permissions.js';
 
 @Resolver(() => UserType)
@@ -56,7 +57,7 @@ export class AccountsResolver {
     return this.services.accounts.account(ctx, identifier);
   }
 
-  @Requires(SIGN_IN, objectRule('the account itself or Users:Edit'))
+  @Requires(SIGN_IN, objectRule(editAccount))
   @Query(() => [NotificationSettingType], {
     description: "An account's notification preferences; developer ones for developers only.",
   })
@@ -66,7 +67,7 @@ export class AccountsResolver {
 
   @Accepts('jwt', 'session')
   @KeyScope(KeyOperation.ACCOUNT)
-  @Requires(SIGN_IN, objectRule('the account itself or Users:Edit'))
+  @Requires(SIGN_IN, objectRule(editAccount))
   @OwnTransactions(
     'slow external work',
     'reads the picture (graphql-upload), renders it with sharp and stores it before the account is written',
@@ -84,7 +85,7 @@ export class AccountsResolver {
     return this.services.accounts.update(ctx, identifier, input, picture && receiveUpload(picture));
   }
 
-  @Requires(SIGN_IN, objectRule('the account itself or Users:Edit'))
+  @Requires(SIGN_IN, objectRule(editAccount))
   @Mutation(() => Boolean, {
     description:
       'Delete an account: its data is removed; add-ons it alone authors are deleted, ' +
@@ -96,7 +97,7 @@ export class AccountsResolver {
 
   @Accepts('jwt')
   @KeyScope(KeyOperation.ACCOUNT)
-  @Requires(objectRule('Accounts:SuperCreate, checked once super-create is found enabled'))
+  @Requires(objectRule(superCreateAccounts))
   @Mutation(() => TestAccountType, {
     description: 'Create a test account (when enabled); bad parameters are UNPROCESSABLE.',
   })
@@ -116,19 +117,19 @@ export class AccountsResolver {
     };
   }
 
-  @Requires(SIGN_IN, objectRule('a browser session'))
+  @Requires(SIGN_IN, objectRule(endSession))
   @Mutation(() => Boolean, { description: "End the caller's browser session." })
   logout(@Ctx() ctx: RequestContext) {
     return this.services.accounts.logout(ctx);
   }
 
-  @Requires(SIGN_IN, objectRule('the account itself or Users:Edit'))
+  @Requires(SIGN_IN, objectRule(editAccount))
   @Mutation(() => UserType, { description: "Remove an account's picture." })
   deleteUserPicture(@Arg('user') identifier: string, @Ctx() ctx: RequestContext) {
     return this.services.accounts.deletePicture(ctx, identifier);
   }
 
-  @Requires(SIGN_IN, objectRule('the account itself or Users:Edit'))
+  @Requires(SIGN_IN, objectRule(editAccount))
   @Mutation(() => [NotificationSettingType], {
     description: 'Set notification preferences; mandatory ones refuse the request. Returns the full list.',
   })
@@ -244,13 +245,13 @@ export class AccountsResolver {
     return this.services.accounts.acceptDeveloperAgreement(ctx, input && { ...input });
   }
 
-  @Requires(SECOND_FACTOR, SIGN_IN, objectRule('a browser session'))
+  @Requires(SECOND_FACTOR, SIGN_IN, objectRule(manageKeys), objectRule(developerAgreement))
   @Mutation(() => ApiKeyCredentialsType, { description: 'Issue a JWT API key, revoking the previous one.' })
   issueApiKey(@Ctx() ctx: RequestContext) {
     return this.services.accounts.issueApiKey(ctx);
   }
 
-  @Requires(SIGN_IN, objectRule('a browser session'))
+  @Requires(SIGN_IN, objectRule(manageKeys))
   @Mutation(() => Boolean, {
     description:
       'Revoke the active default JWT API key, or with `id` one of your active keys (see `apiKeys`); false if there was none.',

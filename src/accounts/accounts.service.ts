@@ -14,12 +14,12 @@ import { AccountPictures } from './account-pictures.js';
 import { USERNAME, applyProfile, checkDisplayName, checkProfile, type AccountInput } from './account-profile.js';
 import { accountStatsByUserId, permissionsByUserId, type AccountStats } from './accounts.loaders.js';
 import type { UserRecord } from './accounts.records.js';
+import { developerAgreement, editAccount, endSession, manageKeys, seesPrivateFields } from './accounts.access.js';
 import { ScopedKeysService } from './scoped-keys.service.js';
 import { DeveloperAgreementService, type DeveloperAgreementInput } from './developer-agreement.js';
 import { superCreate, type SuperCreateInput, type SuperCreated } from './super-create.js';
 import { createUser, type CreateUserInput } from './user-creation.js';
 import { User } from './user.entity.js';
-import { Permission } from '../auth/permissions.js';
 
 export { PICTURE_SIZE } from './account-pictures.js';
 export type { AccountInput } from './account-profile.js';
@@ -117,7 +117,7 @@ export class AccountsService {
   async editable(ctx: RequestContext, identifier: string): Promise<User> {
     const user = await this.findUser(ctx, identifier);
     if (!user) throw errors.notFound();
-    if (!this.canSeePrivateFields(ctx, user)) throw errors.forbidden();
+    editAccount(ctx, user);
     return user;
   }
 
@@ -179,10 +179,8 @@ export class AccountsService {
 
   /** Ends the caller's browser session (the internal scheme only). */
   async logout(ctx: RequestContext): Promise<boolean> {
-    if (!ctx.viewer.isAuthenticated || ctx.viewer.method !== 'session' || !ctx.viewer.sessionId) {
-      throw errors.notAuthenticated();
-    }
-    await ctx.em.nativeUpdate(Session, { id: ctx.viewer.sessionId, revokedAt: null }, { revokedAt: new Date() });
+    endSession(ctx);
+    await ctx.em.nativeUpdate(Session, { id: ctx.viewer.sessionId!, revokedAt: null }, { revokedAt: new Date() });
     return true;
   }
 
@@ -230,14 +228,14 @@ export class AccountsService {
   /** API keys are for developers who accepted the agreement, through a browser session. */
   async issueApiKey(ctx: RequestContext): Promise<IssuedApiKey> {
     const user = this.me(ctx);
-    if (ctx.viewer.method !== 'session') throw errors.forbidden('API keys can only be managed from a session.');
-    if (!user.readDevAgreement) throw errors.forbidden('User has not read developer agreement.');
+    manageKeys(ctx);
+    developerAgreement(ctx, user);
     return this.apiKeys.issue(ctx.em, user);
   }
 
   async revokeApiKey(ctx: RequestContext): Promise<boolean> {
     const user = this.me(ctx);
-    if (ctx.viewer.method !== 'session') throw errors.forbidden('API keys can only be managed from a session.');
+    manageKeys(ctx);
     return this.apiKeys.revoke(ctx.em, user);
   }
 
@@ -246,9 +244,9 @@ export class AccountsService {
     return ctx.loaders.get(permissionsByUserId).load(user.id);
   }
 
-  /** Users may see their own private fields; `Users:Edit` sees everyone's. */
+  /** Users may see their own private fields; `Users:Edit` sees everyone's (`seesPrivateFields`). */
   canSeePrivateFields(ctx: RequestContext, user: Pick<UserRecord, 'id'>): boolean {
-    return ctx.viewer.is(user.id) || ctx.viewer.can(Permission.USERS_EDIT);
+    return seesPrivateFields(ctx, user);
   }
 
   hasAnonymousUsername(user: Pick<UserRecord, 'username'>): boolean {

@@ -1,5 +1,6 @@
 import { Arg, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Requires, SIGN_IN, objectRule, SECOND_FACTOR } from '../auth/requirements.js';
+import { developerAgreement, keyAddons, manageKeys } from './accounts.access.js';
 import { AddonObjectType } from '../catalogue/catalogue.types.js';
 import type { RequestContext } from '../core/context.js';
 import type { Services } from '../services.js';
@@ -10,17 +11,13 @@ import { ApiKeyType, CreateApiKeyInput, CreatedApiKeyType } from './scoped-keys.
 export class ScopedKeysResolver {
   constructor(private readonly services: Services) {}
 
-  @Requires(SIGN_IN, objectRule('a browser session'))
+  @Requires(SIGN_IN, objectRule(manageKeys))
   @Query(() => [ApiKeyType], { description: "The caller's active API keys, newest first (never their secrets)." })
   apiKeys(@Ctx() ctx: RequestContext) {
     return this.services.accounts.scopedKeys.list(ctx);
   }
 
-  @Requires(
-    SECOND_FACTOR,
-    SIGN_IN,
-    objectRule('a browser session; the developer agreement; add-ons the caller authors'),
-  )
+  @Requires(SECOND_FACTOR, SIGN_IN, objectRule(manageKeys), objectRule(developerAgreement), objectRule(keyAddons))
   @Mutation(() => CreatedApiKeyType, {
     description:
       'Create a named API key limited to some add-ons and/or operation families, expiring within 366 days, ' +

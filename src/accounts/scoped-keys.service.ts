@@ -1,16 +1,13 @@
 import type { ApiKey } from '../auth/api-key.entity.js';
 import type { ApiKeysService, IssuedApiKey } from '../auth/api-keys.service.js';
 import { KEY_OPERATIONS, isKeyOperation, type KeyOperation } from '../auth/key-scopes.js';
-import { jwtMessages } from '../auth/jwt.js';
-import { AddonStatus } from '../catalogue/catalogue.enums.js';
 import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
 import { FieldErrorCollector } from '../core/field-errors.js';
 import { fieldMessages } from '../core/messages.js';
 import { lengthProblem } from '../core/text-limits.js';
-import { selectRows } from '../db/rows.js';
-import { intArray } from '../db/sql.js';
 import type { User } from './user.entity.js';
+import { SESSION_ONLY, developerAgreement, keyAddonMessages, keyAddons, manageKeys } from './accounts.access.js';
 
 /** At most this many active scoped keys per user. */
 export const MAX_SCOPED_KEYS = 20;
@@ -18,8 +15,7 @@ export const MAX_SCOPED_KEYS = 20;
 export const MAX_KEY_DAYS = 366;
 /** Without an expiry given, a scoped key expires this many days after its creation. */
 export const DEFAULT_KEY_DAYS = 90;
-/** At most this many add-ons in one key's scope. */
-export const MAX_KEY_ADDONS = 100;
+export { MAX_KEY_ADDONS } from './accounts.access.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -34,12 +30,10 @@ export interface CreateScopedKeyInput {
 }
 
 export const scopedKeyMessages = {
-  sessionOnly: 'API keys can only be managed from a session.',
+  sessionOnly: SESSION_ONLY,
   duplicateName: 'You already have an active API key with this name.',
   tooMany: `You have ${MAX_SCOPED_KEYS} active scoped API keys; revoke one first.`,
-  notAuthor: (ids: readonly string[]) => `You are not an author of these add-ons: ${ids.join(', ')}.`,
-  emptyList: 'Give at least one, or leave the field out for no limit.',
-  tooManyAddons: `At most ${MAX_KEY_ADDONS} add-ons.`,
+  ...keyAddonMessages,
   unknownFamily: (names: readonly string[]) =>
     `Unknown operation families: ${names.join(', ')} (known: ${KEY_OPERATIONS.join(', ')}).`,
   bothExpiries: 'Give expiresAt or expiresInDays, not both.',
@@ -68,11 +62,11 @@ export class ScopedKeysService {
     if (!problems.check('name', lengthProblem(input.name, 'apiKeyName')) && !name) {
       problems.add('name', fieldMessages.required);
     }
-    const addonIds = await this.checkAddons(ctx, user.id, input.addons ?? null, problems);
+    const addonIds = await keyAddons(ctx, user, input.addons ?? null, problems);
     const operations = this.checkOperations(input.operations ?? null, problems);
     const expiresAt = this.checkExpiry(input, problems);
     problems.throwIfAny();
-    if (!user.readDevAgreement) throw errors.forbidden(jwtMessages.noDevAgreement);
+    developerAgreement(ctx, user);
 
     const active = await this.apiKeys.listActive(ctx.em, user.id);
     if (active.some((k) => k.name !== null && k.name.toLowerCase() === name.toLowerCase())) {
@@ -101,34 +95,8 @@ export class ScopedKeysService {
   private sessionUser(ctx: RequestContext): User {
     const user = ctx.viewer.user;
     if (!user) throw errors.notAuthenticated();
-    if (ctx.viewer.method !== 'session') throw errors.forbidden(scopedKeyMessages.sessionOnly);
+    manageKeys(ctx);
     return user;
-  }
-
-  /** Ids of add-ons the user authors (not deleted); a field error names the others. */
-  private async checkAddons(
-    ctx: RequestContext,
-    userId: number,
-    given: readonly string[] | null,
-    problems: FieldErrorCollector,
-  ): Promise<number[] | null> {
-    if (given === null) return null;
-    if (!given.length) return problems.add('addons', scopedKeyMessages.emptyList);
-    if (given.length > MAX_KEY_ADDONS) return problems.add('addons', scopedKeyMessages.tooManyAddons);
-    const ids = [...new Set(given.map((id) => (/^[1-9][0-9]{0,9}$/.test(id) ? Number(id) : NaN)))];
-    const valid = ids.filter((id) => Number.isSafeInteger(id) && id <= 2_147_483_647);
-    const rows = valid.length
-      ? await selectRows<{ addon_id: number }>(
-          ctx.em,
-          `select au.addon_id from addon_users au join addons a on a.id = au.addon_id
-           where au.user_id = ? and au.addon_id = any(?::int[]) and a.status <> ?`,
-          [userId, intArray(valid), AddonStatus.DELETED],
-        )
-      : [];
-    const authored = new Set(rows.map((r) => Number(r.addon_id)));
-    const foreign = given.filter((id) => !authored.has(Number(id)) || !/^[1-9][0-9]{0,9}$/.test(id));
-    if (foreign.length) return problems.add('addons', scopedKeyMessages.notAuthor([...new Set(foreign)]));
-    return [...authored].sort((a, b) => a - b);
   }
 
   private checkOperations(given: readonly string[] | null, problems: FieldErrorCollector): KeyOperation[] | null {

@@ -9,6 +9,7 @@ import { lengthProblem } from '../core/text-limits.js';
 import { Group } from './group.entity.js';
 import { createUser } from './user-creation.js';
 import { User } from './user.entity.js';
+import { superCreateAccounts } from './accounts.access.js';
 
 export interface SuperCreateInput {
   email?: string | null;
@@ -38,8 +39,7 @@ export async function superCreate(
   setup: { enabled: boolean; sessions: SessionsService },
 ): Promise<SuperCreated> {
   if (!setup.enabled) throw errors.notFound();
-  if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
-  if (!ctx.viewer.can(Permission.ACCOUNTS_SUPER_CREATE)) throw errors.forbidden();
+  superCreateAccounts(ctx);
   const suffix = randomBytes(8).toString('hex');
   const username = input.username?.trim() || `super-created-${suffix}`;
   const email = input.email?.trim() || `${username}-${suffix}@addons.test.invalid`;

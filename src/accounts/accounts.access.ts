@@ -1,0 +1,104 @@
+import { defineObjectRule } from '../auth/object-rules.js';
+import { jwtMessages } from '../auth/jwt.js';
+import { Permission } from '../auth/permissions.js';
+import { AddonStatus } from '../catalogue/catalogue.enums.js';
+import type { RequestContext } from '../core/context.js';
+import { errors } from '../core/errors.js';
+import type { FieldErrorCollector } from '../core/field-errors.js';
+import { selectRows } from '../db/rows.js';
+import { intArray } from '../db/sql.js';
+import type { UserRecord } from './accounts.records.js';
+
+/**
+ * Who may do what with an account and its keys: the object rules the account operations declare,
+ * each called by the service where it decides.
+ */
+
+/** Users may see their own private fields; `Users:Edit` sees everyone's. */
+export function seesPrivateFields(ctx: RequestContext, user: Pick<UserRecord, 'id'>): boolean {
+  return ctx.viewer.is(user.id) || ctx.viewer.can(Permission.USERS_EDIT);
+}
+
+/** An account is changed by itself or `Users:Edit`; 403 otherwise (after 404 for an unknown one). */
+export const editAccount = defineObjectRule(
+  'user.edit',
+  'the account itself or Users:Edit',
+  (ctx: RequestContext, user: Pick<UserRecord, 'id'>): void => {
+    if (!seesPrivateFields(ctx, user)) throw errors.forbidden();
+  },
+);
+
+/** Only a browser session signs out (401 otherwise: there is no session to end). */
+export const endSession = defineObjectRule('account.endSession', 'a browser session', (ctx: RequestContext): void => {
+  if (!ctx.viewer.isAuthenticated || ctx.viewer.method !== 'session' || !ctx.viewer.sessionId) {
+    throw errors.notAuthenticated();
+  }
+});
+
+export const SESSION_ONLY = 'API keys can only be managed from a session.';
+
+/** API keys are listed, issued and revoked through a browser session only (a key never mints keys); 403 otherwise. */
+export const manageKeys = defineObjectRule('account.manageKeys', 'a browser session', (ctx: RequestContext): void => {
+  if (ctx.viewer.method !== 'session') throw errors.forbidden(SESSION_ONLY);
+});
+
+/** API keys are for developers who accepted the agreement; 403 otherwise. */
+export const developerAgreement = defineObjectRule(
+  'account.developerAgreement',
+  'the developer agreement',
+  (_ctx: RequestContext, user: { readonly readDevAgreement: unknown }): void => {
+    if (!user.readDevAgreement) throw errors.forbidden(jwtMessages.noDevAgreement);
+  },
+);
+
+/** At most this many add-ons in one key's scope. */
+export const MAX_KEY_ADDONS = 100;
+
+export const keyAddonMessages = {
+  notAuthor: (ids: readonly string[]) => `You are not an author of these add-ons: ${ids.join(', ')}.`,
+  emptyList: 'Give at least one, or leave the field out for no limit.',
+  tooManyAddons: `At most ${MAX_KEY_ADDONS} add-ons.`,
+} as const;
+
+/**
+ * A scoped key names only add-ons (not deleted) the caller authors: their ids, sorted; null (no
+ * limit) when none are given; a field error (`addons`) names the others.
+ */
+export const keyAddons = defineObjectRule(
+  'apiKey.addons',
+  'add-ons the caller authors',
+  async (
+    ctx: RequestContext,
+    user: Pick<UserRecord, 'id'>,
+    given: readonly string[] | null,
+    problems: FieldErrorCollector,
+  ): Promise<number[] | null> => {
+    if (given === null) return null;
+    if (!given.length) return problems.add('addons', keyAddonMessages.emptyList);
+    if (given.length > MAX_KEY_ADDONS) return problems.add('addons', keyAddonMessages.tooManyAddons);
+    const ids = [...new Set(given.map((id) => (/^[1-9][0-9]{0,9}$/.test(id) ? Number(id) : NaN)))];
+    const valid = ids.filter((id) => Number.isSafeInteger(id) && id <= 2_147_483_647);
+    const rows = valid.length
+      ? await selectRows<{ addon_id: number }>(
+          ctx.em,
+          `select au.addon_id from addon_users au join addons a on a.id = au.addon_id
+           where au.user_id = ? and au.addon_id = any(?::int[]) and a.status <> ?`,
+          [user.id, intArray(valid), AddonStatus.DELETED],
+        )
+      : [];
+    const authored = new Set(rows.map((r) => Number(r.addon_id)));
+    const foreign = given.filter((id) => !authored.has(Number(id)) || !/^[1-9][0-9]{0,9}$/.test(id));
+    if (foreign.length) return problems.add('addons', keyAddonMessages.notAuthor([...new Set(foreign)]));
+    return [...authored].sort((a, b) => a - b);
+  },
+);
+
+/** Test accounts are made by `Accounts:SuperCreate` holders (401 anonymous, 403 others), once found enabled. */
+export const superCreateAccounts = defineObjectRule(
+  'account.superCreate',
+  'Accounts:SuperCreate, checked once super-create is found enabled',
+  (ctx: RequestContext): void => {
+    if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
+    if (!ctx.viewer.can(Permission.ACCOUNTS_SUPER_CREATE)) throw errors.forbidden();
+  },
+);
