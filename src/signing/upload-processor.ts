@@ -11,7 +11,8 @@ import { ReviewNote } from '../reviews/review.entity.js';
 import type { ReviewFlagsService } from '../reviews/review-flags.service.js';
 import type { PackageScan, ScannersService } from '../scanners/scanners.service.js';
 import type { Storage } from '../storage/storage.port.js';
-import { signedFileHash, signPackage, type AddonSigner } from './crypto/index.js';
+import type { AddonSigner } from './crypto/index.js';
+import { signedFileHash } from './crypto/digest.js';
 import { PackageError } from './package/package.errors.js';
 import { parsePackageFiles, type PackageLimits } from './package/parse.js';
 import { readZip, type ZipMember } from './package/zip.js';
@@ -222,6 +223,7 @@ export class UploadProcessor {
   private async signFile(em: EntityManager, version: Version, file: AddonFile, pkg?: ReadPackage) {
     const entries = pkg?.files ?? (await this.readFile(file));
     const guid = version.addon.guid ?? '';
+    const { signPackage } = await import('./crypto/sign-package.js'); // node-forge: loaded with the first signing
     const signed = await signPackage(entries, { guid, signer: await this.tools.signer() });
     const key = `files/${version.addon.id}/${file.id}/${file.filename}`;
     await this.files.put(key, signed);
