@@ -64,6 +64,12 @@
  *   add-on's update; ratios to /healthz and the targets (cached >= 0.8x, uncached >= 0.5x)
  *   (bench/updates.ts).
  *
+ * - startup: cold start to the first answer of /healthz and GET /api/v4/site/ on PostgreSQL (migrated,
+ *   fresh) and embedded (fresh DATA_DIR with and without the migrated snapshot, restart), in seconds
+ *   against the 3 s target, with the server's CPU seconds; then seeding rate and reindex time into
+ *   scratch databases (addons_seedbench_N for each N of BENCH_STARTUP_SEED, default 50000)
+ *   (bench/startup.ts).
+ *
  * BENCH_SUITES picks suites (default all), BENCH_DURATION the measured seconds per scenario.
  * Raw numbers go to bench/results/latest.json. A run with any non-2xx answer or error fails, and so
  * does one with an upload that does not end signed.
@@ -102,10 +108,11 @@ import { blocklistSettings, printBlocklistReport, runBlocklistSuite, type Blockl
 import { printScannersReport, runScannersSuite, scannersSettings, type ScannersReport } from './scanners.js';
 import { printWebhooksReport, runWebhooksSuite, webhooksSettings, type WebhooksReport } from './webhooks.js';
 import { runUpdatesSuite, updatesSettings, type UpdatesReport } from './updates.js';
+import { printStartupReport, runStartupSuite, startupSettings, type StartupReport } from './startup.js';
 
 const SUITES = (
   process.env.BENCH_SUITES ??
-  'foundation,catalogue,frontend,updates,hostile,signing,browse,images,blocklist,scanners,webhooks'
+  'foundation,catalogue,frontend,updates,hostile,signing,browse,images,blocklist,scanners,webhooks,startup'
 )
   .split(',')
   .map((s) => s.trim());
@@ -138,6 +145,8 @@ interface SuiteResult {
   webhooks?: WebhooksReport;
   /** The update service suite's figures (`results`: its scenarios). */
   updates?: UpdatesReport;
+  /** Cold start and seeding figures (`results` stay empty). */
+  startup?: StartupReport;
 }
 
 let current: RunningServer | undefined;
@@ -343,6 +352,16 @@ async function main() {
       ],
       hostile,
     });
+  }
+
+  if (SUITES.includes('startup')) {
+    const startup = await runStartupSuite({
+      adminUrl: ADMIN_URL,
+      settings: startupSettings(),
+      log: (line) => process.stdout.write(`${line}\n`),
+    });
+    printStartupReport(startup);
+    runs.push({ suite: 'startup', database: ADMIN_URL ? 'both' : 'embedded', results: [], startup });
   }
 
   if (SUITES.includes('signing')) {
