@@ -29,6 +29,14 @@ export async function clearThrottles(t: TestApp): Promise<void> {
 }
 
 /** As if `seconds` had passed since every throttled request. */
+/** Every throttle's last allowed request as `seconds` ago (now, not counted from when it happened). */
+export async function ageThrottles(t: TestApp, seconds: number): Promise<void> {
+  await t
+    .em()
+    .getConnection()
+    .execute(`update rating_throttles set last_at = now() - make_interval(secs => ?)`, [seconds]);
+}
+
 export async function rewindThrottles(t: TestApp, seconds: number): Promise<void> {
   await t
     .em()
