@@ -1,9 +1,10 @@
 import type { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { existingAddon, isAuthor } from '../catalogue/addon-access.js';
+import { existingAddon } from '../catalogue/addon-access.js';
 import { isPublicAddon, isVisibleVersion } from '../catalogue/public.js';
-import { existingVersion, isChannelReviewer } from '../catalogue/version-access.js';
+import { existingVersion } from '../catalogue/version-access.js';
 import { AddonFile } from '../catalogue/version.entity.js';
+import { downloadFile } from './signing.access.js';
 import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
 import type { Storage } from '../storage/storage.port.js';
@@ -33,11 +34,7 @@ export class DownloadsService {
     existingAddon(ctx, addon, 'viewDeleted');
     existingVersion(ctx, version, 'viewDeleted');
     const info = { id: file.id, filename: file.filename, hash: file.hash };
-    if (isPublicFile(file)) return { ...info, public: true };
-    // The author's statement first, reviewers included (as ever: statement counts unchanged).
-    const author = await isAuthor(ctx, addon.id);
-    if (author || isChannelReviewer(ctx.viewer, version.channel)) return { ...info, public: false };
-    throw errors.notFound();
+    return { ...info, public: await downloadFile(ctx, file, isPublicFile(file)) };
   }
 
   /** A public file for the mirror (`/downloads/file/<id>/…`), or null. */

@@ -2,6 +2,7 @@ import { Arg, Ctx, Int, Mutation, Resolver } from 'type-graphql';
 import { Accepts } from '../auth/credentials.js';
 import { KeyOperation, KeyScope } from '../auth/key-scopes.js';
 import { Requires, SIGN_IN, objectRule } from '../auth/requirements.js';
+import { rollBackVersions } from './signing.access.js';
 import { VersionType } from '../catalogue/catalogue.types.js';
 import type { RequestContext } from '../core/context.js';
 import type { Services } from '../services.js';
@@ -13,7 +14,7 @@ export class RollbackResolver {
 
   @Accepts('jwt', 'session')
   @KeyScope(KeyOperation.UPLOAD)
-  @Requires(SIGN_IN, objectRule('an author of the add-on (or Addons:Edit)'))
+  @Requires(SIGN_IN, objectRule(rollBackVersions))
   @Mutation(() => VersionType, {
     description:
       'Re-publishes the package of an earlier approved, signed version (listed: the one before the latest) as ' +

@@ -2,9 +2,8 @@ import { randomUUID, createHash } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { User } from '../accounts/user.entity.js';
-import { Permission } from '../auth/permissions.js';
 import { Addon, AddonUser } from '../catalogue/addon.entity.js';
-import { existingAddon, isAuthor } from '../catalogue/addon-access.js';
+import { existingAddon } from '../catalogue/addon-access.js';
 import type { CatalogueService } from '../catalogue/catalogue.service.js';
 import { versionById } from '../catalogue/catalogue.loaders.js';
 import type { VersionRecord } from '../catalogue/catalogue.records.js';
@@ -27,6 +26,7 @@ import { checkVersion, parsePackage, type PackageLimits } from './package/parse.
 import { rewritePackageVersion } from './package/rollback-package.js';
 import { createVersionFromUpload } from './version-from-upload.js';
 import { FileUpload } from './upload.entity.js';
+import { rollBackVersions } from './signing.access.js';
 
 export interface RollbackInput {
   /** The add-on's id, slug or guid. */
@@ -87,9 +87,7 @@ export class RollbackService {
     const userId = ctx.viewer.userId;
     if (userId === null) throw errors.notAuthenticated();
     const record = existingAddon(ctx, await this.catalogue.find(ctx, input.addon), 'nobody');
-    if (!(await isAuthor(ctx, record.id)) && !ctx.viewer.can(Permission.ADDONS_EDIT)) {
-      throw (await this.catalogue.canView(ctx, record)) ? errors.forbidden() : errors.notFound();
-    }
+    await rollBackVersions(ctx, record);
     const em = ctx.em;
     // Locked first: concurrent rollbacks (or lifecycle changes) of the add-on wait, and see each other's versions.
     const addon = await em.findOneOrFail(Addon, record.id, { refresh: true, lockMode: LockMode.PESSIMISTIC_WRITE });

@@ -10,6 +10,8 @@ import type { RequestContext } from '../core/context.js';
 import type { Services } from '../services.js';
 import { FileDownloadType, SubmissionMetadataInput, UploadSubmissionType, UploadType } from './signing.types.js';
 import { Requires, SIGN_IN, objectRule, SECOND_FACTOR } from '../auth/requirements.js';
+import { developerAgreement } from '../accounts/accounts.access.js';
+import { downloadFile, ownUpload, readUploads, submitVersion } from './signing.access.js';
 import { OwnTransactions } from '../graphql/transactions.js';
 
 /** Uploading versions and following them to a signed file (the signing API's GraphQL side). */
@@ -19,7 +21,12 @@ export class SigningResolver {
 
   @Accepts('jwt', 'session')
   @KeyScope(KeyOperation.UPLOAD)
-  @Requires(SECOND_FACTOR, objectRule('signed in; a new version of an existing add-on from one of its authors'))
+  @Requires(
+    SECOND_FACTOR,
+    objectRule(submitVersion),
+    objectRule(developerAgreement),
+    objectRule(ownUpload, { when: 'for uploadUuid' }),
+  )
   @OwnTransactions(
     'slow external work',
     'streams the package (graphql-upload), stores it and parses it; UploadsService writes its rows in a transaction of its own afterwards, and removes the stored file when that fails',
@@ -70,7 +77,7 @@ export class SigningResolver {
 
   @Accepts('jwt', 'session')
   @KeyScope(KeyOperation.STATUS)
-  @Requires(SIGN_IN, objectRule('an author of the add-on (Addons:Edit reads any); by uuid alone, the uploader'))
+  @Requires(SIGN_IN, objectRule(readUploads))
   @Query(() => UploadType, {
     description:
       'The upload of a version: the one named by `uuid`, else the newest. ' +
@@ -101,7 +108,7 @@ export class SigningResolver {
 
   @Accepts('jwt', 'session')
   @KeyScope(KeyOperation.STATUS)
-  @Requires(objectRule('public files for anyone; others for their authors and reviewers'))
+  @Requires(SIGN_IN, objectRule(downloadFile))
   @Query(() => FileDownloadType, {
     description: 'A file the viewer may download.',
   })

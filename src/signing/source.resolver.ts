@@ -4,6 +4,7 @@ import { Arg, Ctx, FieldResolver, Int, Mutation, Resolver, Root } from 'type-gra
 import { Accepts } from '../auth/credentials.js';
 import { KeyOperation, KeyScope } from '../auth/key-scopes.js';
 import { Requires, SIGN_IN, objectRule } from '../auth/requirements.js';
+import { editVersions, ownUpload } from './signing.access.js';
 import { VersionType } from '../catalogue/catalogue.types.js';
 import type { VersionRecord } from '../catalogue/catalogue.records.js';
 import type { RequestContext } from '../core/context.js';
@@ -21,7 +22,7 @@ export class VersionSourceResolver {
 
   @Accepts('jwt', 'session')
   @KeyScope(KeyOperation.UPLOAD)
-  @Requires(SIGN_IN, objectRule('an author of the add-on, or Addons:Edit'))
+  @Requires(SIGN_IN, objectRule(editVersions))
   @OwnTransactions(
     'slow external work',
     'streams the archive (graphql-upload), checks and stores it before the source row and audit entry are written',
@@ -53,7 +54,7 @@ export class VersionSourceResolver {
 
   @Accepts('jwt', 'session')
   @KeyScope(KeyOperation.UPLOAD)
-  @Requires(SIGN_IN, objectRule("an author of the add-on, or Addons:Edit; the upload is the caller's own"))
+  @Requires(SIGN_IN, objectRule(editVersions), objectRule(ownUpload))
   @OwnTransactions(
     'slow external work',
     'streams and checks the source archive (graphql-upload) and parses the stored package before the version is written in a transaction of its own',

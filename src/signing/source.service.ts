@@ -3,7 +3,6 @@ import { LockMode } from '@mikro-orm/core';
 import { rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { FileUpload as UploadedFile } from 'graphql-upload/processRequest.mjs';
-import { Permission } from '../auth/permissions.js';
 import { User } from '../accounts/user.entity.js';
 import { existingAddon, isAuthor } from '../catalogue/addon-access.js';
 import type { CatalogueService } from '../catalogue/catalogue.service.js';
@@ -20,6 +19,7 @@ import type { Storage } from '../storage/storage.port.js';
 import type { UploadsService } from './uploads.service.js';
 import { isArchive } from './source-archive.js';
 import { VersionSource } from './version-source.entity.js';
+import { editVersions } from './signing.access.js';
 import {
   applyVersionFields,
   checkedReleaseNotes,
@@ -189,7 +189,7 @@ export class VersionSourceService {
     const userId = ctx.viewer.userId;
     if (userId === null) throw errors.notAuthenticated();
     const addon = existingAddon(ctx, await this.catalogue.lookup(ctx, identifier), 'nobody');
-    if (!ctx.viewer.can(Permission.ADDONS_EDIT) && !(await isAuthor(ctx, addon.id))) throw errors.forbidden();
+    await editVersions(ctx, addon);
     return { addon, userId };
   }
 

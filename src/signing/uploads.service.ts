@@ -3,15 +3,8 @@ import { rm } from 'node:fs/promises';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { User } from '../accounts/user.entity.js';
-import { jwtMessages } from '../auth/jwt.js';
 import { Addon } from '../catalogue/addon.entity.js';
-import {
-  addonIdByGuid,
-  assertMayCreateAddon,
-  existingAddon,
-  isAuthor,
-  isDeletedAddon,
-} from '../catalogue/addon-access.js';
+import { addonIdByGuid, assertMayCreateAddon, existingAddon } from '../catalogue/addon-access.js';
 import { AddonStatus, addonTypeName, Channel, FileStatus } from '../catalogue/catalogue.enums.js';
 import { Version } from '../catalogue/version.entity.js';
 import type { RequestContext } from '../core/context.js';
@@ -31,12 +24,13 @@ import { createAddonFromPackage, recordUpload, type ReceivedFile, type UploadRec
 export type { ReceivedFile } from './upload-record.js';
 import { DeniedGuid } from '../catalogue/denied-guid.entity.js';
 import { FileUpload } from './upload.entity.js';
+import { ownUpload, readUploads, submitVersion } from './signing.access.js';
+import { developerAgreement } from '../accounts/accounts.access.js';
 import type { ReviewFlagsService } from '../reviews/review-flags.service.js';
 import type { FileUpload as UploadedFile } from 'graphql-upload/processRequest.mjs';
 import { spoolToFile } from '../core/spool.js';
 import type { UploadType } from './signing.types.js';
 import type { AddonLifecycle } from '../catalogue/lifecycle/lifecycle.service.js';
-import { Permission } from '../auth/permissions.js';
 import { blockCovering } from '../blocklist/blocklist.service.js';
 
 export interface SubmitInput {
@@ -140,7 +134,7 @@ export class UploadsService {
     const userId = ctx.viewer.userId;
     if (userId === null) throw errors.notAuthenticated();
     const user = await ctx.em.findOneOrFail(User, userId);
-    if (!user.readDevAgreement) throw errors.forbidden(jwtMessages.noDevAgreement);
+    developerAgreement(ctx, user);
     return user;
   }
 
@@ -148,7 +142,7 @@ export class UploadsService {
     const user = await this.uploader(ctx);
     if (input.detached) return this.acceptDetached(ctx, user, input);
     const existing = input.guid === null ? null : await this.findByGuid(ctx.em, input.guid);
-    if (existing && !isDeletedAddon(existing) && !(await isAuthor(ctx, existing.id))) throw signingErrors.notOwner();
+    await submitVersion(ctx, existing);
     if (!existing) assertMayCreateAddon(ctx);
     if (!input.upload) throw signingErrors.missingUpload();
     const pkg = await this.parse(input.upload.path);
@@ -205,6 +199,8 @@ export class UploadsService {
 
   /** v5's upload: the package's own rules now, the add-on's when it is submitted. */
   private async acceptDetached(ctx: RequestContext, user: User, input: SubmitInput) {
+    // No add-on yet: the author rule applies when the upload is submitted (`submitUpload`).
+    await submitVersion(ctx, null);
     if (input.channel === null || input.channel === '') throw submissionErrors.required('channel');
     const channel = CHANNELS[input.channel];
     if (channel === undefined) throw submissionErrors.choice('channel', input.channel);
@@ -237,13 +233,16 @@ export class UploadsService {
   ): Promise<{ upload: FileUpload; created: boolean }> {
     const user = await this.uploader(ctx);
     const uuid = input.uuid.toLowerCase();
-    const upload = /^[0-9a-f]{32}$/.test(uuid) ? await ctx.em.findOne(FileUpload, uuid) : null;
-    if (!upload || upload.user.id !== user.id) throw submissionErrors.unknownUpload(input.uuid);
+    const upload = ownUpload(
+      ctx,
+      /^[0-9a-f]{32}$/.test(uuid) ? await ctx.em.findOne(FileUpload, uuid) : null,
+      input.uuid,
+    );
     if (upload.addon) throw submissionErrors.alreadySubmitted();
     if (!upload.processedAt || !upload.valid) throw submissionErrors.notValid();
 
     const existing = input.guid === null ? null : await this.findByGuid(ctx.em, input.guid);
-    if (existing && !isDeletedAddon(existing) && !(await isAuthor(ctx, existing.id))) throw signingErrors.notOwner();
+    await submitVersion(ctx, existing);
     if (!existing) assertMayCreateAddon(ctx);
     const pkg = await this.parseStored(upload.storageKey);
     const checked = await this.checkSubmission(ctx.em, user, existing, pkg, {
@@ -295,12 +294,8 @@ export class UploadsService {
     const upload = /^[0-9a-f]{32}$/.test(id)
       ? await ctx.em.findOne(FileUpload, id, { populate: ['validation', 'addon'] })
       : null;
-    const allowed =
-      upload &&
-      ((upload.user.id === userId && (!upload.addon || ctx.viewer.keyReachesAddon(upload.addon.id))) ||
-        (upload.addon && ((await isAuthor(ctx, upload.addon.id)) || ctx.viewer.can(Permission.ADDONS_EDIT))));
-    if (!upload || !allowed) throw errors.notFound();
-    return upload;
+    await readUploads(ctx, { upload });
+    return upload!;
   }
 
   /** The upload for a version: the one named, else the newest; only an author's (or an admin's, reading). */
@@ -309,7 +304,7 @@ export class UploadsService {
     if (userId === null) throw errors.notAuthenticated();
     const notFound = () => signingErrors.addonNotFound(guid);
     const addon = existingAddon(ctx, await this.findByGuid(ctx.em, guid), 'nobody', notFound);
-    if (!(await isAuthor(ctx, addon.id)) && !ctx.viewer.can(Permission.ADDONS_EDIT)) throw signingErrors.notOwner();
+    await readUploads(ctx, { addon });
     const where = uuid === null ? { addon, version } : { addon, version, uuid: uuid.toLowerCase() };
     if (uuid !== null && !/^[0-9a-f]{32}$/i.test(uuid)) throw signingErrors.uploadNotFound();
     const upload = await ctx.em.findOne(FileUpload, where, { orderBy: { created: 'desc' }, populate: ['validation'] });
