@@ -11,6 +11,7 @@ import {
   DraftCommentType,
 } from './draft-comments.types.js';
 import { Requires, anyOf, objectRule } from '../auth/requirements.js';
+import { readVersionMaterial } from './review-material-access.js';
 import { Permission } from '../auth/permissions.js';
 import { LISTED_REVIEWER_PERMISSIONS } from '../catalogue/catalogue.permissions.js';
 
@@ -52,13 +53,13 @@ export class DraftCommentsResolver {
     return this.services.draftComments.deleteCannedResponse(ctx, id);
   }
 
-  @Requires(objectRule('signed in; a reviewer of the version, for their own drafts'))
+  @Requires(objectRule(readVersionMaterial, { note: ', for their own drafts' }))
   @Query(() => DraftCommentPageType, { description: "The caller's draft comments on a version, oldest first." })
   draftComments(@Args() { addon, versionId, page, pageSize }: DraftCommentsArgs, @Ctx() ctx: RequestContext) {
     return this.services.draftComments.list(ctx, addon, versionId, page, pageSize);
   }
 
-  @Requires(objectRule('signed in; a reviewer of the version, for their own drafts'))
+  @Requires(objectRule(readVersionMaterial, { note: ', for their own drafts' }))
   @Query(() => DraftCommentType, { description: "One of the caller's draft comments." })
   draftComment(
     @Arg('addon') addon: string,
@@ -69,7 +70,7 @@ export class DraftCommentsResolver {
     return this.services.draftComments.get(ctx, addon, versionId, id);
   }
 
-  @Requires(objectRule('signed in; a reviewer of the version, for their own drafts'))
+  @Requires(objectRule(readVersionMaterial, { note: ', for their own drafts' }))
   @Mutation(() => DraftCommentType)
   createDraftComment(
     @Arg('addon') addon: string,
@@ -80,7 +81,7 @@ export class DraftCommentsResolver {
     return this.services.draftComments.create(ctx, addon, versionId, { ...input });
   }
 
-  @Requires(objectRule('signed in; a reviewer of the version, for their own drafts'))
+  @Requires(objectRule(readVersionMaterial, { note: ', for their own drafts' }))
   @Mutation(() => DraftCommentType)
   updateDraftComment(
     @Arg('addon') addon: string,
@@ -92,7 +93,7 @@ export class DraftCommentsResolver {
     return this.services.draftComments.update(ctx, addon, versionId, id, { ...input });
   }
 
-  @Requires(objectRule('signed in; a reviewer of the version, for their own drafts'))
+  @Requires(objectRule(readVersionMaterial, { note: ', for their own drafts' }))
   @Mutation(() => Boolean)
   deleteDraftComment(
     @Arg('addon') addon: string,

@@ -7,6 +7,30 @@ import { findsVersion, isReviewerOrAuthor } from '../catalogue/version-access.js
 import { Version } from '../catalogue/version.entity.js';
 import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
+import { defineObjectRule } from '../auth/object-rules.js';
+
+/**
+ * Some of the add-on's versions are read by any reviewer and its authors (403 otherwise); answers
+ * whether unlisted ones are included (unlisted reviewers and authors).
+ */
+export const readAddonVersions = defineObjectRule(
+  'addon.readVersionsForReview',
+  'signed in; any reviewer or an author of the add-on (unlisted versions for unlisted reviewers and authors)',
+  async (ctx: RequestContext, addon: { readonly id: number }): Promise<boolean> => {
+    const author = await isAuthor(ctx, addon.id);
+    if (!author && !isListedReviewer(ctx.viewer) && !isUnlistedReviewer(ctx.viewer)) throw errors.forbidden();
+    return author || isUnlistedReviewer(ctx.viewer);
+  },
+);
+
+/** A version's review material is read by reviewers of its channel and the add-on's authors; 403 otherwise. */
+export const readVersionMaterial = defineObjectRule(
+  'version.readReviewMaterial',
+  "signed in; a reviewer of the version's channel or an author of the add-on",
+  async (ctx: RequestContext, addon: { readonly id: number }, channel: Channel): Promise<void> => {
+    if (!(await isReviewerOrAuthor(ctx, addon.id, channel))) throw errors.forbidden();
+  },
+);
 
 /**
  * Who may read a version's review material (its history, draft comments, contents and diffs):
@@ -31,9 +55,7 @@ export class ReviewMaterialAccess {
    */
   async addonVersions(ctx: RequestContext, identifier: string): Promise<{ addon: Addon; unlisted: boolean }> {
     const addon = await this.addon(ctx, identifier);
-    const author = await isAuthor(ctx, addon.id);
-    if (!author && !isListedReviewer(ctx.viewer) && !isUnlistedReviewer(ctx.viewer)) throw errors.forbidden();
-    return { addon, unlisted: author || isUnlistedReviewer(ctx.viewer) };
+    return { addon, unlisted: await readAddonVersions(ctx, addon) };
   }
 
   /**
@@ -55,7 +77,7 @@ export class ReviewMaterialAccess {
     const found = findsVersion(ctx.viewer, version, 'viewDeleted');
     if (!found && !options.permissionFirst) throw errors.notFound();
     // An unknown version (permissionFirst) counts as listed.
-    if (!(await isReviewerOrAuthor(ctx, addon.id, version?.channel ?? Channel.LISTED))) throw errors.forbidden();
+    await readVersionMaterial(ctx, addon, version?.channel ?? Channel.LISTED);
     if (!found) throw errors.notFound();
     return version;
   }

@@ -23,6 +23,7 @@ import {
   ReviewerSubscriptionType,
 } from './reviews.types.js';
 import { Requires, SIGN_IN, anyOf, objectRule } from '../auth/requirements.js';
+import { readVersionMaterial } from './review-material-access.js';
 import { Permission } from '../auth/permissions.js';
 
 @ArgsType()
@@ -97,7 +98,7 @@ export class ReviewsResolver {
 
   @Accepts('jwt', 'session')
   @KeyScope(KeyOperation.STATUS)
-  @Requires(objectRule('signed in; an author of the add-on or a reviewer'))
+  @Requires(objectRule(readVersionMaterial))
   @Query(() => ReviewNotePageType, { description: 'Review history of a version, newest first.' })
   reviewNotes(@Args() { addon, versionId, page, pageSize }: ReviewNotesArgs, @Ctx() ctx: RequestContext) {
     return this.services.reviews.notes(ctx, addon, versionId, page, pageSize);
@@ -105,7 +106,7 @@ export class ReviewsResolver {
 
   @Accepts('jwt', 'session')
   @KeyScope(KeyOperation.STATUS)
-  @Requires(objectRule('signed in; an author of the add-on or a reviewer'))
+  @Requires(objectRule(readVersionMaterial))
   @Query(() => ReviewNoteType)
   reviewNote(
     @Arg('addon') addon: string,
@@ -118,7 +119,7 @@ export class ReviewsResolver {
 
   @Accepts('jwt', 'session')
   @KeyScope(KeyOperation.UPLOAD)
-  @Requires(objectRule('signed in; an author of the add-on or a reviewer'))
+  @Requires(objectRule(readVersionMaterial))
   @Mutation(() => ReviewNoteType, {
     description: 'A reply in the review history, on the latest version of its channel only.',
   })

@@ -5,17 +5,14 @@ import type { RequestContext } from '../../core/context.js';
 import type { Services } from '../../services.js';
 import { PackageFileDownloadType, VersionComparisonType, VersionContentsType } from './browse.types.js';
 import { Requires, objectRule } from '../../auth/requirements.js';
+import { readAddonVersions, readVersionMaterial } from '../review-material-access.js';
 
 /** Reviewers browsing and comparing versions' files (VersionBrowseService holds the rules). */
 @Resolver()
 export class VersionBrowseResolver {
   constructor(private readonly services: Services) {}
 
-  @Requires(
-    objectRule(
-      'signed in; any reviewer or an author of the add-on (unlisted versions for unlisted reviewers and authors)',
-    ),
-  )
+  @Requires(objectRule(readAddonVersions))
   @Query(() => [VersionType], {
     description: "An add-on's versions for reviewers, newest first.",
   })
@@ -23,7 +20,7 @@ export class VersionBrowseResolver {
     return this.services.versionBrowse.versions(ctx, addon);
   }
 
-  @Requires(objectRule("signed in; a reviewer of the version's channel or an author of the add-on"))
+  @Requires(objectRule(readVersionMaterial))
   @Query(() => VersionContentsType, {
     description:
       "A version's file tree and one file: `file` (a path from the package root), or the manifest by default.",
@@ -37,7 +34,7 @@ export class VersionBrowseResolver {
     return this.services.versionBrowse.browse(ctx, addon, versionId, file ?? null);
   }
 
-  @Requires(objectRule("signed in; a reviewer of the version's channel or an author of the add-on"))
+  @Requires(objectRule(readVersionMaterial))
   @Query(() => VersionComparisonType, {
     description:
       'A version compared with a base version of the same add-on: every path with its status, and the selected file’s diff.',
@@ -52,7 +49,7 @@ export class VersionBrowseResolver {
     return this.services.versionBrowse.compare(ctx, addon, baseVersionId, versionId, file ?? null);
   }
 
-  @Requires(objectRule("signed in; a reviewer of the version's channel or an author of the add-on"))
+  @Requires(objectRule(readVersionMaterial))
   @Query(() => PackageFileDownloadType, {
     description: "A file of a version's package, for download (the same access as browsing the version).",
   })
