@@ -1,8 +1,6 @@
 import type { RequestContext } from '../core/context.js';
-import { errors } from '../core/errors.js';
 import { pageRequest, toPage, type Page } from '../core/pagination.js';
 import { CurationLogEntry } from './curation-log.entity.js';
-import { Permission } from '../auth/permissions.js';
 
 export type CurationAction = 'created' | 'updated' | 'enabled' | 'disabled' | 'deleted';
 export type CurationSubject =
@@ -22,17 +20,11 @@ export interface CuratedKind<E extends { id: number }> {
 /**
  * The curation log, and the one way curated objects are written: each change and its log entry
  * in one transaction (a change is never committed without its entry). Who may curate is
- * `Admin:Curation`, for every curated kind: operations that always curate declare it
- * (`@Requires(anyOf(Permission.ADMIN_CURATION))`); `assertCurator` checks it where only some
- * calls need it (the shelves' `all`).
+ * `Admin:Curation`, for every curated kind: the operations that curate declare it
+ * (`@Requires(anyOf(Permission.ADMIN_CURATION))`); the shelves' `all` is the object rule
+ * `listShelves` (shelves/shelves.access.ts).
  */
 export class CurationLog {
-  /** `Admin:Curation`: 401 anonymous, 403 others. */
-  assertCurator(ctx: RequestContext): void {
-    if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
-    if (!ctx.viewer.can(Permission.ADMIN_CURATION)) throw errors.forbidden();
-  }
-
   /** Stores a new, validated object and logs it. */
   async create<E extends { id: number }>(ctx: RequestContext, kind: CuratedKind<E>, entity: E): Promise<void> {
     await this.inTransaction(ctx, async () => {

@@ -7,12 +7,13 @@ import { Requires, anyOf, objectRule } from '../auth/requirements.js';
 import { Permission } from '../auth/permissions.js';
 import type { HomeShelfView } from './home-shelves.service.js';
 import { HomeShelfInputType, HomeShelfType } from './home-shelves.types.js';
+import { listShelves } from './shelves.access.js';
 
 @Resolver(() => HomeShelfType)
 export class HomeShelvesResolver {
   constructor(private readonly services: Services) {}
 
-  @Requires(objectRule('Admin:Curation with `all` (disabled shelves too); anyone otherwise'))
+  @Requires(objectRule(listShelves))
   @Query(() => [HomeShelfType], { description: 'Enabled home page shelves in position order.' })
   homeShelves(
     @Ctx() ctx: RequestContext,

@@ -19,6 +19,7 @@ import {
   type HomeShelfEndpoint,
 } from './home-shelf.criteria.js';
 import { isHttpUrl } from './shelves.rules.js';
+import { listShelves } from './shelves.access.js';
 
 /** Only the fields given change (`undefined`: not given); creation needs title, endpoint, addonType and criteria. */
 export interface HomeShelfInput {
@@ -83,7 +84,7 @@ export class HomeShelvesService {
 
   /** Enabled shelves in position order (`all`: disabled ones too, `Admin:Curation` only). */
   async shelves(ctx: RequestContext, all = false): Promise<HomeShelfView[]> {
-    if (all) this.log.assertCurator(ctx);
+    listShelves(ctx, all);
     const shelves = await ctx.em.find(HomeShelf, all ? {} : { enabled: true }, {
       orderBy: [{ position: 'asc' }, { id: 'asc' }],
     });

@@ -14,6 +14,7 @@ import {
 } from './shelves.types.js';
 import { Requires, PUBLIC, anyOf, objectRule } from '../auth/requirements.js';
 import { Permission } from '../auth/permissions.js';
+import { listShelves } from './shelves.access.js';
 
 const ALL = {
   defaultValue: false,
@@ -24,7 +25,7 @@ const ALL = {
 export class ShelvesResolver {
   constructor(private readonly services: Services) {}
 
-  @Requires(objectRule('Admin:Curation with `all` (disabled shelves too); anyone otherwise'))
+  @Requires(objectRule(listShelves))
   @Query(() => [PrimaryShelfType], {
     description:
       'Enabled primary hero shelves in position order; shelves whose add-on is not public (external ones: ' +
@@ -34,7 +35,7 @@ export class ShelvesResolver {
     return this.services.shelves.primaryShelves(ctx, all);
   }
 
-  @Requires(objectRule('Admin:Curation with `all` (disabled shelves too); anyone otherwise'))
+  @Requires(objectRule(listShelves))
   @Query(() => [SecondaryShelfType], { description: 'Enabled secondary hero shelves in position order.' })
   secondaryShelves(@Ctx() ctx: RequestContext, @Arg('all', ALL) all: boolean) {
     return this.services.shelves.secondaryShelves(ctx, all);

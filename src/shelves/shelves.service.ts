@@ -1,3 +1,4 @@
+import { listShelves } from './shelves.access.js';
 import { addonById } from '../catalogue/catalogue.loaders.js';
 import type { CatalogueService } from '../catalogue/catalogue.service.js';
 import type { RequestContext } from '../core/context.js';
@@ -44,7 +45,7 @@ export class ShelvesService {
    * editorial content) in position order, those whose add-on may be shown.
    */
   async primaryShelves(ctx: RequestContext, all = false): Promise<PrimaryShelfView[]> {
-    if (all) this.curator(ctx);
+    listShelves(ctx, all);
     const shelves = await ctx.em.find(PrimaryShelf, all ? {} : { enabled: true }, {
       orderBy: [{ position: 'asc' }, { id: 'asc' }],
     });
@@ -60,7 +61,7 @@ export class ShelvesService {
 
   /** Enabled secondary shelves (`all`: disabled ones too, for `Admin:Curation` only) in position order. */
   async secondaryShelves(ctx: RequestContext, all = false): Promise<SecondaryShelfView[]> {
-    if (all) this.curator(ctx);
+    listShelves(ctx, all);
     const shelves = await ctx.em.find(SecondaryShelf, all ? {} : { enabled: true }, {
       orderBy: [{ position: 'asc' }, { id: 'asc' }],
       populate: ['modules'],
@@ -123,11 +124,6 @@ export class ShelvesService {
     if (!shelf) throw errors.notFound();
     await this.log.delete(ctx, SECONDARY, shelf);
     return true;
-  }
-
-  /** `Admin:Curation`: 401 anonymous, 403 others. */
-  curator(ctx: RequestContext): void {
-    this.log.assertCurator(ctx);
   }
 }
 
