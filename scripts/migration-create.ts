@@ -1,13 +1,13 @@
 import 'reflect-metadata';
 import { openDatabase } from '../src/db/database.js';
-import { entities } from '../src/domains.js';
+import { entities, unmappedTables } from '../src/domains.js';
 
 /**
  * Diffs the entities against a scratch embedded database that has every existing migration
  * applied, and writes the difference as a new migration in src/migrations.
  * Usage: npm run migration:create -- [name]
  */
-const db = await openDatabase({ kind: 'embedded', dataDir: null }, { entities });
+const db = await openDatabase({ kind: 'embedded', dataDir: null }, { entities, unmappedTables });
 try {
   const result = await db.orm.getMigrator().createMigration('src/migrations', false, false, process.argv[2]);
   if (!result.fileName) {

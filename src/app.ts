@@ -19,7 +19,7 @@ import { baseUrlOf, clientErrorHandler, sendJson } from './core/http.js';
 import type { Logger } from './core/logger.js';
 import { Keyring } from './core/secrets.js';
 import { openDatabase, type Database, type DatabaseTarget } from './db/database.js';
-import { entities } from './domains.js';
+import { entities, unmappedTables } from './domains.js';
 import { playground } from './graphql/playground.js';
 import { createGraphqlEndpoint } from './graphql/server.js';
 import { refuseDeepJson } from './core/input-guards.js';
@@ -76,6 +76,7 @@ export async function createApp(config: Config, logger: Logger, options: CreateA
     logger.warn({ dataDir: config.dataDir }, 'SECRET_KEY is not set: generated one in DATA_DIR/secret-key');
   const db = await openDatabase(options.database ?? databaseTarget(config), {
     entities,
+    unmappedTables,
     logger,
     onQuery: options.onQuery,
   });

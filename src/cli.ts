@@ -7,7 +7,7 @@ import { asAppError } from './core/errors.js';
 import { createLogger } from './core/logger.js';
 import { Keyring } from './core/secrets.js';
 import { openDatabase } from './db/database.js';
-import { entities } from './domains.js';
+import { entities, unmappedTables } from './domains.js';
 import { createServices } from './services.js';
 
 /**
@@ -44,7 +44,7 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL, 'stderr');
   const { keyring } = Keyring.load(config.SECRET_KEY, config.dataDir);
-  const db = await openDatabase(databaseTarget(config), { entities, logger });
+  const db = await openDatabase(databaseTarget(config), { entities, unmappedTables, logger });
   try {
     const services = createServices(config, logger, keyring, db);
     const output = await command.run(services, db.fork(), values);

@@ -55,6 +55,9 @@ export const domains: readonly DomainManifest[] = [
 /** The domains' entities, given to the database port (`openDatabase`), which adds its own (cache tags). */
 export const entities = domains.flatMap((domain) => domain.entities);
 
+/** The tables the domains' migrations create that no entity maps (see `DomainManifest`). */
+export const unmappedTables = domains.flatMap((domain) => domain.unmappedTables ?? []);
+
 /** Every GraphQL resolver class, in the domains' order. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const resolvers: Function[] = domains.flatMap((domain) => domain.resolvers);

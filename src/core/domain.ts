@@ -10,6 +10,11 @@ export interface DomainManifest {
   /** The folder under `src/`. */
   readonly name: string;
   readonly entities: readonly EntityClass<any>[];
+  /**
+   * Tables its migrations create that no entity maps (written by SQL, e.g. triggers): the schema
+   * generator leaves them alone, so a new migration never drops them.
+   */
+  readonly unmappedTables?: readonly string[];
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
   readonly resolvers: readonly Function[];
 }

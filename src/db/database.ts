@@ -44,6 +44,8 @@ export interface OpenDatabaseOptions {
   /** The domains' entities (`entities` of `src/domains.ts`); the port adds its own (`./entities.ts`). */
   entities: readonly EntityClass<any>[];
   logger?: Logger;
+  /** Tables the migrations create that no entity maps: the schema generator leaves them alone. */
+  unmappedTables?: readonly string[];
   /** Apply pending migrations (default true). */
   migrate?: boolean;
   /** Called with every SQL statement (tests count them to catch N+1 queries). */
@@ -104,6 +106,7 @@ export async function openDatabase(target: DatabaseTarget, options: OpenDatabase
     colors: false,
     ...(options.onQuery ? { logger: options.onQuery } : {}),
     discovery: { warnWhenNoEntities: true },
+    schemaGenerator: { skipTables: [...(options.unmappedTables ?? [])] },
     migrations: {
       migrationsList,
       tableName: 'mikro_orm_migrations',
