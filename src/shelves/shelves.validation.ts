@@ -107,18 +107,17 @@ export function validateSecondary(
   creating: boolean,
 ) {
   const p = new FieldErrorCollector();
-  const isNew = creating;
   const headline = p.translated(
     'headline',
     input.headline,
-    isNew ? null : shelf.headline,
+    creating ? null : shelf.headline,
     ctx.locale,
     'secondaryHeadline',
   );
   const description = p.translated(
     'description',
     input.description,
-    isNew ? null : shelf.description,
+    creating ? null : shelf.description,
     ctx.locale,
     'secondaryDescription',
   );
@@ -129,13 +128,13 @@ export function validateSecondary(
       : input.modules.map((m, i) => checkModule(ctx, p, `modules.${i}`, m));
   // Then the rest.
   if (!p.has('headline') && !hasText(headline)) {
-    p.add('headline', input.headline === undefined && isNew ? MESSAGES.required : MESSAGES.blank);
+    p.add('headline', input.headline === undefined && creating ? MESSAGES.required : MESSAGES.blank);
   }
   if (!p.has('description') && !hasText(description)) {
-    p.add('description', input.description === undefined && isNew ? MESSAGES.required : MESSAGES.blank);
+    p.add('description', input.description === undefined && creating ? MESSAGES.required : MESSAGES.blank);
   }
   if (input.modules === null) p.add('modules', MESSAGES.notNull);
-  else if (modules === null && isNew) p.add('modules', MESSAGES.required);
+  else if (modules === null && creating) p.add('modules', MESSAGES.required);
   else if (modules !== null && modules.length !== SECONDARY_MODULES) p.add('modules', MESSAGES.modules);
   const position = positionOf(p, 'position', input.position, shelf.position);
   const enabled = input.enabled ?? shelf.enabled;
