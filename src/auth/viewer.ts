@@ -69,3 +69,9 @@ export class Viewer {
     return this.user?.id === userId;
   }
 }
+
+/** The viewer the request context carries (src/core/context.ts) is this one. */
+declare module '../core/context.js' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface RequestViewer extends Viewer {}
+}

@@ -1,5 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Viewer } from '../auth/viewer.js';
 import { lookupRows } from '../db/rows.js';
 import { Loaders } from './loaders.js';
 
@@ -22,26 +21,22 @@ export interface RequestInfo {
 }
 
 /**
- * Older rules some REST clients still rely on, each a domain rule the service otherwise no longer
- * applies. Only the REST compatibility engine switches them on (from its gates, see
- * rest-compat/legacy-rules.ts); GraphQL callers always get today's rules.
+ * Who is making a request, as the domain that authenticates callers defines it (src/auth/viewer.ts
+ * adds its members to this interface by declaration merging) and builds it once per request. The
+ * core only carries it.
  */
-export interface LegacyRules {
-  /** Account edits may change the username (today it is read-only). */
-  readonly usernameEditable?: boolean;
-  /**
-   * Deleting an account clears its details and keeps its ratings, and is refused to add-on
-   * developers (today the account and its data are removed, and its sole add-ons deleted).
-   */
-  readonly deletionAnonymises?: boolean;
-  /** Notification types include `dev_thanks`, and `announcements` is on by default. */
-  readonly retiredNotificationTypes?: boolean;
-  /**
-   * Holders of `Collections:Edit` see and manage any user's collections (except creating one), and
-   * the vendor account's curators and contributors have no rights of their own.
-   */
-  readonly collectionEditorsActOnAny?: boolean;
-}
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface RequestViewer {}
+
+/**
+ * Older rules some REST clients still rely on, each a domain rule the service otherwise no longer
+ * applies. The domains declare theirs by adding optional boolean members to this interface
+ * (declaration merging, in their own folder: src/accounts/legacy-rules.ts,
+ * src/collections/legacy-rules.ts). Only the REST compatibility engine switches them on (from its
+ * gates, see rest-compat/legacy-rules.ts); GraphQL callers always get today's rules.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface LegacyRules {}
 
 /**
  * The per-request context every service method takes first: a forked entity manager (nothing
@@ -50,7 +45,7 @@ export interface LegacyRules {
  */
 export interface RequestContext {
   readonly em: EntityManager;
-  readonly viewer: Viewer;
+  readonly viewer: RequestViewer;
   /** The request's current language (lang parameter, Accept-Language, or en-US). */
   readonly locale: string;
   readonly request: RequestInfo;
