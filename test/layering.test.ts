@@ -1,69 +1,54 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import {
+  components,
+  compositionOrder,
+  cycleImports,
+  domainFolders,
+  importsOf,
+  isResolver,
+  isService,
+  resolverServiceImports,
+  sources,
+  specifiers,
+  violations,
+} from '../scripts/imports.mjs';
 
 /**
  * Which code may import which (ARCHITECTURE.md, "Layering"), read from the sources' import
- * statements:
+ * statements (scripts/imports.mjs; scripts/structure-report.mjs prints the figures):
  * - the domains and everything else under `src/` do not know REST: nothing there imports
  *   `rest-compat/`, except `src/app.ts`, the composition root that mounts the REST engine and its
  *   route table;
  * - the catalogue (add-ons, versions, the add-on lifecycle) sits below signing: nothing under
  *   `src/catalogue/` imports `src/signing/`;
- * - the database port knows no domain: nothing under `src/db/` imports a domain folder (one with a
- *   `manifest.ts`); the composition (`src/domains.ts`) hands it the domains' entities;
+ * - the platform knows no domain (a folder with a `module.ts` or `manifest.ts`): nothing under
+ *   `src/db/`, `src/core/` or `src/graphql/` imports one; the composition hands them what they need;
  * - curation (the log, who curates, shared rules) sits below the curated domains: nothing under
- *   `src/curation/` imports `src/shelves/` or `src/discovery/`, and those two do not import each other.
+ *   `src/curation/` imports `src/shelves/` or `src/discovery/`, and those two do not import each other;
+ * - no import cycle between domains;
+ * - a resolver imports no other domain's services, nor the composition's (`src/services.ts`,
+ *   `src/modules.ts`): it gets its own module's.
+ *
+ * Rules that do not hold yet list today's violations (`KNOWN_…`, "file imports target"): a violation
+ * not listed fails, and so does a listed one that no longer occurs, so a list only shrinks; remove
+ * the lines a change fixes.
  */
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SRC = join(ROOT, 'src');
 
 /** Files allowed to import `rest-compat/` (repository-relative). */
 const REST_WIRING = new Set(['src/app.ts']);
 
-/** Every `.ts` file under `dir`, tests excluded, repository-relative with `/` separators. */
-function sources(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts') && !name.endsWith('.d.ts'))
-    .map((name) => relative(ROOT, join(dir, name)).split(sep).join('/'))
-    .sort();
-}
-
-/** The specifiers of a source's static imports, re-exports and dynamic `import('…')`s. */
-function specifiers(code: string): string[] {
-  const found: string[] = [];
-  const patterns = [
-    /\b(?:import|export)\s[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]/g,
-    /\bimport\s*['"]([^'"]+)['"]/g,
-    /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
-  ];
-  for (const pattern of patterns) for (const match of code.matchAll(pattern)) found.push(match[1]);
-  return found;
-}
-
-/** The repository-relative targets of a file's relative imports (`./x.js` → `src/dir/x.js`). */
-function importsOf(file: string): string[] {
-  const code = readFileSync(join(ROOT, file), 'utf8');
-  return specifiers(code)
-    .filter((spec) => spec.startsWith('.'))
-    .map((spec) =>
-      relative(ROOT, resolve(dirname(join(ROOT, file)), spec))
-        .split(sep)
-        .join('/'),
-    );
-}
-
-function violations(files: string[], forbidden: string): string[] {
-  return files.flatMap((file) =>
-    importsOf(file)
-      .filter((target) => target === forbidden || target.startsWith(`${forbidden}/`))
-      .map((target) => `${file} imports ${target}`),
-  );
+/** The violations found are exactly the known ones (none new, none fixed but still listed). */
+function expectOnlyKnown(found: readonly string[], known: readonly string[]) {
+  const [isFound, isKnown] = [new Set(found), new Set(known)];
+  expect({
+    newViolations: found.filter((line) => !isKnown.has(line)),
+    fixedButStillListed: known.filter((line) => !isFound.has(line)),
+  }).toEqual({ newViolations: [], fixedButStillListed: [] });
 }
 
 describe('layering', () => {
-  const all = sources(SRC);
+  const all = sources('src');
+  const domains = domainFolders();
+  const under = (dir: string) => all.filter((file) => file.startsWith(`${dir}/`));
 
   it('reads imports of every form (the scan sees what it must refuse)', () => {
     expect(all.length).toBeGreaterThan(100);
@@ -84,6 +69,25 @@ describe('layering', () => {
       './side-effect.js',
       '../e.js',
     ]);
+    // Cycles: a ⇄ b is one component, c (which imports a) another.
+    const graph = new Map([
+      ['a', ['b']],
+      ['b', ['a']],
+      ['c', ['a']],
+    ]);
+    expect(components(graph).sort()).toEqual([['a', 'b'], ['c']]);
+    // Services: a domain's `*.service` files and the composition's bag.
+    const targets = ['src/services.js', 'src/modules.js', 'src/auth/api-keys.service.js', 'src/auth/viewer.js'];
+    expect(targets.map(isService)).toEqual([true, true, true, false]);
+    expect(isResolver('src/catalogue/catalogue.resolver.ts')).toBe(true);
+  });
+
+  it('lists every domain in the composition, and only there', () => {
+    expect(domains).toEqual(expect.arrayContaining(['src/accounts', 'src/catalogue', 'src/reviews', 'src/shelves']));
+    expect(domains).not.toContain('src/core');
+    const { files, order } = compositionOrder();
+    expect(files.length).toBeGreaterThan(0);
+    expect([...order].sort()).toEqual(domains);
   });
 
   it('src/ does not import rest-compat/ (only src/app.ts wires it in)', () => {
@@ -92,26 +96,27 @@ describe('layering', () => {
   });
 
   it('src/db/ does not import any domain (the composition gives it their entities)', () => {
-    const domains = all
-      .filter((file) => /^src\/[^/]+\/manifest\.ts$/.test(file))
-      .map((file) => file.slice(0, -'/manifest.ts'.length));
-    expect(domains).toEqual(expect.arrayContaining(['src/accounts', 'src/catalogue', 'src/reviews', 'src/shelves']));
-    // Every domain folder is listed in the composition, and only there does the list live.
-    const listed = importsOf('src/domains.ts').filter((target) => target.endsWith('/manifest.js'));
-    expect(listed.map((target) => target.slice(0, -'/manifest.js'.length)).sort()).toEqual(domains);
-    const db = all.filter((file) => file.startsWith('src/db/'));
+    const db = under('src/db');
     expect(db).toContain('src/db/database.ts');
     expect(domains.flatMap((domain) => violations(db, domain))).toEqual([]);
   });
 
+  it('src/core/ and src/graphql/ import no domain (the domains hand down what they declare)', () => {
+    const platform = [...under('src/core'), ...under('src/graphql')];
+    expect(platform).toEqual(expect.arrayContaining(['src/core/context.ts', 'src/graphql/server.ts']));
+    expectOnlyKnown(
+      domains.flatMap((domain) => violations(platform, domain)),
+      KNOWN_PLATFORM_TO_DOMAIN,
+    );
+  });
+
   it('src/catalogue/ does not import src/signing/', () => {
-    const catalogue = all.filter((file) => file.startsWith('src/catalogue/'));
+    const catalogue = under('src/catalogue');
     expect(catalogue).toContain('src/catalogue/lifecycle/lifecycle.service.ts');
     expect(violations(catalogue, 'src/signing')).toEqual([]);
   });
 
   it('src/curation/ sits below the curated domains; shelves and discovery do not import each other', () => {
-    const under = (dir: string) => all.filter((file) => file.startsWith(`${dir}/`));
     expect(under('src/curation')).toContain('src/curation/curation-log.ts');
     expect([
       ...violations(under('src/curation'), 'src/shelves'),
@@ -120,4 +125,66 @@ describe('layering', () => {
     expect(violations(under('src/shelves'), 'src/discovery')).toEqual([]);
     expect(violations(under('src/discovery'), 'src/shelves')).toEqual([]);
   });
+
+  it('no import cycle between domains', () => {
+    // A cycle is a strongly connected component of the domain graph; each has at least one import
+    // into a domain listed later in the composition. Those imports are the violations.
+    const { imports, cycles } = cycleImports(all, domains, compositionOrder().order);
+    expect(cycles.length === 0).toBe(imports.length === 0);
+    expectOnlyKnown(imports, KNOWN_CYCLE_IMPORTS);
+  });
+
+  it("resolvers import no other domain's services, nor the composition's", () => {
+    const found = resolverServiceImports(all, domains);
+    expect(all).toContain('src/catalogue/catalogue.resolver.ts');
+    expectOnlyKnown(found, KNOWN_RESOLVER_SERVICE_IMPORTS);
+  });
 });
+
+/** Platform files still importing a domain (the viewer, credentials, requirements, read-only mode). */
+const KNOWN_PLATFORM_TO_DOMAIN: readonly string[] = [
+  'src/graphql/schema.ts imports src/auth/requirements.js',
+  'src/graphql/server.ts imports src/auth/credentials.js',
+  'src/graphql/server.ts imports src/auth/viewer.js',
+  'src/graphql/transactions.ts imports src/auth/credentials.js',
+  'src/graphql/server.ts imports src/site/site.service.js',
+];
+
+/**
+ * Imports closing a cycle between domains: each into a domain the composition lists later, within
+ * one cycle (today: accounts, auth, blocklist, catalogue, reviews, scanners, signing, site).
+ */
+const KNOWN_CYCLE_IMPORTS: readonly string[] = [
+  'src/accounts/account-deletion.ts imports src/catalogue/addon.entity.js',
+  'src/accounts/account-deletion.ts imports src/catalogue/catalogue.enums.js',
+  'src/accounts/accounts.access.ts imports src/catalogue/catalogue.enums.js',
+  'src/accounts/accounts.loaders.ts imports src/catalogue/catalogue.enums.js',
+  'src/accounts/accounts.loaders.ts imports src/catalogue/addon-access.js',
+  'src/accounts/accounts.loaders.ts imports src/catalogue/public.js',
+  'src/auth/api-key.entity.ts imports src/accounts/user.entity.js',
+  'src/auth/api-keys.service.ts imports src/accounts/accounts.loaders.js',
+  'src/auth/api-keys.service.ts imports src/accounts/user.entity.js',
+  'src/auth/authenticator.ts imports src/accounts/user.entity.js',
+  'src/auth/session.entity.ts imports src/accounts/user.entity.js',
+  'src/auth/sessions.service.ts imports src/accounts/accounts.loaders.js',
+  'src/auth/sessions.service.ts imports src/accounts/user.entity.js',
+  'src/auth/viewer.ts imports src/accounts/user.entity.js',
+  'src/auth/viewer.ts imports src/accounts/permissions.js',
+  'src/catalogue/author-invitations.mail.ts imports src/reviews/reviews.service.js',
+  'src/reviews/browse/package-contents.ts imports src/signing/package/package.errors.js',
+  'src/reviews/browse/package-contents.ts imports src/signing/package/zip.js',
+  'src/reviews/browse/version-browse.service.ts imports src/signing/upload.entity.js',
+  'src/reviews/browse/version-browse.service.ts imports src/signing/validation/results.js',
+  'src/reviews/module.ts imports src/signing/package/zip.js',
+  'src/scanners/labelled-results.ts imports src/reviews/review.enums.js',
+  'src/scanners/scanners.service.ts imports src/reviews/human-review.js',
+  'src/scanners/scanners.service.ts imports src/reviews/review.entity.js',
+  'src/scanners/scanners.service.ts imports src/reviews/review.enums.js',
+  'src/scanners/scanners.service.ts imports src/signing/package/zip.js',
+  'src/site/debug.resolver.ts imports src/auth/requirements.js',
+  'src/site/site.resolver.ts imports src/auth/requirements.js',
+  'src/site/site.resolver.ts imports src/auth/permissions.js',
+];
+
+/** Resolvers still reaching services outside their domain or the composition's (none left: keep it so). */
+const KNOWN_RESOLVER_SERVICE_IMPORTS: readonly string[] = [];
