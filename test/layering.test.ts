@@ -175,7 +175,7 @@ const KNOWN_CYCLE_IMPORTS: readonly string[] = [
   'src/reviews/browse/package-contents.ts imports src/signing/package/zip.js',
   'src/reviews/browse/version-browse.service.ts imports src/signing/upload.entity.js',
   'src/reviews/browse/version-browse.service.ts imports src/signing/validation/results.js',
-  'src/reviews/module.ts imports src/signing/package/zip.js',
+  'src/reviews/services.ts imports src/signing/package/zip.js',
   'src/scanners/labelled-results.ts imports src/reviews/review.enums.js',
   'src/scanners/scanners.service.ts imports src/reviews/human-review.js',
   'src/scanners/scanners.service.ts imports src/reviews/review.entity.js',
