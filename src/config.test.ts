@@ -1,4 +1,6 @@
-import { ConfigError, loadConfig } from './config.js';
+import { z } from 'zod';
+import { ConfigError, loadConfig, settingsSlices } from './config.js';
+import { loadSettings } from './core/settings.js';
 
 describe('loadConfig', () => {
   it('has a zero-setup default: embedded database under ./data, port 8000', () => {
@@ -86,5 +88,37 @@ describe('loadConfig', () => {
     );
     expect(() => loadConfig({ SMTP_URL: 'http://mail.example' })).toThrow(ConfigError);
     expect(() => loadConfig({ MAIL_FROM: 'not an address' })).toThrow(ConfigError);
+  });
+
+  it('checks the rules across settings of a slice (search, storage, signing CA)', () => {
+    expect(() => loadConfig({ SEARCH_ENGINE: 'meilisearch' })).toThrow(
+      /MEILI_URL: is required when SEARCH_ENGINE=meilisearch/,
+    );
+    expect(loadConfig({ SEARCH_ENGINE: 'meilisearch', MEILI_URL: 'http://meili:7700' }).MEILI_URL).toBe(
+      'http://meili:7700',
+    );
+    expect(() => loadConfig({ STORAGE: 's3' })).toThrow(/S3_BUCKET: is required when STORAGE=s3/);
+    expect(() => loadConfig({ SIGNING_CA_CERT_FILE: '/ca.pem' })).toThrow(
+      /SIGNING_CA_KEY_FILE: SIGNING_CA_CERT_FILE and SIGNING_CA_KEY_FILE go together/,
+    );
+  });
+
+  it("derives the sign-in providers, refusing a provider's bad settings", () => {
+    const env = {
+      SIGNIN_PROVIDERS: 'keycloak',
+      OIDC_KEYCLOAK_ISSUER: 'https://id.example',
+      OIDC_KEYCLOAK_CLIENT_ID: 'x',
+    };
+    expect(loadConfig(env).signinProviders.map((p) => p.issuer)).toEqual(['https://id.example']);
+    expect(() => loadConfig({ ...env, OIDC_KEYCLOAK_ISSUER: 'http://id.example' })).toThrow(
+      /OIDC_KEYCLOAK_ISSUER: must be https/,
+    );
+  });
+
+  it('stops at boot when two slices declare one variable', () => {
+    const intruder = { owner: 'intruder', shape: { WEBHOOKS_TIMEOUT_MS: z.string().optional() } };
+    expect(() => loadSettings([...settingsSlices, intruder], {})).toThrow(
+      /WEBHOOKS_TIMEOUT_MS: declared by both webhooks and intruder/,
+    );
   });
 });
