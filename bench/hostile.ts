@@ -25,7 +25,6 @@ import { createApp } from '../src/app.js';
 import { usersCreate } from '../src/cli/commands.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/core/logger.js';
-import { TEXT_LIMITS } from '../src/core/text-limits.js';
 import { createAddon } from '../test/helpers/catalogue.js';
 import { BENCH_SECRET_KEY } from './catalogue.js';
 import {
@@ -39,6 +38,10 @@ import {
   type RunningServer,
   type ScenarioResult,
 } from './lib.js';
+import { ACCOUNTS_TEXT_LIMITS } from '../src/accounts/text-limits.js';
+import { CATALOGUE_TEXT_LIMITS } from '../src/catalogue/text-limits.js';
+import { COLLECTIONS_TEXT_LIMITS } from '../src/collections/text-limits.js';
+import { RATINGS_TEXT_LIMITS } from '../src/ratings/text-limits.js';
 
 export interface HostileSettings {
   /** Connections measuring /healthz. */
@@ -194,7 +197,7 @@ function endpoints(f: Fixture): Endpoint[] {
         method: 'PATCH',
         path: `/api/v4/accounts/account/${f.author.id}/`,
         token: f.author.token,
-        body: { biography: text.slice(0, TEXT_LIMITS.biography) },
+        body: { biography: text.slice(0, ACCOUNTS_TEXT_LIMITS.biography) },
       }),
     },
     {
@@ -204,7 +207,7 @@ function endpoints(f: Fixture): Endpoint[] {
         method: 'PATCH',
         path: `/api/v4/accounts/account/${f.author.id}/collections/${f.collectionSlug}/`,
         token: f.author.token,
-        body: { description: text.slice(0, TEXT_LIMITS.collectionDescription) },
+        body: { description: text.slice(0, COLLECTIONS_TEXT_LIMITS.collectionDescription) },
       }),
     },
     {
@@ -216,7 +219,10 @@ function endpoints(f: Fixture): Endpoint[] {
         token: f.author.token,
         body: gql(
           'mutation($addon: String!, $input: UpdateAddonListingInput!) { updateAddonListing(addon: $addon, input: $input) { id } }',
-          { addon: String(f.addonId), input: { description: text.repeat(5).slice(0, TEXT_LIMITS.addonDescription) } },
+          {
+            addon: String(f.addonId),
+            input: { description: text.repeat(5).slice(0, CATALOGUE_TEXT_LIMITS.addonDescription) },
+          },
         ),
       }),
     },
@@ -439,7 +445,11 @@ export async function runHostileSuite(options: {
     };
     const plain = ['Fine, works as described.', 'Does what it says.'];
     const benign = await withNeighbours('benign', plain, fixture.raters.slice(0, half));
-    const hostile = await withNeighbours('hostile', hostileTexts(TEXT_LIMITS.ratingBody), fixture.raters.slice(half));
+    const hostile = await withNeighbours(
+      'hostile',
+      hostileTexts(RATINGS_TEXT_LIMITS.ratingBody),
+      fixture.raters.slice(half),
+    );
     log(`  hostile: server memory over ${settings.graphqlRequests} hostile GraphQL requests ...`);
     const memory = await graphqlMemoryPhase(base, server.child.pid, settings.graphqlRequests, failures);
     return {

@@ -1,10 +1,10 @@
 import { jest } from '@jest/globals';
 import { AddonType } from '../src/catalogue/catalogue.enums.js';
-import { TEXT_LIMITS } from '../src/core/text-limits.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { keyCaller, type KeyCaller } from './helpers/callers.js';
 import { createAddon } from './helpers/catalogue.js';
 import { animate, jpeg, png } from './helpers/images.js';
+import { CATALOGUE_TEXT_LIMITS } from '../src/catalogue/text-limits.js';
 
 /**
  * The developer hub's v5 add-on endpoints (issue 37), after the original's `addons.rst` ("Edit",
@@ -197,18 +197,18 @@ describe('PATCH /api/v5/addons/addon/<addon>/', () => {
   });
 
   it('checks a text’s length before its pattern, and names every field refused at once', async () => {
-    const long = `https://${'a'.repeat(TEXT_LIMITS.addonHomepage)}.com/`;
+    const long = `https://${'a'.repeat(CATALOGUE_TEXT_LIMITS.addonHomepage)}.com/`;
     const res = await patch(owner.session, {
       homepage: { 'en-US': long },
-      support_email: { 'en-US': `${'a'.repeat(TEXT_LIMITS.supportEmail)}@example.com` },
-      description: { 'en-US': 'd'.repeat(TEXT_LIMITS.addonDescription + 1) },
+      support_email: { 'en-US': `${'a'.repeat(CATALOGUE_TEXT_LIMITS.supportEmail)}@example.com` },
+      description: { 'en-US': 'd'.repeat(CATALOGUE_TEXT_LIMITS.addonDescription + 1) },
       slug: `-${'?'.repeat(40)}`,
     });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
-      homepage: [`Ensure this field has no more than ${TEXT_LIMITS.addonHomepage} characters.`],
-      support_email: [`Ensure this field has no more than ${TEXT_LIMITS.supportEmail} characters.`],
-      description: [`Ensure this field has no more than ${TEXT_LIMITS.addonDescription} characters.`],
+      homepage: [`Ensure this field has no more than ${CATALOGUE_TEXT_LIMITS.addonHomepage} characters.`],
+      support_email: [`Ensure this field has no more than ${CATALOGUE_TEXT_LIMITS.supportEmail} characters.`],
+      description: [`Ensure this field has no more than ${CATALOGUE_TEXT_LIMITS.addonDescription} characters.`],
       slug: ['Ensure this field has no more than 30 characters.'],
     });
   });
@@ -376,8 +376,10 @@ describe('PATCH /api/v5/addons/addon/<addon>/eula_policy/', () => {
   });
 
   it('checks lengths, blanks and the default locale; refuses themes', async () => {
-    expect((await edit(owner.session, { eula: { 'en-US': 'x'.repeat(TEXT_LIMITS.addonEula + 1) } })).body).toEqual({
-      eula: [`Ensure this field has no more than ${TEXT_LIMITS.addonEula} characters.`],
+    expect(
+      (await edit(owner.session, { eula: { 'en-US': 'x'.repeat(CATALOGUE_TEXT_LIMITS.addonEula + 1) } })).body,
+    ).toEqual({
+      eula: [`Ensure this field has no more than ${CATALOGUE_TEXT_LIMITS.addonEula} characters.`],
     });
     expect((await edit(owner.session, { eula: { 'en-US': ' ' } })).body).toEqual({
       eula: ['This field may not be blank.'],

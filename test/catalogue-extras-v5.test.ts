@@ -2,10 +2,11 @@ import { User } from '../src/accounts/user.entity.js';
 import type { Addon } from '../src/catalogue/addon.entity.js';
 import { AddonStatus, AddonType } from '../src/catalogue/catalogue.enums.js';
 import { Collection, CollectionAddon } from '../src/collections/collection.entity.js';
-import { TEXT_LIMITS } from '../src/core/text-limits.js';
 import { DiscoveryItem } from '../src/discovery/discovery.entity.js';
 import { createAddon } from './helpers/catalogue.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
+import { CATALOGUE_TEXT_LIMITS } from '../src/catalogue/text-limits.js';
+import { DISCOVERY_TEXT_LIMITS } from '../src/discovery/text-limits.js';
 
 /**
  * Issue 37: the tag list, replacement add-ons, browser mappings and an add-on page's
@@ -133,7 +134,10 @@ describe('GET addons/tags/', () => {
     const refused = await failure('owner', UPDATE, { input: { tags: ['privacy', 'not-a-tag', 'x'.repeat(200)] } });
     expect(refused.code).toBe('VALIDATION_FAILED');
     expect(refused.fields).toEqual({
-      tags: [`Ensure this field has no more than ${TEXT_LIMITS.tag} characters.`, '"not-a-tag" is not a valid choice.'],
+      tags: [
+        `Ensure this field has no more than ${CATALOGUE_TEXT_LIMITS.tag} characters.`,
+        '"not-a-tag" is not a valid choice.',
+      ],
     });
     expect((await get('addon/recs-seed/')).body.tags).toEqual(['privacy', 'tab manager']);
     const found = await get('search/?tag=tab%20manager');
@@ -212,9 +216,9 @@ describe('replacement add-ons', () => {
       [`${site}/addon/recs-seed/`, `Paths for [${site}] should be relative, not full URLs including the domain name`],
       ['javascript://alert(1)', 'Path [javascript://alert(1)] is not valid'],
       ['/addon/<b>/', 'Path [/addon/<b>/] is not valid'],
-      ['x'.repeat(TEXT_LIMITS.replacementPath + 1), `Ensure this field has no more than 255 characters.`],
+      ['x'.repeat(DISCOVERY_TEXT_LIMITS.replacementPath + 1), `Ensure this field has no more than 255 characters.`],
       // The leading slash a site path gets counts too.
-      ['x'.repeat(TEXT_LIMITS.replacementPath), `Ensure this field has no more than 255 characters.`],
+      ['x'.repeat(DISCOVERY_TEXT_LIMITS.replacementPath), `Ensure this field has no more than 255 characters.`],
     ]) {
       const refused = await failure('curator', SET_REPLACEMENT, { guid: 'new@example.com', path });
       expect(refused).toMatchObject({ code: 'VALIDATION_FAILED', fields: { path: [message] } });
@@ -386,7 +390,7 @@ describe('recommendations', () => {
   });
 
   it('refuses an over-long guid', async () => {
-    const res = await recs(`?guid=${'g'.repeat(TEXT_LIMITS.replacementGuid + 1)}&recommended=true`);
+    const res = await recs(`?guid=${'g'.repeat(DISCOVERY_TEXT_LIMITS.replacementGuid + 1)}&recommended=true`);
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ detail: 'Invalid "guid" parameter.' });
   });

@@ -1,14 +1,38 @@
-import { readFileSync } from 'node:fs';
-import { TEXT_LIMITS, type TextLimit } from '../src/core/text-limits.js';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { createAddon } from './helpers/catalogue.js';
 import { call, caller, clearThrottles, versionsOf, type Caller, type Method } from './helpers/ratings.js';
 
 /*
- * Every free-text input is refused over its limit (src/core/text-limits.ts) with the DRF field
- * message, before any pattern looks at it, and accepted at the limit. The texts are the hostile
- * ones that made the old link patterns back-track, so an answer at all is part of the test.
+ * Every free-text input is refused over its limit (its domain's `src/<domain>/text-limits.ts`) with
+ * the DRF field message, before any pattern looks at it, and accepted at the limit. The texts are
+ * the hostile ones that made the old link patterns back-track, so an answer at all is part of the
+ * test.
  */
+
+const inSrc = (path: string) => new URL(`../src/${path}`, import.meta.url);
+
+/**
+ * The domains (folders under src/ with a `module.ts` or `manifest.ts`; the core's `module.ts` is the
+ * mechanism) that have a `text-limits.ts`.
+ */
+const LIMITED_DOMAINS = readdirSync(inSrc(''), { withFileTypes: true })
+  .map((entry) => entry.name)
+  .filter((name) => name !== 'core')
+  .filter((name) => existsSync(inSrc(`${name}/module.ts`)) || existsSync(inSrc(`${name}/manifest.ts`)))
+  .filter((name) => existsSync(inSrc(`${name}/text-limits.ts`)))
+  .sort();
+
+/** Each domain's exports from its `text-limits.ts`. */
+const DECLARED: [string, Record<string, unknown>][] = await Promise.all(
+  LIMITED_DOMAINS.map(async (domain) => [domain, await import(`../src/${domain}/text-limits.js`)] as const),
+);
+
+/** Every domain's limits in one map, input name to its number of characters. */
+const TEXT_LIMITS: Readonly<Record<string, number>> = Object.assign(
+  {},
+  ...DECLARED.flatMap(([, exports]) => Object.values(exports) as Record<string, number>[]),
+);
 
 let t: TestApp;
 let author: Caller;
@@ -201,9 +225,9 @@ describe('text limits through GraphQL (the same check, in the service)', () => {
 
 /**
  * README's "### Limits" table, row by row: the limits of each row's "Limit" cell (separated by
- * "/"), each the value of every TEXT_LIMITS key listed for it at the same position.
+ * "/"), each the value of every domain limit listed for it at the same position.
  */
-const README_ROWS: Record<string, TextLimit[][]> = {
+const README_ROWS: Record<string, string[][]> = {
   'Account `display_name`': [['displayName']],
   'Account `username` (v3 edit, account creation)': [['username']],
   'Account `biography`': [['biography']],
@@ -291,6 +315,41 @@ function readmeLimits(): Map<string, number[]> {
   return rows;
 }
 
+describe("the domains' limits", () => {
+  it('are declared by the domains, each as one `<DOMAIN>_TEXT_LIMITS` object; the core has only the check', async () => {
+    expect(LIMITED_DOMAINS).toEqual(expect.arrayContaining(['accounts', 'catalogue', 'reviews', 'signin']));
+    for (const [domain, exports] of DECLARED) {
+      expect([domain, Object.keys(exports)]).toEqual([
+        domain,
+        [`${domain.toUpperCase().replaceAll('-', '_')}_TEXT_LIMITS`],
+      ]);
+    }
+    const names = DECLARED.flatMap(([, exports]) =>
+      Object.values(exports).flatMap((limits) => Object.keys(limits as object)),
+    );
+    expect(names.filter((name, i) => names.indexOf(name) !== i)).toEqual([]);
+    const core: Record<string, unknown> = await import('../src/core/text-limits.js');
+    expect(Object.values(core).every((value) => typeof value === 'function')).toBe(true);
+  });
+
+  it('have one limit per free-text input, the original ones where they exist', () => {
+    expect(TEXT_LIMITS).toMatchObject({
+      displayName: 50,
+      username: 150,
+      homepage: 255,
+      location: 255,
+      occupation: 255,
+      addonName: 50,
+      addonSummary: 250,
+      collectionSlug: 30,
+      flagNote: 100,
+      searchQuery: 100,
+      reviewComments: 100_000,
+    });
+    for (const limit of Object.values(TEXT_LIMITS)) expect(Number.isInteger(limit) && limit > 0).toBe(true);
+  });
+});
+
 describe('README "Limits" table', () => {
   const rows = readmeLimits();
 
@@ -298,15 +357,15 @@ describe('README "Limits" table', () => {
     expect([...rows.keys()]).toEqual(Object.keys(README_ROWS));
   });
 
-  it.each(Object.entries(README_ROWS))('%s: the limits of src/core/text-limits.ts', (input, keys) => {
+  it.each(Object.entries(README_ROWS))("%s: the limits of the domains' text-limits.ts", (input, keys) => {
     expect(rows.get(input)).toEqual(keys.map((group) => TEXT_LIMITS[group[0]]));
     for (const [i, group] of keys.entries()) {
       for (const key of group) expect([key, TEXT_LIMITS[key]]).toEqual([key, rows.get(input)?.[i]]);
     }
   });
 
-  it('lists every limit of src/core/text-limits.ts', () => {
+  it("lists every limit of the domains' text-limits.ts", () => {
     const listed = new Set(Object.values(README_ROWS).flat(2));
-    expect(Object.keys(TEXT_LIMITS).filter((key) => !listed.has(key as TextLimit))).toEqual([]);
+    expect(Object.keys(TEXT_LIMITS).filter((key) => !listed.has(key))).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import { isEmailAddress } from '../core/email.js';
 import { errors } from '../core/errors.js';
 import type { FieldErrorCollector } from '../core/field-errors.js';
 import { fieldMessages } from '../core/messages.js';
-import { TEXT_LIMITS, lengthProblem } from '../core/text-limits.js';
+import { lengthProblem } from '../core/text-limits.js';
 import type { AbuseReport } from './abuse-report.entity.js';
 import {
   ABUSE_APPS,
@@ -27,6 +27,7 @@ import {
   REPORT_ENTRY_POINTS,
   normaliseChoice,
 } from './abuse.enums.js';
+import { ABUSE_TEXT_LIMITS } from './text-limits.js';
 
 /*
  * A report's fields as clients give them, and their checks: every field's length before anything
@@ -146,7 +147,7 @@ function addonFields(
     { key: 'addonVersion', name: 'addon_version', kind: 'text' },
     { key: 'app', name: 'app', kind: 'exactChoice', choices: ABUSE_APPS },
     { key: 'appversion', name: 'appversion', kind: 'text' },
-    { key: 'clientId', name: 'client_id', kind: 'text', max: TEXT_LIMITS.abuseClientId },
+    { key: 'clientId', name: 'client_id', kind: 'text', max: ABUSE_TEXT_LIMITS.abuseClientId },
     { key: 'installDate', name: 'install_date', kind: 'date' },
     { key: 'operatingSystem', name: 'operating_system', kind: 'text' },
     { key: 'operatingSystemVersion', name: 'operating_system_version', kind: 'text' },
@@ -201,10 +202,10 @@ export function checkFields(
   messageRequired = false,
 ): { values: ReportValues; text: string } {
   const message = input.message;
-  if (messageRequired) requiredText(message, TEXT_LIMITS.abuseMessage, (m) => fields.add('message', m));
+  if (messageRequired) requiredText(message, ABUSE_TEXT_LIMITS.abuseMessage, (m) => fields.add('message', m));
   else if (message === null) fields.add('message', fieldMessages.null);
-  else if (message !== undefined && lengthProblem(message, 'abuseMessage')) {
-    fields.add('message', lengthProblem(message, 'abuseMessage')!);
+  else if (message !== undefined && lengthProblem(message, ABUSE_TEXT_LIMITS.abuseMessage)) {
+    fields.add('message', lengthProblem(message, ABUSE_TEXT_LIMITS.abuseMessage)!);
   }
   const values: ReportValues = {};
   const texts = values as Record<string, string | null>;
@@ -214,7 +215,7 @@ export function checkFields(
       if (value === null) texts[field.key] = null;
       continue;
     }
-    const problem = lengthProblem(value, field.max ?? TEXT_LIMITS.abuseField);
+    const problem = lengthProblem(value, field.max ?? ABUSE_TEXT_LIMITS.abuseField);
     if (problem) {
       fields.add(field.name, problem);
       continue;

@@ -11,7 +11,7 @@ import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
 import { FieldErrorCollector } from '../core/field-errors.js';
 import { pageRequest, toPage, type Page } from '../core/pagination.js';
-import { TEXT_LIMITS, lengthProblem, truncateText } from '../core/text-limits.js';
+import { lengthProblem, truncateText } from '../core/text-limits.js';
 import { selectRows } from '../db/rows.js';
 import { Rating } from '../ratings/rating.entity.js';
 import { flagForHumanReview, HumanReviewReason } from '../reviews/human-review.js';
@@ -42,6 +42,7 @@ export {
   type ReportCommonInput,
   type UserReportInput,
 } from './abuse.report-fields.js';
+import { ABUSE_TEXT_LIMITS } from './text-limits.js';
 
 export type AbuseReportState = 'open' | 'resolved';
 
@@ -92,7 +93,7 @@ export class AbuseService {
   async reportAddon(ctx: RequestContext, input: AddonReportInput): Promise<AbuseReport> {
     await this.throttle(ctx);
     const fields = new FieldErrorCollector();
-    const addon = requiredText(input.addon, TEXT_LIMITS.abuseField, (m) => fields.add('addon', m));
+    const addon = requiredText(input.addon, ABUSE_TEXT_LIMITS.abuseField, (m) => fields.add('addon', m));
     const { values, text } = checkFields(fields, input, addonReportFields(input));
 
     const found = await this.catalogue.lookup(ctx, addon!);
@@ -143,7 +144,7 @@ export class AbuseService {
   async reportUser(ctx: RequestContext, input: UserReportInput): Promise<AbuseReport> {
     await this.throttle(ctx);
     const fields = new FieldErrorCollector();
-    const user = requiredText(input.user, TEXT_LIMITS.abuseField, (m) => fields.add('user', m));
+    const user = requiredText(input.user, ABUSE_TEXT_LIMITS.abuseField, (m) => fields.add('user', m));
     // Without a reason (the v3/v4 form), the message is a required field, refused with the others.
     const { values, text } = checkFields(fields, input, COMMON_FIELDS, input.reason === undefined);
     const reported = await this.accounts.findUser(ctx, user!);
@@ -155,7 +156,7 @@ export class AbuseService {
   async reportRating(ctx: RequestContext, input: RatingReportInput): Promise<AbuseReport> {
     await this.throttle(ctx);
     const fields = new FieldErrorCollector();
-    const id = requiredText(input.rating, TEXT_LIMITS.abuseField, (m) => fields.add('rating', m));
+    const id = requiredText(input.rating, ABUSE_TEXT_LIMITS.abuseField, (m) => fields.add('rating', m));
     const { values, text } = checkFields(fields, input, COMMON_FIELDS);
     const rating = idOf(id!) === null ? null : await ctx.em.findOne(Rating, { id: idOf(id!)!, deleted: false });
     if (!rating) throw errors.notFound();
@@ -166,7 +167,7 @@ export class AbuseService {
   async reportCollection(ctx: RequestContext, input: CollectionReportInput): Promise<AbuseReport> {
     await this.throttle(ctx);
     const fields = new FieldErrorCollector();
-    const id = requiredText(input.collection, TEXT_LIMITS.abuseField, (m) => fields.add('collection', m));
+    const id = requiredText(input.collection, ABUSE_TEXT_LIMITS.abuseField, (m) => fields.add('collection', m));
     const { values, text } = checkFields(fields, input, COMMON_FIELDS);
     const collection = idOf(id!) === null ? null : await ctx.em.findOne(Collection, { id: idOf(id!)! });
     // An unlisted collection is found by its author alone, as reading it.
@@ -204,7 +205,7 @@ export class AbuseService {
   ): Promise<Page<AbuseReport>> {
     const fields = new FieldErrorCollector();
     for (const name of ['addon', 'user', 'reason'] as const) {
-      fields.check(name, lengthProblem(filter[name], TEXT_LIMITS.abuseField));
+      fields.check(name, lengthProblem(filter[name], ABUSE_TEXT_LIMITS.abuseField));
     }
     const reason = filter.reason ? normaliseChoice(filter.reason) : null;
     if (!fields.has('reason') && reason !== null && !CURRENT_ABUSE_REASONS.includes(reason as never)) {
@@ -249,7 +250,7 @@ export class AbuseService {
    * (`Reviews:Admin`; it records the audit log entry with the note): a refusal leaves the report open.
    */
   async resolve(ctx: RequestContext, id: number, note: string | null, disableAddon: boolean): Promise<AbuseReport> {
-    const problem = lengthProblem(note, 'abuseResolutionNote');
+    const problem = lengthProblem(note, ABUSE_TEXT_LIMITS.abuseResolutionNote);
     if (problem) throw errors.validation({ note: [problem] });
     const report = await this.report(ctx, id);
     if (report.resolvedAt) throw errors.conflict(abuseMessages.alreadyResolved);
@@ -301,5 +302,5 @@ export class AbuseService {
 
 /** The client's address as stored (an address with a zone id may be longer than the column). */
 function clientAddress(ctx: RequestContext): string | null {
-  return ctx.request.ip === null ? null : truncateText(ctx.request.ip, 'abuseReporterIp');
+  return ctx.request.ip === null ? null : truncateText(ctx.request.ip, ABUSE_TEXT_LIMITS.abuseReporterIp);
 }

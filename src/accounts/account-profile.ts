@@ -4,6 +4,7 @@ import { hasLinks } from '../core/has-links.js';
 import { fieldMessages } from '../core/messages.js';
 import { lengthProblem } from '../core/text-limits.js';
 import { User } from './user.entity.js';
+import { ACCOUNTS_TEXT_LIMITS } from './text-limits.js';
 
 /** What an edit changes: `undefined` leaves a field alone. */
 export interface AccountInput {
@@ -40,7 +41,7 @@ export async function checkProfile(
   }
   if (input.biography !== undefined) {
     const biography = input.biography?.trim() || null;
-    const tooLong = lengthProblem(biography, 'biography');
+    const tooLong = lengthProblem(biography, ACCOUNTS_TEXT_LIMITS.biography);
     if (tooLong) problems.add('biography', tooLong);
     else if (biography && hasLinks(biography)) problems.add('biography', fieldMessages.noLinks);
     else changes.biography = biography;
@@ -53,7 +54,7 @@ export async function checkProfile(
   for (const field of ['location', 'occupation'] as const) {
     if (input[field] === undefined) continue;
     const value = input[field]?.trim() || null;
-    const tooLong = lengthProblem(value, field);
+    const tooLong = lengthProblem(value, ACCOUNTS_TEXT_LIMITS[field]);
     if (tooLong) problems.add(field, tooLong);
     else changes[field] = value;
   }
@@ -81,7 +82,7 @@ export function checkDisplayName(value: string | null): string | null | string[]
   const name = value.trim();
   if (!name) return [fieldMessages.blank];
   // The length first: a name over the limit is not looked at further.
-  const tooLong = lengthProblem(name, 'displayName');
+  const tooLong = lengthProblem(name, ACCOUNTS_TEXT_LIMITS.displayName);
   if (tooLong) return [tooLong];
   const problems: string[] = [];
   if (name.length < 2) problems.push(fieldMessages.minLength(2));
@@ -93,7 +94,7 @@ export function checkDisplayName(value: string | null): string | null | string[]
 function checkHomepage(ctx: RequestContext, value: string | null): string | null | string[] {
   const homepage = value?.trim() || null;
   if (homepage === null) return null;
-  const tooLong = lengthProblem(homepage, 'homepage');
+  const tooLong = lengthProblem(homepage, ACCOUNTS_TEXT_LIMITS.homepage);
   if (tooLong) return [tooLong];
   let url: URL;
   try {
@@ -117,7 +118,7 @@ async function checkUsername(ctx: RequestContext, user: User, value: string | nu
   if (value === null) return [fieldMessages.null];
   const username = value.trim();
   if (!username) return [fieldMessages.blank];
-  const tooLong = lengthProblem(username, 'username');
+  const tooLong = lengthProblem(username, ACCOUNTS_TEXT_LIMITS.username);
   if (tooLong) return [tooLong];
   if (/^\d+$/.test(username)) return ['Usernames cannot contain only digits.'];
   if (!USERNAME.test(username)) {

@@ -4,6 +4,7 @@ import { FieldErrorCollector } from '../core/field-errors.js';
 import { fieldMessages } from '../core/messages.js';
 import { lengthProblem } from '../core/text-limits.js';
 import type { User } from './user.entity.js';
+import { ACCOUNTS_TEXT_LIMITS } from './text-limits.js';
 
 /** The original's fallback date of the last agreement change (used when none is configured, or a future one). */
 export const DEVELOPER_AGREEMENT_FALLBACK = new Date('2019-12-02T12:00:00Z');
@@ -20,7 +21,7 @@ const ISO_DATETIME =
  * or null when it is none. Its length is checked first (`agreementDate`), then the pattern.
  */
 export function parseAgreementDate(value: string): Date | null {
-  if (lengthProblem(value, 'agreementDate')) return null;
+  if (lengthProblem(value, ACCOUNTS_TEXT_LIMITS.agreementDate)) return null;
   const m = ISO_DATETIME.exec(value.trim());
   if (!m) return null;
   const [, y, mo, d, h, mi, s = '00', fraction = '', zone = 'Z'] = m;

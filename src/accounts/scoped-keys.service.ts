@@ -8,6 +8,7 @@ import { fieldMessages } from '../core/messages.js';
 import { lengthProblem } from '../core/text-limits.js';
 import type { User } from './user.entity.js';
 import { SESSION_ONLY, developerAgreement, keyAddonMessages, keyAddons, manageKeys } from './accounts.access.js';
+import { ACCOUNTS_TEXT_LIMITS } from './text-limits.js';
 
 /** At most this many active scoped keys per user. */
 export const MAX_SCOPED_KEYS = 20;
@@ -59,7 +60,7 @@ export class ScopedKeysService {
     const user = this.sessionUser(ctx);
     const problems = new FieldErrorCollector();
     const name = typeof input.name === 'string' ? input.name.trim() : '';
-    if (!problems.check('name', lengthProblem(input.name, 'apiKeyName')) && !name) {
+    if (!problems.check('name', lengthProblem(input.name, ACCOUNTS_TEXT_LIMITS.apiKeyName)) && !name) {
       problems.add('name', fieldMessages.required);
     }
     const addonIds = await keyAddons(ctx, user, input.addons ?? null, problems);

@@ -10,6 +10,7 @@ import { Group } from './group.entity.js';
 import { createUser } from './user-creation.js';
 import { User } from './user.entity.js';
 import { superCreateAccounts } from './accounts.access.js';
+import { ACCOUNTS_TEXT_LIMITS } from './text-limits.js';
 
 export interface SuperCreateInput {
   email?: string | null;
@@ -44,7 +45,7 @@ export async function superCreate(
   const username = input.username?.trim() || `super-created-${suffix}`;
   const email = input.email?.trim() || `${username}-${suffix}@addons.test.invalid`;
   const problems = new FieldErrorCollector();
-  const idpTooLong = lengthProblem(input.idpId?.trim(), 'idpId');
+  const idpTooLong = lengthProblem(input.idpId?.trim(), ACCOUNTS_TEXT_LIMITS.idpId);
   if (idpTooLong) problems.add('idp_id', idpTooLong);
   if (input.group != null && !(input.group in SUPER_CREATE_GROUPS)) {
     problems.add('group', fieldMessages.choice(input.group));

@@ -3,11 +3,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { isEmailAddress } from '../core/email.js';
 import { FieldErrorCollector } from '../core/field-errors.js';
 import { fieldMessages } from '../core/messages.js';
-import { TEXT_LIMITS, lengthProblem, maxLengthMessage } from '../core/text-limits.js';
+import { lengthProblem, maxLengthMessage } from '../core/text-limits.js';
 import { USERNAME } from './account-profile.js';
 import { Group } from './group.entity.js';
 import { isValidRule } from './permissions.js';
 import { User } from './user.entity.js';
+import { ACCOUNTS_TEXT_LIMITS } from './text-limits.js';
 
 export interface CreateUserInput {
   email: string;
@@ -29,13 +30,15 @@ export async function createUser(em: EntityManager, input: CreateUserInput): Pro
   const problems = new FieldErrorCollector();
   const email = input.email?.trim().toLowerCase() ?? '';
   if (!email) problems.add('email', fieldMessages.required);
-  else if (lengthProblem(email, 'email')) problems.add('email', maxLengthMessage(TEXT_LIMITS.email));
+  else if (lengthProblem(email, ACCOUNTS_TEXT_LIMITS.email))
+    problems.add('email', maxLengthMessage(ACCOUNTS_TEXT_LIMITS.email));
   else if (!isEmailAddress(email)) problems.add('email', fieldMessages.email);
   else if (await em.count(User, { email })) problems.add('email', 'A user with this email address already exists.');
 
   let username = input.username?.trim() || null;
   if (username !== null) {
-    if (lengthProblem(username, 'username')) problems.add('username', maxLengthMessage(TEXT_LIMITS.username));
+    if (lengthProblem(username, ACCOUNTS_TEXT_LIMITS.username))
+      problems.add('username', maxLengthMessage(ACCOUNTS_TEXT_LIMITS.username));
     else if (/^\d+$/.test(username)) problems.add('username', 'Usernames cannot contain only digits.');
     else if (!USERNAME.test(username)) {
       problems.add('username', 'Enter a valid username consisting of letters, numbers, underscores or hyphens.');
@@ -45,7 +48,7 @@ export async function createUser(em: EntityManager, input: CreateUserInput): Pro
   }
 
   const displayName = input.displayName?.trim() || null;
-  const displayNameTooLong = lengthProblem(displayName, 'displayName');
+  const displayNameTooLong = lengthProblem(displayName, ACCOUNTS_TEXT_LIMITS.displayName);
   if (displayNameTooLong) problems.add('display_name', displayNameTooLong);
   else if (displayName !== null && displayName.length < 2) {
     problems.add('display_name', fieldMessages.minLength(2));

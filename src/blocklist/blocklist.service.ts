@@ -5,7 +5,7 @@ import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
 import { FieldErrorCollector } from '../core/field-errors.js';
 import { fieldMessages } from '../core/messages.js';
-import { lengthProblem, type TextLimit } from '../core/text-limits.js';
+import { lengthProblem } from '../core/text-limits.js';
 import { pageRequest, toPage, type Page } from '../core/pagination.js';
 import { selectRows } from '../db/rows.js';
 import { compareAppVersions } from '../core/app-versions.js';
@@ -17,6 +17,7 @@ import type { JobQueue } from '../jobs/queue.port.js';
 import type { ServiceJobs } from '../jobs/service-jobs.js';
 import { Block } from './block.entity.js';
 import { PUBLICATION_KEY, requestPublication } from './publication-requests.js';
+import { BLOCKLIST_TEXT_LIMITS } from './text-limits.js';
 
 /** Who may create, change and remove blocks (the original's blocklist admin permissions). */
 export const BLOCKLIST_ADMIN_PERMISSIONS = [
@@ -211,22 +212,32 @@ export class BlocklistService {
   private validate(input: BlockInput, existing: Block | null) {
     const problems = new FieldErrorCollector();
     /** A required text within its limit (over the limit: reported, not looked at further). */
-    const required = (field: string, value: string | null | undefined, fallback: string, limit: TextLimit) => {
+    const required = (field: string, value: string | null | undefined, fallback: string, limit: number) => {
       if (value == null) return fallback;
       if (problems.check(field, lengthProblem(value, limit))) return null;
       const trimmed = value.trim();
       if (!trimmed) problems.add(field, fieldMessages.blank);
       return trimmed || null;
     };
-    const guid = required('guid', input.guid, existing?.guid ?? '', 'blockGuid');
+    const guid = required('guid', input.guid, existing?.guid ?? '', BLOCKLIST_TEXT_LIMITS.blockGuid);
     if (guid === '') problems.add('guid', fieldMessages.required);
-    const min = required('min_version', input.minVersion, existing?.minVersion ?? BLOCK_ALL_MIN, 'blockVersion');
-    const max = required('max_version', input.maxVersion, existing?.maxVersion ?? BLOCK_ALL_MAX, 'blockVersion');
+    const min = required(
+      'min_version',
+      input.minVersion,
+      existing?.minVersion ?? BLOCK_ALL_MIN,
+      BLOCKLIST_TEXT_LIMITS.blockVersion,
+    );
+    const max = required(
+      'max_version',
+      input.maxVersion,
+      existing?.maxVersion ?? BLOCK_ALL_MAX,
+      BLOCKLIST_TEXT_LIMITS.blockVersion,
+    );
     if (min && max && compareAppVersions(min, max) > 0) {
       problems.add('min_version', 'Min version can not be greater than Max version.');
     }
-    const reason = problems.text('reason', input.reason, existing?.reason ?? null, 'blockReason');
-    const url = problems.text('url', input.url, existing?.url ?? null, 'blockUrl');
+    const reason = problems.text('reason', input.reason, existing?.reason ?? null, BLOCKLIST_TEXT_LIMITS.blockReason);
+    const url = problems.text('url', input.url, existing?.url ?? null, BLOCKLIST_TEXT_LIMITS.blockUrl);
     if (url && !problems.has('url') && !isUrl(url)) problems.add('url', fieldMessages.url);
     problems.throwIfAny();
     return {

@@ -4,7 +4,7 @@ import { FieldErrorCollector } from '../core/field-errors.js';
 import { canonicalLocale } from '../core/i18n/locales.js';
 import { mergeTranslations, parseTranslationsInput, type Translations } from '../core/i18n/translations.js';
 import { fieldMessages } from '../core/messages.js';
-import { lengthProblem, type TextLimit } from '../core/text-limits.js';
+import { lengthProblem } from '../core/text-limits.js';
 import { Addon } from './addon.entity.js';
 import { AddonType } from './catalogue.enums.js';
 import type { CategoriesService } from './categories.service.js';
@@ -12,6 +12,7 @@ import { unknownTags } from './tags.service.js';
 import { License } from './license.entity.js';
 import type { UpdateAddonListingInput } from './listing.types.js';
 import { Version } from './version.entity.js';
+import { CATALOGUE_TEXT_LIMITS } from './text-limits.js';
 
 export const MAX_TAGS = 10;
 export const MAX_CATEGORIES_PER_APP = 2;
@@ -47,16 +48,16 @@ type TextField =
   | 'privacyPolicy';
 
 /** Each translated text field: its API name, its length limit, and what else its texts must be. */
-const TEXT_FIELDS: Record<TextField, { api: string; limit: TextLimit; kind?: 'letters' | 'url' | 'email' }> = {
-  name: { api: 'name', limit: 'addonName', kind: 'letters' },
-  summary: { api: 'summary', limit: 'addonSummary', kind: 'letters' },
-  description: { api: 'description', limit: 'addonDescription' },
-  developerComments: { api: 'developer_comments', limit: 'developerComments' },
-  homepage: { api: 'homepage', limit: 'addonHomepage', kind: 'url' },
-  supportUrl: { api: 'support_url', limit: 'supportUrl', kind: 'url' },
-  supportEmail: { api: 'support_email', limit: 'supportEmail', kind: 'email' },
-  eula: { api: 'eula', limit: 'addonEula' },
-  privacyPolicy: { api: 'privacy_policy', limit: 'addonPrivacyPolicy' },
+const TEXT_FIELDS: Record<TextField, { api: string; limit: number; kind?: 'letters' | 'url' | 'email' }> = {
+  name: { api: 'name', limit: CATALOGUE_TEXT_LIMITS.addonName, kind: 'letters' },
+  summary: { api: 'summary', limit: CATALOGUE_TEXT_LIMITS.addonSummary, kind: 'letters' },
+  description: { api: 'description', limit: CATALOGUE_TEXT_LIMITS.addonDescription },
+  developerComments: { api: 'developer_comments', limit: CATALOGUE_TEXT_LIMITS.developerComments },
+  homepage: { api: 'homepage', limit: CATALOGUE_TEXT_LIMITS.addonHomepage, kind: 'url' },
+  supportUrl: { api: 'support_url', limit: CATALOGUE_TEXT_LIMITS.supportUrl, kind: 'url' },
+  supportEmail: { api: 'support_email', limit: CATALOGUE_TEXT_LIMITS.supportEmail, kind: 'email' },
+  eula: { api: 'eula', limit: CATALOGUE_TEXT_LIMITS.addonEula },
+  privacyPolicy: { api: 'privacy_policy', limit: CATALOGUE_TEXT_LIMITS.addonPrivacyPolicy },
 };
 /** Fields a listing cannot go without, in its default locale. */
 const REQUIRED: readonly TextField[] = ['name', 'summary'];
@@ -111,7 +112,7 @@ export function contributionProblems(value: string): string[] {
 
 /** An add-on slug's problem (length first), or null. */
 export function slugProblem(slug: string): string | null {
-  const tooLong = lengthProblem(slug, 'addonSlug');
+  const tooLong = lengthProblem(slug, CATALOGUE_TEXT_LIMITS.addonSlug);
   if (tooLong) return tooLong;
   if (!/^[\p{L}\p{N}_~-]+$/u.test(slug) || !/[\p{L}\p{N}]/u.test(slug)) {
     return 'Enter a valid “slug” consisting of letters, numbers, underscores or hyphens.';
@@ -192,7 +193,7 @@ export async function applyListingEdit(
 
   if (input.contributionsUrl !== undefined) {
     const url = input.contributionsUrl?.trim() || null;
-    if (!problems.check('contributions_url', lengthProblem(url, 'contributionsUrl')) && url) {
+    if (!problems.check('contributions_url', lengthProblem(url, CATALOGUE_TEXT_LIMITS.contributionsUrl)) && url) {
       problems.addAll('contributions_url', contributionProblems(url));
     }
     addon.contributionsUrl = url;
@@ -206,7 +207,7 @@ export async function applyListingEdit(
     if (tags.length > MAX_TAGS) problems.add('tags', `You can have a maximum of ${MAX_TAGS} tags.`);
     else {
       // Each one of the tag list (the original's choices), once its length is known to fit.
-      const fitting = tags.filter((tag) => !problems.check('tags', lengthProblem(tag, 'tag')));
+      const fitting = tags.filter((tag) => !problems.check('tags', lengthProblem(tag, CATALOGUE_TEXT_LIMITS.tag)));
       for (const tag of await unknownTags(ctx.em, fitting)) problems.add('tags', fieldMessages.choice(tag));
     }
     addon.tags = tags;
@@ -266,10 +267,10 @@ async function applyLicense(
   if (!clean(name) || !clean(text)) return problems.add('license', 'A custom licence needs a name and a text.');
   const tooLong =
     Object.values(clean(name)!)
-      .map((t) => lengthProblem(t, 'licenseName'))
+      .map((t) => lengthProblem(t, CATALOGUE_TEXT_LIMITS.licenseName))
       .find(Boolean) ??
     Object.values(clean(text)!)
-      .map((t) => lengthProblem(t, 'licenseText'))
+      .map((t) => lengthProblem(t, CATALOGUE_TEXT_LIMITS.licenseText))
       .find(Boolean);
   if (tooLong) return problems.add('license', tooLong);
   version.license = ctx.em.create(License, { builtin: 0, name: clean(name), text: clean(text) });

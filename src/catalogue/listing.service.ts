@@ -26,6 +26,7 @@ import type { CatalogueService } from './catalogue.service.js';
 import type { CategoriesService } from './categories.service.js';
 import { type AddonAuthorDetailType, type AuthorRole, type UpdateAddonListingInput } from './listing.types.js';
 import { Preview } from './preview.entity.js';
+import { CATALOGUE_TEXT_LIMITS } from './text-limits.js';
 
 export const MAX_IMAGE_BYTES = 4 * 1024 * 1024;
 export { MAX_CATEGORIES_PER_APP, MAX_TAGS } from './listing-edit.js';
@@ -199,7 +200,7 @@ export class ListingService {
     const addon = await this.editable(ctx, identifier);
     const captions = mergeTranslations({}, parseTranslationsInput('caption', caption ?? null, ctx.locale));
     const tooLong = Object.values(captions ?? {})
-      .map((t) => lengthProblem(t, 'previewCaption'))
+      .map((t) => lengthProblem(t, CATALOGUE_TEXT_LIMITS.previewCaption))
       .find(Boolean);
     if (tooLong) throw errors.field('caption', tooLong);
     const { data, sniffed } = await this.readImage(upload, 'image');

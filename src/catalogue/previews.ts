@@ -10,6 +10,7 @@ import { previewsByAddonId } from './catalogue.loaders.js';
 import type { CatalogueService } from './catalogue.service.js';
 import type { ListingService, UploadedFile } from './listing.service.js';
 import { Preview } from './preview.entity.js';
+import { CATALOGUE_TEXT_LIMITS } from './text-limits.js';
 
 /** A preview's position: the original's positive integer column. */
 export const MAX_PREVIEW_POSITION = 2_147_483_647;
@@ -82,7 +83,7 @@ export class PreviewsService {
     if (change.caption !== undefined) {
       const caption = mergeTranslations(preview.caption, parseTranslationsInput('caption', change.caption, ctx.locale));
       const tooLong = Object.values(caption ?? {})
-        .map((text) => lengthProblem(text, 'previewCaption'))
+        .map((text) => lengthProblem(text, CATALOGUE_TEXT_LIMITS.previewCaption))
         .find(Boolean);
       if (tooLong) throw errors.field('caption', tooLong);
       preview.caption = caption;

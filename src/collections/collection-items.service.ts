@@ -19,6 +19,7 @@ import {
   type CollectionRecord,
   type ItemRow,
 } from './collections.records.js';
+import { COLLECTIONS_TEXT_LIMITS } from './text-limits.js';
 
 /** Add-ons shown: `default` public ones only, `all` any but deleted ones, `all_with_deleted` all. */
 export type ItemFilter = 'default' | 'all' | 'all_with_deleted';
@@ -180,7 +181,7 @@ export class CollectionItemsService {
   }
 
   private parseNotes(ctx: RequestContext, notes: unknown, current: Translations | null, problems: FieldErrorCollector) {
-    return problems.translated('notes', notes, current, ctx.locale, 'collectionNotes');
+    return problems.translated('notes', notes, current, ctx.locale, COLLECTIONS_TEXT_LIMITS.collectionNotes);
   }
 
   private async requireItem(ctx: RequestContext, collection: CollectionRecord, addon: string) {

@@ -4,7 +4,7 @@ import { errors } from '../core/errors.js';
 import { FieldErrorCollector } from '../core/field-errors.js';
 import { hasLinks } from '../core/has-links.js';
 import { fieldMessages } from '../core/messages.js';
-import { TEXT_LIMITS, maxLengthMessage } from '../core/text-limits.js';
+import { maxLengthMessage } from '../core/text-limits.js';
 import { toPage, pageRequest, type Page } from '../core/pagination.js';
 import { selectRows } from '../db/rows.js';
 import { Collection } from './collection.entity.js';
@@ -15,6 +15,7 @@ import {
   type CollectionRecord,
   type CollectionRow,
 } from './collections.records.js';
+import { COLLECTIONS_TEXT_LIMITS } from './text-limits.js';
 
 /** Only the fields given change (`undefined`: not given); creation needs `name` and `slug`. */
 export interface CollectionInput {
@@ -25,7 +26,7 @@ export interface CollectionInput {
   defaultLocale?: string | null;
 }
 
-const SLUG_MAX = TEXT_LIMITS.collectionSlug;
+const SLUG_MAX = COLLECTIONS_TEXT_LIMITS.collectionSlug;
 const SLUG_MESSAGE = 'The custom URL must consist of letters, numbers, underscores or hyphens.';
 const DUPLICATE_SLUG = 'This custom URL is already in use by another one of your collections.';
 
@@ -138,7 +139,7 @@ export class CollectionsService {
       p.add('name', fieldMessages.null);
     } else {
       const given = typeof input.name === 'object' ? Object.values(input.name) : [input.name];
-      const name = p.translated('name', input.name, current.name, ctx.locale, 'collectionName');
+      const name = p.translated('name', input.name, current.name, ctx.locale, COLLECTIONS_TEXT_LIMITS.collectionName);
       const blank = !name || given.some((v) => typeof v !== 'string' || !v.trim());
       if (!p.has('name') && blank) p.add('name', 'Name cannot be empty.');
       else if (!p.has('name')) fields.name = name;
@@ -150,7 +151,7 @@ export class CollectionsService {
         input.description,
         current.description,
         ctx.locale,
-        'collectionDescription',
+        COLLECTIONS_TEXT_LIMITS.collectionDescription,
       );
       const links = Object.values(description ?? {}).some(hasLinks);
       if (!p.has('description') && links) p.add('description', fieldMessages.noLinks);

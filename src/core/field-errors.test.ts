@@ -40,10 +40,10 @@ describe('FieldErrorCollector', () => {
 
   it('length-checks translations and plain texts before keeping them', () => {
     const p = new FieldErrorCollector();
-    expect(p.translated('name', { 'en-US': 'x'.repeat(51) }, null, 'en-US', 'addonName')).toBeNull();
-    expect(p.translated('summary', 'short', null, 'en-US', 'addonSummary')).toEqual({ 'en-US': 'short' });
-    expect(p.text('homepage', '  ', 'kept', 'homepage')).toBeNull();
-    expect(p.text('homepage', undefined, 'kept', 'homepage')).toBe('kept');
+    expect(p.translated('name', { 'en-US': 'x'.repeat(51) }, null, 'en-US', 50)).toBeNull();
+    expect(p.translated('summary', 'short', null, 'en-US', 250)).toEqual({ 'en-US': 'short' });
+    expect(p.text('homepage', '  ', 'kept', 255)).toBeNull();
+    expect(p.text('homepage', undefined, 'kept', 255)).toBe('kept');
     expect(p.fields).toEqual({ name: [fieldMessages.maxLength(50)] });
   });
 });

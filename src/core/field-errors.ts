@@ -1,6 +1,6 @@
 import { errors, type FieldErrors } from './errors.js';
 import { mergeTranslations, parseTranslationsInput, type Translations } from './i18n/translations.js';
-import { lengthProblem, type TextLimit } from './text-limits.js';
+import { lengthProblem } from './text-limits.js';
 
 /**
  * Collects the field problems of one input, so every check runs before any is reported: one 400
@@ -64,7 +64,7 @@ export class FieldErrorCollector {
     input: unknown,
     stored: Translations | null,
     locale: string,
-    limit: TextLimit,
+    limit: number,
   ): Translations | null {
     if (input === undefined) return stored;
     try {
@@ -84,7 +84,7 @@ export class FieldErrorCollector {
   }
 
   /** A plain string within `limit` (null or blank: null). */
-  text(field: string, input: string | null | undefined, stored: string | null, limit: TextLimit): string | null {
+  text(field: string, input: string | null | undefined, stored: string | null, limit: number): string | null {
     if (input === undefined) return stored;
     const problem = lengthProblem(input, limit);
     if (problem) {

@@ -4,7 +4,7 @@ import type { AddonRecord, RowRef } from '../catalogue/catalogue.records.js';
 import type { RequestContext } from '../core/context.js';
 import type { FieldErrorCollector } from '../core/field-errors.js';
 import { fieldMessages } from '../core/messages.js';
-import { TEXT_LIMITS } from '../core/text-limits.js';
+import { CURATION_TEXT_LIMITS } from './text-limits.js';
 
 /** How a curated object (a hero shelf, a discovery item) finds and accepts the add-on it names. */
 export interface CuratedAddonRules {
@@ -16,7 +16,7 @@ export interface CuratedAddonRules {
 
 /** The `addon` field's length, checked with the other lengths before anything else reads it. */
 export function checkCuratedAddonLength(p: FieldErrorCollector, input: string | null | undefined): void {
-  const max = TEXT_LIMITS.curatedAddon;
+  const max = CURATION_TEXT_LIMITS.curatedAddon;
   if (input && input.length > max) p.add('addon', fieldMessages.pkOrSlugDoesNotExist(input.slice(0, max)));
 }
 

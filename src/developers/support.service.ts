@@ -5,11 +5,13 @@ import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
 import { FieldErrorCollector } from '../core/field-errors.js';
 import { fieldMessages } from '../core/messages.js';
-import { lengthProblem, truncateText, type TextLimit } from '../core/text-limits.js';
+import { lengthProblem, truncateText } from '../core/text-limits.js';
 import { ownTransaction } from '../db/conflict-retries.js';
 import type { Mailer } from '../mail/mailer.port.js';
 import { mails } from '../mail/templates.js';
 import { SUPPORT_CATEGORIES, SupportTicket, type SupportCategory } from './support-ticket.entity.js';
+import { ABUSE_TEXT_LIMITS } from '../abuse/text-limits.js';
+import { DEVELOPERS_TEXT_LIMITS } from './text-limits.js';
 
 /** A ticket as sent (GraphQL `SupportTicketInput`): anything may be missing or wrong. */
 export interface SupportTicketInput {
@@ -67,8 +69,8 @@ export class SupportService {
     if (userId === null) throw errors.notAuthenticated();
     await this.throttle(ctx, userId);
     const fields = new FieldErrorCollector();
-    const summary = requiredText(fields, 'summary', input.summary, 'supportSummary');
-    const body = requiredText(fields, 'body', input.body, 'supportBody');
+    const summary = requiredText(fields, 'summary', input.summary, DEVELOPERS_TEXT_LIMITS.supportSummary);
+    const body = requiredText(fields, 'body', input.body, DEVELOPERS_TEXT_LIMITS.supportBody);
     const category = choice(fields, input.category);
     fields.throwIfAny();
     return ownTransaction(ctx.em, async (tx) => {
@@ -77,7 +79,7 @@ export class SupportService {
         summary: summary!,
         body: body!,
         category: category!,
-        ipAddress: ctx.request.ip === null ? null : truncateText(ctx.request.ip, 'abuseReporterIp'),
+        ipAddress: ctx.request.ip === null ? null : truncateText(ctx.request.ip, ABUSE_TEXT_LIMITS.abuseReporterIp),
       });
       await tx.flush();
       await this.queueMail(tx, ticket.id);
@@ -128,7 +130,7 @@ function requiredText(
   fields: FieldErrorCollector,
   field: string,
   value: string | null | undefined,
-  limit: TextLimit,
+  limit: number,
 ): string | null {
   if (value === undefined) return fields.add(field, fieldMessages.required);
   if (value === null) return fields.add(field, fieldMessages.null);

@@ -7,6 +7,7 @@ import { errors } from '../core/errors.js';
 import { lengthProblem } from '../core/text-limits.js';
 import { selectRows } from '../db/rows.js';
 import { rankedExtensions } from './recommendations.js';
+import { DISCOVERY_TEXT_LIMITS } from './text-limits.js';
 
 /** How many add-ons an answer recommends (the original asked its recommender for four). */
 export const RECOMMENDATIONS_COUNT = 4;
@@ -51,7 +52,7 @@ export interface AddonRecommendations {
 export class AddonRecommendationsService {
   async recommend(ctx: RequestContext, guid: string | null | undefined, recommended: boolean) {
     const id = guid?.trim() ?? '';
-    if (lengthProblem(id, 'replacementGuid')) throw errors.badRequest('Invalid "guid" parameter.');
+    if (lengthProblem(id, DISCOVERY_TEXT_LIMITS.replacementGuid)) throw errors.badRequest('Invalid "guid" parameter.');
     const found = id ? await ctx.loaders.get(addonByLowerGuid).load(id.toLowerCase()) : null;
     const seed = found && isPublicAddon(found) ? found : null;
     if (!recommended) return this.curated(ctx, seed, RecommendationOutcome.CURATED, null);

@@ -12,6 +12,7 @@ import { checkCuratedAddonLength, curatedAddon } from '../curation/curated-addon
 import { hasText, positionOf } from '../curation/curation.rules.js';
 import { DiscoveryItem } from './discovery.entity.js';
 import { isClientId, recommendExtensions } from './recommendations.js';
+import { DISCOVERY_TEXT_LIMITS } from './text-limits.js';
 
 export const DiscoveryEdition = { DEFAULT: 'default', CHINA: 'china' } as const;
 export type DiscoveryEdition = (typeof DiscoveryEdition)[keyof typeof DiscoveryEdition];
@@ -141,14 +142,14 @@ export class DiscoveryService {
       input.customHeading,
       creating ? null : item.customHeading,
       ctx.locale,
-      'discoveryHeading',
+      DISCOVERY_TEXT_LIMITS.discoveryHeading,
     );
     const description = p.translated(
       'custom_description',
       input.customDescription,
       creating ? null : item.customDescription,
       ctx.locale,
-      'discoveryDescription',
+      DISCOVERY_TEXT_LIMITS.discoveryDescription,
     );
     checkCuratedAddonLength(p, input.addon);
     const position = positionOf(p, 'position', input.position, item.position ?? 0);

@@ -5,7 +5,6 @@ import type { CatalogueService } from '../catalogue/catalogue.service.js';
 import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
 import { fieldMessages } from '../core/messages.js';
-import { TEXT_LIMITS } from '../core/text-limits.js';
 import { advisoryLock } from '../db/advisory-locks.js';
 import { ownTransaction } from '../db/conflict-retries.js';
 import { selectRows } from '../db/rows.js';
@@ -19,6 +18,7 @@ import { RatingReads, type RatingListQuery, type RatingPage } from './ratings.re
 import { deleteRating, editRating, flagRating, rateAddon, replyToRating } from './ratings.access.js';
 import type { RatingFlagRecord, RatingRead } from './ratings.records.js';
 import { RATING_POSTS, REPLIES, takeThrottle } from './ratings.throttle.js';
+import { RATINGS_TEXT_LIMITS } from './text-limits.js';
 
 export type { RatingListQuery, RatingPage } from './ratings.reads.js';
 
@@ -100,7 +100,7 @@ export class RatingsService {
     const body = fields.charField('body', input.body, {
       required: false,
       allowNull: true,
-      maxLength: TEXT_LIMITS.ratingBody,
+      maxLength: RATINGS_TEXT_LIMITS.ratingBody,
     });
     const score = fields.score('score', input.score, true);
     const versionId = await fields.newVersion(ctx.em, input.version, addon);
@@ -156,7 +156,7 @@ export class RatingsService {
     const body = fields.charField('body', input.body, {
       required: false,
       allowNull: !isReply,
-      maxLength: isReply ? TEXT_LIMITS.replyBody : TEXT_LIMITS.ratingBody,
+      maxLength: isReply ? RATINGS_TEXT_LIMITS.replyBody : RATINGS_TEXT_LIMITS.ratingBody,
     });
     const score = isReply ? undefined : fields.score('score', input.score, false);
     if (!isReply && input.version !== undefined) await fields.versionChange(ctx.em, input.version);
@@ -225,7 +225,7 @@ export class RatingsService {
       const text = fields.charField('body', body, {
         required: !existing,
         allowNull: false,
-        maxLength: TEXT_LIMITS.replyBody,
+        maxLength: RATINGS_TEXT_LIMITS.replyBody,
       });
       fields.throwIfAny();
       if (rating.replyTo) throw ratingErrors.nonField(ratingMessages.replyToReply);
@@ -275,7 +275,7 @@ export class RatingsService {
     const note = fields.charField('note', input.note ?? undefined, {
       required: false,
       allowNull: true,
-      maxLength: TEXT_LIMITS.flagNote,
+      maxLength: RATINGS_TEXT_LIMITS.flagNote,
     });
     fields.throwIfAny();
     if (!rating.body) throw ratingErrors.nonField(ratingMessages.flagWithoutBody);

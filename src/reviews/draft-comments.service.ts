@@ -5,10 +5,11 @@ import { errors } from '../core/errors.js';
 import { pageRequest, toPage, type Page } from '../core/pagination.js';
 import { FieldErrorCollector } from '../core/field-errors.js';
 import { fieldMessages } from '../core/messages.js';
-import { TEXT_LIMITS, lengthProblem, type TextLimit } from '../core/text-limits.js';
+import { lengthProblem } from '../core/text-limits.js';
 import { User } from '../accounts/user.entity.js';
 import { CannedResponse, DraftComment } from './draft-comment.entity.js';
 import type { ReviewMaterialAccess } from './review-material-access.js';
+import { REVIEWS_TEXT_LIMITS } from './text-limits.js';
 
 /** A draft comment's fields; absent ones keep their value on update. */
 export interface DraftCommentInput {
@@ -24,7 +25,7 @@ export interface CannedResponseInput {
   category?: string | null;
 }
 
-const COMMENT_MAX = TEXT_LIMITS.reviewComments;
+const COMMENT_MAX = REVIEWS_TEXT_LIMITS.reviewComments;
 
 export const draftMessages = {
   commentAndCanned: "You can't submit a comment if `canned_response` is defined.",
@@ -55,11 +56,11 @@ export class DraftCommentsService {
     const title = input.title.trim();
     const response = input.response.trim();
     const category = (input.category ?? 'Other').trim() || 'Other';
-    const check = (field: string, value: string, limit: TextLimit) =>
+    const check = (field: string, value: string, limit: number) =>
       fields.check(field, value ? lengthProblem(value, limit) : fieldMessages.blank);
-    check('title', title, 'cannedTitle');
-    check('response', response, 'reviewComments');
-    check('category', category, 'cannedCategory');
+    check('title', title, REVIEWS_TEXT_LIMITS.cannedTitle);
+    check('response', response, REVIEWS_TEXT_LIMITS.reviewComments);
+    check('category', category, REVIEWS_TEXT_LIMITS.cannedCategory);
     fields.throwIfAny();
     const canned =
       id === null ? ctx.em.create(CannedResponse, { title, response, category }) : await this.canned(ctx, id);
@@ -162,7 +163,7 @@ export class DraftCommentsService {
             ? draftMessages.linenoWithoutFile
             : lengthProblem(comment, COMMENT_MAX);
     fields.check('comment', commentProblem);
-    fields.check('filename', next.filename ? lengthProblem(next.filename, 'draftFilename') : null);
+    fields.check('filename', next.filename ? lengthProblem(next.filename, REVIEWS_TEXT_LIMITS.draftFilename) : null);
     if (next.lineno !== null && next.lineno < 0) fields.add('lineno', fieldMessages.minValue(0));
     fields.throwIfAny();
     Object.assign(draft, { comment, filename: next.filename, lineno: next.lineno, cannedResponse: canned });

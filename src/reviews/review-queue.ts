@@ -6,6 +6,7 @@ import { pageRequest, toPage } from '../core/pagination.js';
 import { lengthProblem } from '../core/text-limits.js';
 import { openReasons } from './human-review.js';
 import { DUE_SQL, QUEUED_VERSION_SQL } from './queue-standing.js';
+import { REVIEWS_TEXT_LIMITS } from './text-limits.js';
 
 /** Narrows the reviewer queue; absent fields do not filter. */
 export interface ReviewQueueFilter {
@@ -50,7 +51,7 @@ export async function reviewQueue(
   order: ReviewQueueOrder,
 ) {
   const name = filter.name?.trim().toLowerCase() || null;
-  const nameProblem = name === null ? null : lengthProblem(name, 'queueNameFilter');
+  const nameProblem = name === null ? null : lengthProblem(name, REVIEWS_TEXT_LIMITS.queueNameFilter);
   if (nameProblem) throw errors.validation({ name: [nameProblem] });
   const request = pageRequest(page, pageSize);
   const conditions = ['v.channel = ?', QUEUED_VERSION_SQL];

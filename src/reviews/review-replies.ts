@@ -7,16 +7,17 @@ import { type Addon, AddonUser } from '../catalogue/addon.entity.js';
 import { isUserAuthor } from '../catalogue/addon-access.js';
 import { Channel } from '../catalogue/catalogue.enums.js';
 import type { Version } from '../catalogue/version.entity.js';
-import { TEXT_LIMITS, truncateText } from '../core/text-limits.js';
+import { truncateText } from '../core/text-limits.js';
 import type { Mailer } from '../mail/mailer.port.js';
 import { mails } from '../mail/templates.js';
 import { flagForHumanReview, HumanReviewReason } from './human-review.js';
 import { ReviewAction } from './review.enums.js';
 import { ReviewNote, ReviewReplyToken } from './review.entity.js';
+import { REVIEWS_TEXT_LIMITS } from './text-limits.js';
 
 /** How many replies one address may carry (the original's MAX_TOKEN_USE_COUNT). */
 const MAX_TOKEN_USES = 100;
-const COMMENTS_MAX = TEXT_LIMITS.reviewComments;
+const COMMENTS_MAX = REVIEWS_TEXT_LIMITS.reviewComments;
 
 /** The authors' mail for each decision's note (`review.decided` is published for these only). */
 const DECISION_MAILS = new Map<ReviewAction, typeof mails.reviewApproved>([
@@ -64,7 +65,10 @@ export class ReviewReplies {
     const author = await isUserAuthor(em, version.addon.id, user.id);
     if (!author && !(await this.userReviews(em, user, version.channel))) return null;
     // A huge message is cut before its quoted part is looked for; the note keeps at most COMMENTS_MAX.
-    const text = truncateText(stripQuotedReply(truncateText(mail.textBody, 'mailBody')), COMMENTS_MAX);
+    const text = truncateText(
+      stripQuotedReply(truncateText(mail.textBody, REVIEWS_TEXT_LIMITS.mailBody)),
+      COMMENTS_MAX,
+    );
     if (!text) return null;
     token.useCount += 1;
     const note = em.create(ReviewNote, {

@@ -14,7 +14,7 @@ import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
 import { fieldMessages } from '../core/messages.js';
 import { pageRequest, toPage, type Page } from '../core/pagination.js';
-import { TEXT_LIMITS, lengthProblem } from '../core/text-limits.js';
+import { lengthProblem } from '../core/text-limits.js';
 import type { JobQueue } from '../jobs/queue.port.js';
 import { closeHumanReview, flagForHumanReview, HumanReviewReason, NeedsHumanReview } from './human-review.js';
 import { QUEUED_VERSION_SQL } from './queue-standing.js';
@@ -26,13 +26,14 @@ import { DraftComment } from './draft-comment.entity.js';
 import { ReviewAction, reviewActionLabel } from './review.enums.js';
 import { ReviewNote } from './review.entity.js';
 import type { AdminReviewFlag, ReviewFlagsService } from './review-flags.service.js';
+import { REVIEWS_TEXT_LIMITS } from './text-limits.js';
 import { reviewQueue, type ReviewQueueFilter, type ReviewQueueOrder } from './review-queue.js';
 import { ReviewReplies, developerReplied, type InboundMail } from './review-replies.js';
 
 export type { ReviewQueueFilter, ReviewQueueOrder } from './review-queue.js';
 export { addonName, stripQuotedReply, type InboundMail } from './review-replies.js';
 
-const COMMENTS_MAX = TEXT_LIMITS.reviewComments;
+const COMMENTS_MAX = REVIEWS_TEXT_LIMITS.reviewComments;
 
 export type ReviewDecision = 'approve' | 'reject' | 'requestInformation' | 'comment';
 

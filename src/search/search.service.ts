@@ -5,7 +5,6 @@ import type { CategoriesService } from '../catalogue/categories.service.js';
 import { AddonType, versionInt } from '../catalogue/catalogue.enums.js';
 import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
-import { TEXT_LIMITS } from '../core/text-limits.js';
 import { canonicalLocale } from '../core/i18n/locales.js';
 import { pageRequest, toPage, type Page } from '../core/pagination.js';
 import type {
@@ -17,9 +16,10 @@ import type {
   SearchEngine,
 } from './search.port.js';
 import type { AddonSearchInput, AddonSortField } from './search.types.js';
+import { SEARCH_TEXT_LIMITS } from './text-limits.js';
 
 export const AUTOCOMPLETE_LIMIT = 10;
-export const MAX_QUERY_LENGTH = TEXT_LIMITS.searchQuery;
+export const MAX_QUERY_LENGTH = SEARCH_TEXT_LIMITS.searchQuery;
 /** The featured list's size (v3 `page_size`): 25 by default, 0 counts as 1, at most 50. */
 export const FEATURED_LIMIT = { default: 25, max: 50 } as const;
 

@@ -20,6 +20,7 @@ import {
 } from './home-shelf.criteria.js';
 import { isHttpUrl } from './shelves.rules.js';
 import { listShelves } from './shelves.access.js';
+import { SHELVES_TEXT_LIMITS } from './text-limits.js';
 
 /** Only the fields given change (`undefined`: not given); creation needs title, endpoint, addonType and criteria. */
 export interface HomeShelfInput {
@@ -166,14 +167,28 @@ export class HomeShelvesService {
   /** Applies `input` to `shelf` once every check passed (lengths first, then choices, then the listing itself). */
   private async validate(ctx: RequestContext, shelf: HomeShelf, input: HomeShelfInput, creating: boolean) {
     const p = new FieldErrorCollector();
-    const title = p.translated('title', input.title, creating ? null : shelf.title, ctx.locale, 'homeShelfTitle');
-    const footerText = p.translated('footer_text', input.footerText, shelf.footerText, ctx.locale, 'homeShelfFooter');
+    const title = p.translated(
+      'title',
+      input.title,
+      creating ? null : shelf.title,
+      ctx.locale,
+      SHELVES_TEXT_LIMITS.homeShelfTitle,
+    );
+    const footerText = p.translated(
+      'footer_text',
+      input.footerText,
+      shelf.footerText,
+      ctx.locale,
+      SHELVES_TEXT_LIMITS.homeShelfFooter,
+    );
     const criteria =
-      input.criteria == null ? input.criteria : p.text('criteria', input.criteria, null, 'homeShelfCriteria');
+      input.criteria == null
+        ? input.criteria
+        : p.text('criteria', input.criteria, null, SHELVES_TEXT_LIMITS.homeShelfCriteria);
     const pathname =
       input.footerPathname === undefined
         ? undefined
-        : p.text('footer_pathname', input.footerPathname, null, 'shelfUrl');
+        : p.text('footer_pathname', input.footerPathname, null, SHELVES_TEXT_LIMITS.shelfUrl);
 
     if (!p.has('title') && !hasText(title)) {
       p.add('title', input.title === undefined && creating ? MESSAGES.required : MESSAGES.blank);

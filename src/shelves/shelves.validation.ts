@@ -2,12 +2,12 @@ import type { AddonRecord } from '../catalogue/catalogue.records.js';
 import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
 import { FieldErrorCollector } from '../core/field-errors.js';
-import { TEXT_LIMITS } from '../core/text-limits.js';
 import type { Translations } from '../core/i18n/translations.js';
 import { checkCuratedAddonLength, curatedAddon, type CuratedAddonRules } from '../curation/curated-addon.js';
 import { hasText, positionOf } from '../curation/curation.rules.js';
 import { type PrimaryShelf, type SecondaryShelf, SecondaryShelfModule } from './shelf.entity.js';
 import { isHttpUrl, MESSAGES, SECONDARY_MODULES, SHELF_GRADIENTS } from './shelves.rules.js';
+import { SHELVES_TEXT_LIMITS } from './text-limits.js';
 
 /*
  * The curation of hero shelves checked with the original's rules: the lengths of every field
@@ -57,10 +57,21 @@ export async function validatePrimary(
 ): Promise<AddonRecord> {
   const p = new FieldErrorCollector();
   // Lengths first.
-  const description = p.translated('description', input.description, shelf.description, ctx.locale, 'shelfDescription');
-  const featuredImage = p.text('featured_image', input.featuredImage, shelf.featuredImage, 'shelfUrl');
+  const description = p.translated(
+    'description',
+    input.description,
+    shelf.description,
+    ctx.locale,
+    SHELVES_TEXT_LIMITS.shelfDescription,
+  );
+  const featuredImage = p.text(
+    'featured_image',
+    input.featuredImage,
+    shelf.featuredImage,
+    SHELVES_TEXT_LIMITS.shelfUrl,
+  );
   checkCuratedAddonLength(p, input.addon);
-  const { shelfGradient } = TEXT_LIMITS;
+  const { shelfGradient } = SHELVES_TEXT_LIMITS;
   if (input.gradient !== undefined && input.gradient !== null && input.gradient.length > shelfGradient) {
     p.add('gradient', MESSAGES.choice(input.gradient.slice(0, shelfGradient)));
   }
@@ -112,14 +123,14 @@ export function validateSecondary(
     input.headline,
     creating ? null : shelf.headline,
     ctx.locale,
-    'secondaryHeadline',
+    SHELVES_TEXT_LIMITS.secondaryHeadline,
   );
   const description = p.translated(
     'description',
     input.description,
     creating ? null : shelf.description,
     ctx.locale,
-    'secondaryDescription',
+    SHELVES_TEXT_LIMITS.secondaryDescription,
   );
   const cta = checkCta(ctx, p, 'cta', input.cta, { url: shelf.ctaUrl, text: shelf.ctaText });
   const modules =
@@ -165,13 +176,13 @@ export function validateSecondary(
 }
 
 function checkModule(ctx: RequestContext, p: FieldErrorCollector, field: string, input: ModuleInput) {
-  const icon = p.text(`${field}.icon`, input.icon ?? null, null, 'shelfUrl');
+  const icon = p.text(`${field}.icon`, input.icon ?? null, null, SHELVES_TEXT_LIMITS.shelfUrl);
   const description = p.translated(
     `${field}.description`,
     input.description ?? null,
     null,
     ctx.locale,
-    'moduleDescription',
+    SHELVES_TEXT_LIMITS.moduleDescription,
   );
   const cta = checkCta(ctx, p, `${field}.cta`, input.cta ?? null, { url: null, text: null });
   if (!p.has(`${field}.icon`)) {
@@ -193,8 +204,8 @@ function checkCta(
 ): { url: string | null; text: Translations | null } {
   if (input === undefined) return stored;
   if (input === null) return { url: null, text: null };
-  const url = p.text(`${field}.url`, input.url ?? null, null, 'shelfUrl');
-  const text = p.translated(`${field}.text`, input.text ?? null, null, ctx.locale, 'ctaText');
+  const url = p.text(`${field}.url`, input.url ?? null, null, SHELVES_TEXT_LIMITS.shelfUrl);
+  const text = p.translated(`${field}.text`, input.text ?? null, null, ctx.locale, SHELVES_TEXT_LIMITS.ctaText);
   if (url !== null && !p.has(`${field}.url`) && !isHttpUrl(url)) p.add(`${field}.url`, MESSAGES.url);
   return { url, text };
 }

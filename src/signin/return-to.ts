@@ -1,4 +1,5 @@
 import { lengthProblem } from '../core/text-limits.js';
+import { SIGNIN_TEXT_LIMITS } from './text-limits.js';
 
 /**
  * Where a sign-in may send the browser back to: a path of this site (`/en-US/developers/`), or an
@@ -7,7 +8,7 @@ import { lengthProblem } from '../core/text-limits.js';
  * is not an error but ignored: the browser returns to `/`, never to an address someone else chose.
  */
 export function safeReturnTo(to: string | null | undefined, siteOrigin: string, trusted: readonly string[]): string {
-  if (!to || lengthProblem(to, 'signinReturnTo')) return '/';
+  if (!to || lengthProblem(to, SIGNIN_TEXT_LIMITS.signinReturnTo)) return '/';
   // Whitespace and control characters: browsers strip some of them, making `/\t/evil` a host.
   if ([...to].some((c) => c <= ' ' || c === '\u007f' || c === '\\')) return '/';
   if (to.startsWith('/')) return to.startsWith('//') ? '/' : to;

@@ -3,6 +3,7 @@ import { User } from '../accounts/user.entity.js';
 import { isEmailAddress } from '../core/email.js';
 import { lengthProblem } from '../core/text-limits.js';
 import { UserIdentity } from './signin.entities.js';
+import { ACCOUNTS_TEXT_LIMITS } from '../accounts/text-limits.js';
 
 /** Why an identity was not let in; the code goes to the front-end as `?error=`. */
 export class SigninRefused extends Error {
@@ -61,7 +62,7 @@ export async function accountFor(
     }
   }
   const email = identity.email?.trim().toLowerCase() ?? '';
-  if (!email || lengthProblem(email, 'email') || !isEmailAddress(email)) {
+  if (!email || lengthProblem(email, ACCOUNTS_TEXT_LIMITS.email) || !isEmailAddress(email)) {
     throw new SigninRefused('ERROR_NO_PROFILE', 'The provider did not give an email address.');
   }
   if (!identity.emailVerified) {

@@ -9,7 +9,7 @@ import { errors } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { fieldMessages } from '../core/messages.js';
 import type { Signer } from '../core/secrets.js';
-import { lengthProblem, maxLengthMessage, TEXT_LIMITS } from '../core/text-limits.js';
+import { lengthProblem, maxLengthMessage } from '../core/text-limits.js';
 import { ownTransaction } from '../db/conflict-retries.js';
 import { selectRows } from '../db/rows.js';
 import type { Mailer } from '../mail/mailer.port.js';
@@ -18,6 +18,8 @@ import { withError } from './return-to.js';
 import { SigninRefused } from './signin-accounts.js';
 import { SigninLink } from './signin.entities.js';
 import type { FinishedSignin, SigninService } from './signin.service.js';
+import { ACCOUNTS_TEXT_LIMITS } from '../accounts/text-limits.js';
+import { SIGNIN_TEXT_LIMITS } from './text-limits.js';
 
 /** Where a link's page is, under the site's URL (`signin.pages.ts`, mounted at `/signin`). */
 export const LINK_PATH = '/signin/link/';
@@ -221,7 +223,7 @@ export class SigninLinksService {
 
   /** The link's row id when `token` is one of this service's (checked in constant time), else null. */
   private linkId(token: string): string | null {
-    if (typeof token !== 'string' || lengthProblem(token, 'signinLinkToken')) return null;
+    if (typeof token !== 'string' || lengthProblem(token, SIGNIN_TEXT_LIMITS.signinLinkToken)) return null;
     const dot = token.indexOf('.');
     const id = token.slice(0, dot);
     if (dot < 0 || !UUID.test(id)) return null;
@@ -266,7 +268,8 @@ export class SigninLinksService {
 function normalEmail(email: string): string {
   const address = typeof email === 'string' ? email.trim().toLowerCase() : '';
   if (!address) throw errors.field('email', fieldMessages.required);
-  if (lengthProblem(address, 'email')) throw errors.field('email', maxLengthMessage(TEXT_LIMITS.email));
+  if (lengthProblem(address, ACCOUNTS_TEXT_LIMITS.email))
+    throw errors.field('email', maxLengthMessage(ACCOUNTS_TEXT_LIMITS.email));
   if (!isEmailAddress(address)) throw errors.field('email', fieldMessages.email);
   return address;
 }

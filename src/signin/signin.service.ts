@@ -13,6 +13,7 @@ import { provesSecondFactor, type SigninProvider } from './providers.js';
 import { safeReturnTo, withError } from './return-to.js';
 import { accountFor, SigninRefused, type SignedIdentity } from './signin-accounts.js';
 import { SigninAttempt } from './signin.entities.js';
+import { SIGNIN_TEXT_LIMITS } from './text-limits.js';
 
 /** How long a started sign-in waits for the provider's answer. */
 export const ATTEMPT_SECONDS = 600;
@@ -84,7 +85,7 @@ export class SigninService {
         providers.length ? 'Choose a sign-in provider.' : 'No sign-in provider is configured.',
       );
     }
-    const found = lengthProblem(id, 'signinProvider') ? undefined : providers.find((p) => p.id === id);
+    const found = lengthProblem(id, SIGNIN_TEXT_LIMITS.signinProvider) ? undefined : providers.find((p) => p.id === id);
     if (!found) throw errors.field('provider', `Unknown sign-in provider "${id.slice(0, 32)}".`);
     return found;
   }
@@ -148,7 +149,9 @@ export class SigninService {
    */
   async finish(ctx: RequestContext, callbackUrl: string, binding: string | null): Promise<FinishedSignin> {
     const url =
-      lengthProblem(callbackUrl, 'signinCallbackUrl') || !URL.canParse(callbackUrl) ? null : new URL(callbackUrl);
+      lengthProblem(callbackUrl, SIGNIN_TEXT_LIMITS.signinCallbackUrl) || !URL.canParse(callbackUrl)
+        ? null
+        : new URL(callbackUrl);
     const state = url?.searchParams.get('state') ?? '';
     // Taken once: a second use of the same answer (a replayed code) finds nothing.
     const attempt = state.length <= 64 && state ? await this.takeAttempt(ctx.em, state) : null;
@@ -269,6 +272,6 @@ function digest(value: string): string {
 }
 
 function sameDigest(expected: string, binding: string): boolean {
-  if (lengthProblem(binding, 'signinBinding')) return false;
+  if (lengthProblem(binding, SIGNIN_TEXT_LIMITS.signinBinding)) return false;
   return timingSafeEqual(Buffer.from(expected), Buffer.from(digest(binding)));
 }

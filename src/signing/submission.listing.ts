@@ -12,6 +12,7 @@ import { mergeTranslations, parseTranslationsInput, type Translations } from '..
 import { lengthProblem } from '../core/text-limits.js';
 import type { ParsedPackage } from './package/parse.js';
 import { signingErrors } from './signing.errors.js';
+import { CATALOGUE_TEXT_LIMITS } from '../catalogue/text-limits.js';
 
 /** The listing a submission may carry (v5: translated fields as objects of locales). */
 export interface SubmissionMetadata {
@@ -40,7 +41,11 @@ export async function submissionListing(
   if (addon && channel === Channel.LISTED && addon.disabledByUser) throw signingErrors.invisibleAddon();
   const problems = new FieldErrorCollector();
   const texts: Partial<Record<'name' | 'summary' | 'description', Translations | null>> = {};
-  const limits = { name: 'addonName', summary: 'addonSummary', description: 'addonDescription' } as const;
+  const limits = {
+    name: CATALOGUE_TEXT_LIMITS.addonName,
+    summary: CATALOGUE_TEXT_LIMITS.addonSummary,
+    description: CATALOGUE_TEXT_LIMITS.addonDescription,
+  };
   for (const field of ['name', 'summary', 'description'] as const) {
     const value = metadata[field];
     if (value === undefined || value === null) continue;

@@ -22,6 +22,7 @@ import { mergeTranslations, parseTranslationsInput, type Translations } from '..
 import { fieldMessages } from '../core/messages.js';
 import { lengthProblem } from '../core/text-limits.js';
 import { selectRows } from '../db/rows.js';
+import { CATALOGUE_TEXT_LIMITS } from '../catalogue/text-limits.js';
 
 /**
  * The developer-writable fields of a version beyond its release notes and source (v5's version
@@ -98,7 +99,7 @@ export async function refuseVendorDisabled(ctx: RequestContext, addon: Addon): P
 export function checkedReleaseNotes(current: Translations | null, input: unknown, locale: string): Translations | null {
   const merged = mergeTranslations(current, parseTranslationsInput('release_notes', input, locale));
   for (const text of Object.values(merged ?? {})) {
-    const tooLong = lengthProblem(text, 'releaseNotes');
+    const tooLong = lengthProblem(text, CATALOGUE_TEXT_LIMITS.releaseNotes);
     if (tooLong) throw errors.field('release_notes', tooLong);
   }
   return merged && Object.keys(merged).length ? merged : null;
@@ -121,7 +122,7 @@ export async function checkVersionFields(
   }
   if (input.approvalNotes !== undefined) {
     const notes = input.approvalNotes ?? '';
-    if (!problems.check('approval_notes', lengthProblem(notes, 'approvalNotes'))) {
+    if (!problems.check('approval_notes', lengthProblem(notes, CATALOGUE_TEXT_LIMITS.approvalNotes))) {
       if (notes.includes('\0')) problems.add('approval_notes', fieldMessages.nullCharacters);
       else checked.approvalNotes = notes.trim();
     }
@@ -172,8 +173,8 @@ async function checkCustomLicense(
   const { name: nameInput, text: textInput } = input as { name?: unknown; text?: unknown };
   const texts: Partial<Record<'name' | 'text', Translations | null>> = {};
   for (const [part, value, limit] of [
-    ['name', nameInput, 'licenseName'],
-    ['text', textInput, 'licenseText'],
+    ['name', nameInput, CATALOGUE_TEXT_LIMITS.licenseName],
+    ['text', textInput, CATALOGUE_TEXT_LIMITS.licenseText],
   ] as const) {
     try {
       const merged =

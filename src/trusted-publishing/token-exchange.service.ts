@@ -22,6 +22,7 @@ import { executeSql } from '../db/sql.js';
 import { IssuerDiscoveryError, OIDC_ALGORITHMS, OidcIssuers } from './oidc.js';
 import { TrustedPublisher } from './trusted-publisher.entity.js';
 import type { TrustedPublishingOptions } from './trusted-publishers.service.js';
+import { TRUSTED_PUBLISHING_TEXT_LIMITS } from './text-limits.js';
 
 /** Clock skew allowed on `exp`, `nbf` and `iat`, in seconds. */
 export const CLOCK_TOLERANCE_SECONDS = 30;
@@ -92,7 +93,7 @@ export class TokenExchangeService {
     addon?: string | null,
   ): Promise<IssuedTrustedKey> {
     if (typeof token !== 'string' || !token) throw errors.field('token', fieldMessages.required);
-    const tooLong = lengthProblem(token, 'oidcToken');
+    const tooLong = lengthProblem(token, TRUSTED_PUBLISHING_TEXT_LIMITS.oidcToken);
     if (tooLong) throw errors.field('token', tooLong);
     const named = namedAddon(addon);
     if (!COMPACT_JWS.test(token)) throw tokenError('The token is not a signed JWT.');
@@ -295,7 +296,7 @@ export class TokenExchangeService {
 /** The `addon` an exchange names: null when absent (or blank); length-checked. */
 function namedAddon(addon: string | null | undefined): string | null {
   if (addon === null || addon === undefined) return null;
-  const tooLong = lengthProblem(addon, 'oidcExchangeAddon');
+  const tooLong = lengthProblem(addon, TRUSTED_PUBLISHING_TEXT_LIMITS.oidcExchangeAddon);
   if (tooLong) throw errors.field('addon', tooLong);
   const trimmed = addon.trim();
   return trimmed ? trimmed : null;

@@ -9,6 +9,7 @@ import { fieldMessages } from '../core/messages.js';
 import { lengthProblem } from '../core/text-limits.js';
 import { executeSql, intArray } from '../db/sql.js';
 import { TrustedPublisher } from './trusted-publisher.entity.js';
+import { TRUSTED_PUBLISHING_TEXT_LIMITS } from './text-limits.js';
 
 /** Active publishers one add-on may have. */
 export const MAX_PUBLISHERS_PER_ADDON = 20;
@@ -152,7 +153,12 @@ export class TrustedPublishersService {
     const issuer = this.validIssuer(problems, input.issuer);
     let audience = this.options.defaultAudience;
     if (input.audience != null) {
-      if (!problems.check('audience', lengthProblem(input.audience, 'trustedPublisherIssuer'))) {
+      if (
+        !problems.check(
+          'audience',
+          lengthProblem(input.audience, TRUSTED_PUBLISHING_TEXT_LIMITS.trustedPublisherIssuer),
+        )
+      ) {
         audience = input.audience.trim();
         if (!audience) problems.add('audience', fieldMessages.required);
       }
@@ -164,8 +170,17 @@ export class TrustedPublishersService {
       problems.add('requiredClaims', `At most ${MAX_REQUIRED_CLAIMS} claims.`);
     } else {
       for (const { claim, value } of input.requiredClaims) {
-        if (problems.check('requiredClaims', lengthProblem(claim, 'trustedPublisherClaim'))) continue;
-        if (problems.check('requiredClaims', lengthProblem(value, 'trustedPublisherClaimValue'))) continue;
+        if (
+          problems.check('requiredClaims', lengthProblem(claim, TRUSTED_PUBLISHING_TEXT_LIMITS.trustedPublisherClaim))
+        )
+          continue;
+        if (
+          problems.check(
+            'requiredClaims',
+            lengthProblem(value, TRUSTED_PUBLISHING_TEXT_LIMITS.trustedPublisherClaimValue),
+          )
+        )
+          continue;
         if (!CLAIM_NAME.test(claim)) problems.add('requiredClaims', `Not a claim name: ${JSON.stringify(claim)}.`);
         else if (RESERVED_CLAIMS.has(claim)) {
           problems.add('requiredClaims', `The claim \`${claim}\` is checked on every token; it cannot be required.`);
@@ -190,7 +205,8 @@ export class TrustedPublishersService {
   }
 
   private validIssuer(problems: FieldErrorCollector, value: string): string | null {
-    if (problems.check('issuer', lengthProblem(value, 'trustedPublisherIssuer'))) return null;
+    if (problems.check('issuer', lengthProblem(value, TRUSTED_PUBLISHING_TEXT_LIMITS.trustedPublisherIssuer)))
+      return null;
     const issuer = value.trim();
     let url: URL;
     try {

@@ -5,6 +5,7 @@ import { lengthProblem, truncateText } from '../core/text-limits.js';
 import { selectRows } from '../db/rows.js';
 import { checkWebhookUrl, UrlRefused, type UrlPolicy } from './url-guard.js';
 import { WEBHOOK_EVENT_TYPES } from './webhook-events.js';
+import { WEBHOOKS_TEXT_LIMITS } from './text-limits.js';
 
 /**
  * The checks of an endpoint's input, each adding its field's message to `fields` and answering the
@@ -13,7 +14,7 @@ import { WEBHOOK_EVENT_TYPES } from './webhook-events.js';
 
 export function checkDescription(fields: FieldErrorCollector, input: string | null | undefined): string | null {
   if (input === undefined || input === null) return null;
-  if (fields.check('description', lengthProblem(input, 'webhookDescription'))) return null;
+  if (fields.check('description', lengthProblem(input, WEBHOOKS_TEXT_LIMITS.webhookDescription))) return null;
   return input.trim();
 }
 
@@ -31,7 +32,7 @@ export async function checkUrl(
     if (required || input !== undefined) fields.add('url', 'This field is required.');
     return null;
   }
-  if (fields.check('url', lengthProblem(input, 'webhookUrl'))) return null;
+  if (fields.check('url', lengthProblem(input, WEBHOOKS_TEXT_LIMITS.webhookUrl))) return null;
   try {
     return (await checkWebhookUrl(input.trim(), policy)).url.href;
   } catch (error) {

@@ -7,6 +7,7 @@ import { lengthProblem } from '../../core/text-limits.js';
 import { lifecycleErrors } from './lifecycle.rules.js';
 import { Permission } from '../../auth/permissions.js';
 import { defineObjectRule } from '../../auth/object-rules.js';
+import { CATALOGUE_TEXT_LIMITS } from '../text-limits.js';
 
 /**
  * An owner of the add-on (and, where `admins`, `Addons:Edit`) runs the developers' lifecycle
@@ -99,7 +100,7 @@ export class LifecyclePolicy {
 
   /** A comment or reason, within its length limit (`field` names it in the 400). */
   comments(text: string | null, field: string): string {
-    const problem = lengthProblem(text, 'lifecycleComment');
+    const problem = lengthProblem(text, CATALOGUE_TEXT_LIMITS.lifecycleComment);
     if (problem) throw errors.validation({ [field]: [problem] });
     return (text ?? '').trim();
   }

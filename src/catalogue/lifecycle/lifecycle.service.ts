@@ -13,6 +13,7 @@ import type { LifecyclePolicy } from './lifecycle.policy.js';
 import { addonState, type AddonState } from './lifecycle.state.js';
 import { DeleteConfirmations } from './delete-confirmation.js';
 import { LifecycleTransitions } from './lifecycle.transitions.js';
+import { CATALOGUE_TEXT_LIMITS } from '../text-limits.js';
 
 export type { Change } from './lifecycle.write-path.js';
 
@@ -173,8 +174,8 @@ export class AddonLifecycle extends LifecycleTransitions {
    */
   async denyGuid(ctx: RequestContext, guid: string, comments: string | null): Promise<boolean> {
     const problems = {
-      guid: lengthProblem(guid, 'deniedGuid'),
-      comments: lengthProblem(comments, 'deniedGuidComments'),
+      guid: lengthProblem(guid, CATALOGUE_TEXT_LIMITS.deniedGuid),
+      comments: lengthProblem(comments, CATALOGUE_TEXT_LIMITS.deniedGuidComments),
     };
     const fields = Object.fromEntries(Object.entries(problems).flatMap(([k, m]) => (m ? [[k, [m]]] : [])));
     if (Object.keys(fields).length) throw errors.validation(fields);

@@ -11,6 +11,7 @@ import { ActivityAction } from './lifecycle.enums.js';
 import { readListingReview, type LifecyclePolicy } from './lifecycle.policy.js';
 import type { AddonLifecycle } from './lifecycle.service.js';
 import { AddonListingReview, ListingReviewStatus } from './listing-review.entity.js';
+import { CATALOGUE_TEXT_LIMITS } from '../text-limits.js';
 
 /** The audit entries of the listing content review, oldest first in `history`. */
 const HISTORY_ACTIONS: readonly ActivityAction[] = [
@@ -236,7 +237,9 @@ function checkPolicies(policies: readonly string[]): string[] {
   if (policies.length > MAX_REJECTION_POLICIES) {
     throw errors.field('policies', listingReviewMessages.tooManyPolicies);
   }
-  const problems = policies.map((p) => lengthProblem(p, 'lifecycleComment')).filter((m): m is string => !!m);
+  const problems = policies
+    .map((p) => lengthProblem(p, CATALOGUE_TEXT_LIMITS.lifecycleComment))
+    .filter((m): m is string => !!m);
   if (problems.length) throw errors.validation({ policies: problems });
   const names = policies.map((p) => p.trim()).filter(Boolean);
   if (!names.length) throw errors.field('policies', listingReviewMessages.policiesRequired);

@@ -10,6 +10,8 @@ import { lengthProblem } from '../../core/text-limits.js';
 import type { CuratedKind, CurationLog } from '../../curation/curation-log.js';
 import { selectRows } from '../../db/rows.js';
 import { AddonBrowserMapping, type Browser } from './browser-mapping.entity.js';
+import { CURATION_TEXT_LIMITS } from '../../curation/text-limits.js';
+import { DISCOVERY_TEXT_LIMITS } from '../text-limits.js';
 
 /** The original's page size for this list: 100 by default, and at most. */
 export const BROWSER_MAPPINGS_PAGE_SIZE = 100;
@@ -69,13 +71,16 @@ export class BrowserMappingsService {
   async set(ctx: RequestContext, input: BrowserMappingInput): Promise<BrowserMappingView> {
     const p = new FieldErrorCollector();
     const extensionId = input.extensionId.trim();
-    if (!p.check('extension_id', lengthProblem(extensionId, 'browserExtensionId')) && !extensionId) {
+    if (
+      !p.check('extension_id', lengthProblem(extensionId, DISCOVERY_TEXT_LIMITS.browserExtensionId)) &&
+      !extensionId
+    ) {
       p.add('extension_id', fieldMessages.blank);
     }
     const name = input.addon.trim();
     let addonId: number | null = null;
     let guid: string | null = null;
-    if (lengthProblem(name, 'curatedAddon') || !name)
+    if (lengthProblem(name, CURATION_TEXT_LIMITS.curatedAddon) || !name)
       p.add('addon', fieldMessages.pkOrSlugDoesNotExist(name.slice(0, 255)));
     else {
       const found = await this.catalogue.find(ctx, name);
@@ -98,7 +103,7 @@ export class BrowserMappingsService {
 
   /** Removes the mapping of an extension of `browser` (404 when there is none). */
   async remove(ctx: RequestContext, browser: Browser, extensionId: string): Promise<boolean> {
-    if (lengthProblem(extensionId, 'browserExtensionId')) throw errors.notFound();
+    if (lengthProblem(extensionId, DISCOVERY_TEXT_LIMITS.browserExtensionId)) throw errors.notFound();
     const row = await ctx.em.findOne(AddonBrowserMapping, { browser, extensionId: extensionId.trim() });
     if (!row) throw errors.notFound();
     await this.log.delete(ctx, KIND, row);

@@ -8,6 +8,7 @@ import { lengthProblem } from '../../core/text-limits.js';
 import type { CuratedKind, CurationLog } from '../../curation/curation-log.js';
 import { selectRows } from '../../db/rows.js';
 import { ReplacementAddon } from './replacement.entity.js';
+import { DISCOVERY_TEXT_LIMITS } from '../text-limits.js';
 
 /** A replacement as listed: the add-on ids its path stands for (public add-ons only). */
 export interface ReplacementView {
@@ -70,8 +71,11 @@ export class ReplacementsService {
   async set(ctx: RequestContext, guid: string, path: string): Promise<ReplacementView> {
     const p = new FieldErrorCollector();
     const id = guid.trim();
-    if (!p.check('guid', lengthProblem(id, 'replacementGuid')) && !id) p.add('guid', fieldMessages.blank);
-    const target = p.check('path', lengthProblem(path, 'replacementPath')) ? null : this.checkPath(ctx, path.trim(), p);
+    if (!p.check('guid', lengthProblem(id, DISCOVERY_TEXT_LIMITS.replacementGuid)) && !id)
+      p.add('guid', fieldMessages.blank);
+    const target = p.check('path', lengthProblem(path, DISCOVERY_TEXT_LIMITS.replacementPath))
+      ? null
+      : this.checkPath(ctx, path.trim(), p);
     p.throwIfAny();
     const existing = await ctx.em.findOne(ReplacementAddon, { guid: id });
     if (existing) {
@@ -87,7 +91,7 @@ export class ReplacementsService {
 
   /** Removes the replacement of `guid` (404 when there is none). */
   async remove(ctx: RequestContext, guid: string): Promise<boolean> {
-    if (lengthProblem(guid, 'replacementGuid')) throw errors.notFound();
+    if (lengthProblem(guid, DISCOVERY_TEXT_LIMITS.replacementGuid)) throw errors.notFound();
     const row = await ctx.em.findOne(ReplacementAddon, { guid: guid.trim() });
     if (!row) throw errors.notFound();
     await this.log.delete(ctx, KIND, row);
@@ -112,7 +116,7 @@ export class ReplacementsService {
       return path;
     }
     const local = path.startsWith('/') ? path : `/${path}`;
-    if (p.check('path', lengthProblem(local, 'replacementPath'))) return null;
+    if (p.check('path', lengthProblem(local, DISCOVERY_TEXT_LIMITS.replacementPath))) return null;
     if (!SITE_PATH.test(local)) return p.add('path', `Path [${local}] is not valid`);
     return local;
   }
