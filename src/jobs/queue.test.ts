@@ -1,8 +1,8 @@
 import { pino } from 'pino';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database.js';
+import { CacheTag } from '../db/cache-tag.entity.js';
 import { openDatabase, type Database } from '../db/database.js';
 import { entities } from '../domains.js';
-import { SiteSetting } from '../site/site-setting.entity.js';
 import { createJobQueue } from './pg-boss.queue.js';
 import type { Job, JobQueue, QueueDefinitions } from './queue.port.js';
 
@@ -127,7 +127,7 @@ test('queue statements wait for an open application transaction instead of joini
   const id = await queue.send('late', { n: 1 });
   await expect(
     db.fork().transactional(async (em) => {
-      em.persist(em.create(SiteSetting, { key: 'jobs-test-late', value: 1 }));
+      em.persist(em.create(CacheTag, { tag: 'jobs-test-late', version: '1' }));
       await em.flush();
       // The worker's first polls happen while this transaction is open, then it rolls back.
       await queue.work('late', async (job) => void runs.push(job.id));
@@ -156,7 +156,7 @@ describe('sending in a transaction', () => {
 
   test('the job commits with the entity write, and is invisible to other sessions before', async () => {
     const id = await db.fork().transactional(async (em) => {
-      em.persist(em.create(SiteSetting, { key: key('commit'), value: 1 }));
+      em.persist(em.create(CacheTag, { tag: key('commit'), version: '1' }));
       await em.flush();
       const sent = await queue.send('upload', { key: key('commit') }, { transaction: em });
       // PGlite has one session, held by this transaction: only PostgreSQL has another one to ask.
@@ -166,7 +166,7 @@ describe('sending in a transaction', () => {
     });
     expect((await queue.stats()).upload.created).toBe(1);
     expect((await queue.getJob('upload', id!))?.state).toBe('created');
-    expect(await db.fork().findOne(SiteSetting, { key: key('commit') })).not.toBeNull();
+    expect(await db.fork().findOne(CacheTag, { tag: key('commit') })).not.toBeNull();
   });
 
   test('a rollback discards both', async () => {
@@ -174,7 +174,7 @@ describe('sending in a transaction', () => {
     let id: string | null = null;
     await expect(
       db.fork().transactional(async (em) => {
-        em.persist(em.create(SiteSetting, { key: key('rollback'), value: 1 }));
+        em.persist(em.create(CacheTag, { tag: key('rollback'), version: '1' }));
         await em.flush();
         id = await queue.send('upload', { key: key('rollback') }, { transaction: em });
         throw new Error('upload rejected');
@@ -183,7 +183,7 @@ describe('sending in a transaction', () => {
     expect(id).toEqual(expect.any(String));
     expect(await queue.getJob('upload', id!)).toBeNull();
     expect((await queue.stats()).upload.created).toBe(before);
-    expect(await db.fork().findOne(SiteSetting, { key: key('rollback') })).toBeNull();
+    expect(await db.fork().findOne(CacheTag, { tag: key('rollback') })).toBeNull();
   });
 
   test('a send from a nested transaction wakes the worker when the outermost one commits', async () => {
