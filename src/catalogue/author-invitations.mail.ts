@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Mailer } from '../mail/mailer.port.js';
 import { mails } from '../mail/templates.js';
-import { addonName } from '../reviews/reviews.service.js';
+import { addonName } from './addon-name.js';
 import { AuthorRole } from './listing.types.js';
 import { PendingAuthor } from './pending-author.entity.js';
 

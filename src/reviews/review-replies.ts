@@ -3,8 +3,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { hasPermission } from '../accounts/permissions.js';
 import type { User } from '../accounts/user.entity.js';
 import { Permission } from '../auth/permissions.js';
-import { type Addon, AddonUser } from '../catalogue/addon.entity.js';
+import { AddonUser } from '../catalogue/addon.entity.js';
 import { isUserAuthor } from '../catalogue/addon-access.js';
+import { addonName } from '../catalogue/addon-name.js';
 import { Channel } from '../catalogue/catalogue.enums.js';
 import type { Version } from '../catalogue/version.entity.js';
 import { truncateText } from '../core/text-limits.js';
@@ -144,11 +145,6 @@ export async function developerReplied(em: EntityManager, version: Version, user
   );
   if (last?.action !== ReviewAction.MORE_INFORMATION_REQUESTED) return;
   await flagForHumanReview(em, version.id, HumanReviewReason.DEVELOPER_REPLY, { noteAfter: last.id });
-}
-
-export function addonName(addon: Addon): string {
-  const name = addon.name ?? {};
-  return name[addon.defaultLocale] ?? Object.values(name)[0] ?? addon.slug;
 }
 
 /** The reply without the quoted message below it ("> …" lines, "On … wrote:"). */

@@ -31,7 +31,7 @@ import { reviewQueue, type ReviewQueueFilter, type ReviewQueueOrder } from './re
 import { ReviewReplies, developerReplied, type InboundMail } from './review-replies.js';
 
 export type { ReviewQueueFilter, ReviewQueueOrder } from './review-queue.js';
-export { addonName, stripQuotedReply, type InboundMail } from './review-replies.js';
+export { stripQuotedReply, type InboundMail } from './review-replies.js';
 
 const COMMENTS_MAX = REVIEWS_TEXT_LIMITS.reviewComments;
 

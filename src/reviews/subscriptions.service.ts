@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { permissionsByUserIdQuery } from '../accounts/accounts.loaders.js';
 import { Viewer } from '../auth/viewer.js';
+import { addonName } from '../catalogue/addon-name.js';
 import { Channel } from '../catalogue/catalogue.enums.js';
 import { isListedReviewer, isUnlistedReviewer } from '../catalogue/catalogue.permissions.js';
 import type { CatalogueService } from '../catalogue/catalogue.service.js';
@@ -10,7 +11,6 @@ import { errors } from '../core/errors.js';
 import { executeSql, intArray } from '../db/sql.js';
 import type { Mailer } from '../mail/mailer.port.js';
 import { mails } from '../mail/templates.js';
-import { addonName } from './reviews.service.js';
 import { ReviewerSubscription } from './subscription.entity.js';
 
 export interface SubscriptionSettings {
