@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, type Database, type DatabaseTarget } from '../src/db/database.js';
-import { entities } from '../src/domains.js';
+import { entities } from '../src/modules.js';
 import { LookalikeNames } from '../src/scanners/lookalike-names.js';
 import { createScratchDatabase, dropScratchDatabase, fmt } from './lib.js';
 

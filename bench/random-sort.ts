@@ -11,7 +11,7 @@
  */
 import { App, AddonType, BADGED, PromotedCategory } from '../src/catalogue/catalogue.enums.js';
 import { openDatabase } from '../src/db/database.js';
-import { entities } from '../src/domains.js';
+import { entities } from '../src/modules.js';
 import { PostgresSearchEngine } from '../src/search/postgres.engine.js';
 import { filterSql } from '../src/search/postgres.query.js';
 import type { AddonSearchFilters } from '../src/search/search.port.js';

@@ -10,7 +10,7 @@
 // not timed). The database must be migrated (the app's start does it).
 import pg from 'pg';
 import { openDatabase } from '../src/db/database.js';
-import { entities } from '../src/domains.js';
+import { entities } from '../src/modules.js';
 import { PostgresSearchEngine } from '../src/search/postgres.engine.js';
 import type { AddonSearchQuery } from '../src/search/search.port.js';
 

@@ -1,4 +1,4 @@
-import { buildAppSchema } from '../src/graphql/schema.js';
+import { buildAppSchema } from '../src/modules.js';
 import { compileRoutes } from './engine.js';
 import type { RouteDefinition } from './route.js';
 import { routes } from './routes/index.js';

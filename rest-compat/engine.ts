@@ -5,7 +5,7 @@ import { isMultipart } from '../src/core/multipart.js';
 import { requestUrlOf, sendJson } from '../src/core/http.js';
 import { resolveRequestLocale } from '../src/core/i18n/locales.js';
 import type { Database } from '../src/db/database.js';
-import type { Services } from '../src/services.js';
+import type { Services } from '../src/modules.js';
 import { watchAnswer } from './answer-observer.js';
 import { toRestError, type ErrorFieldNames, type ErrorStyle } from './errors.js';
 import { RouteExecution } from './execution.js';

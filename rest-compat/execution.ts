@@ -5,7 +5,7 @@ import { Viewer } from '../src/auth/viewer.js';
 import { createRequestContext, type RequestContext } from '../src/core/context.js';
 import { forwardingHeadersOf, userAgentOf } from '../src/core/http.js';
 import { canonicalLocale } from '../src/core/i18n/locales.js';
-import type { Services } from '../src/services.js';
+import type { Services } from '../src/modules.js';
 import { legacyRules } from './legacy-rules.js';
 import { assembleFromParts } from './parts.js';
 import type { ShapeContext } from './route.js';

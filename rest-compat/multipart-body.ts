@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import type { Viewer } from '../src/auth/viewer.js';
 import { errors } from '../src/core/errors.js';
 import { readMultipart } from '../src/core/multipart.js';
-import type { Services } from '../src/services.js';
+import type { Services } from '../src/modules.js';
 import type { EngineRoute } from './route-table.js';
 
 /** Multipart text fields: a route reads a handful of short ones (channel, version, profile texts). */

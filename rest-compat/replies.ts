@@ -2,7 +2,7 @@ import type { Response } from 'express';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PRIVATE_CACHE_HEADERS, sharedAnswer } from '../src/core/http-caching.js';
 import { sendBytes, sendJson, sendJsonText } from '../src/core/http.js';
-import type { Services } from '../src/services.js';
+import type { Services } from '../src/modules.js';
 import type { RouteExecution } from './execution.js';
 import { FileReply, JsonReply, RedirectReply } from './http.js';
 import type { AnswerSharing } from './shared-answers.js';

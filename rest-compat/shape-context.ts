@@ -1,7 +1,7 @@
 import { formatTimestamp } from '../src/core/dates.js';
 import { canonicalLocale } from '../src/core/i18n/locales.js';
 import { setCookie } from '../src/auth/session-cookie.js';
-import type { Services } from '../src/services.js';
+import type { Services } from '../src/modules.js';
 import { linkOutput, translatedLinkOutput, translatedOutput } from './shapes/l10n.js';
 import type { RestRequest, ShapeContext } from './route.js';
 

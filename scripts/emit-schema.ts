@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
-import { buildAppSchema, printAppSchema } from '../src/graphql/schema.js';
+import { printAppSchema } from '../src/graphql/schema.js';
+import { buildAppSchema } from '../src/modules.js';
 
 /** Regenerates schema.graphql from the resolvers (a test fails while it is stale). */
 const sdl = printAppSchema(await buildAppSchema(null));

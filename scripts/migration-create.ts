@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { openDatabase } from '../src/db/database.js';
-import { entities, unmappedTables } from '../src/domains.js';
+import { entities, unmappedTables } from '../src/modules.js';
 
 /**
  * Diffs the entities against a scratch embedded database that has every existing migration

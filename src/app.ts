@@ -19,7 +19,8 @@ import { baseUrlOf, clientErrorHandler, sendJson } from './core/http.js';
 import type { Logger } from './core/logger.js';
 import { Keyring } from './core/secrets.js';
 import { openDatabase, type Database, type DatabaseTarget } from './db/database.js';
-import { entities, unmappedTables } from './domains.js';
+import { buildAppSchema, composeModules, entities, queues, unmappedTables, type Services } from './modules.js';
+import { createPlatform } from './platform.js';
 import { playground } from './graphql/playground.js';
 import { createGraphqlEndpoint } from './graphql/server.js';
 import { refuseDeepJson } from './core/input-guards.js';
@@ -33,13 +34,10 @@ import {
   validationReport,
   validationReportJson,
 } from './signing/signing.http.js';
-import { buildAppSchema } from './graphql/schema.js';
 import { ServiceMetrics } from './ops/metrics.js';
 import { DatabaseGate, sendUnavailable } from './ops/outage.js';
 import { metricsEndpoint, Readiness } from './ops/probes.js';
 import { isDatabaseUnavailable } from './db/unavailable.js';
-import type { ServiceJobs } from './jobs/service-jobs.js';
-import { createServices, type Services } from './services.js';
 
 export interface App {
   readonly express: Express;
@@ -81,7 +79,8 @@ export async function createApp(config: Config, logger: Logger, options: CreateA
     onQuery: options.onQuery,
   });
   try {
-    const services = createServices(config, logger, keyring, db);
+    const composition = composeModules(createPlatform(config, logger, keyring, db, queues));
+    const { services } = composition;
     await services.jobs.start();
     const routes = [...defaultRoutes, ...(options.extraRoutes ?? [])];
     const metrics =
@@ -90,8 +89,10 @@ export async function createApp(config: Config, logger: Logger, options: CreateA
         : null;
     const gate = new DatabaseGate(db, logger);
     const readiness = new Readiness(db, services.jobs, logger, gate);
-    if (config.JOB_WORKERS) await startJobWorkers(services, metrics);
-    const schema = await buildAppSchema(services);
+    if (config.JOB_WORKERS) {
+      await composition.startJobWorkers((queue, run) => (metrics ? metrics.timeJob(queue, run) : run()));
+    }
+    const schema = await buildAppSchema(composition);
     const graphql = await createGraphqlEndpoint(schema, services, db);
     const app = express();
     app.disable('x-powered-by');
@@ -203,7 +204,7 @@ export async function createApp(config: Config, logger: Logger, options: CreateA
         gate.stop();
         await graphql.stop();
         await services.jobs.stop({ graceful: true, timeoutMs: 10_000 });
-        await services.signingTools.close();
+        await composition.close();
         await db.close();
       },
     };
@@ -211,43 +212,6 @@ export async function createApp(config: Config, logger: Logger, options: CreateA
     await db.close().catch(() => {});
     throw error;
   }
-}
-
-/** Background jobs of this process: upload validation, signing, search index updates (timed when metrics are on). */
-async function startJobWorkers(services: Services, metrics: ServiceMetrics | null): Promise<void> {
-  const { jobs, processor, search, events } = services;
-  const timed = <T>(queue: keyof ServiceJobs, run: () => Promise<T>) => (metrics ? metrics.timeJob(queue, run) : run());
-  const validate = (uploadId: string) => timed('validate-upload', () => processor.validateUpload(uploadId));
-  const sign = (versionId: number) => timed('sign-version', () => processor.signVersion(versionId));
-  // Each job is an upload's whole pass (lint and scan, version, signature): the linter's own pool
-  // serialises linting, the rest (database, signing) overlaps.
-  await jobs.work('validate-upload', (job) => validate(job.data.uploadId), { concurrency: 4 });
-  await jobs.work('scan-version', (job) =>
-    timed('scan-version', () => processor.scanAndSign(job.data.versionId, job.data.sign)),
-  );
-  await jobs.work('sign-version', (job) => sign(job.data.versionId), { concurrency: 2 });
-  await jobs.work('index-addon', (job) => timed('index-addon', () => search.indexAddons([job.data.addonId])));
-  await jobs.work('publish-blocklist', (job) =>
-    timed('publish-blocklist', () => services.blocklistPublisher.publish({ force: job.data.force })),
-  );
-  await jobs.work('publish-blocklist-later', () =>
-    timed('publish-blocklist-later', () => services.blocklist.publishDelayed()),
-  );
-  await jobs.work('domain-event', (job) => timed('domain-event', () => events.deliver(job.data)), { concurrency: 2 });
-  await jobs.work('webhook-deliver', (job) => timed('webhook-deliver', () => services.webhookDeliveries.runJob(job)), {
-    concurrency: services.config.WEBHOOKS_CONCURRENCY,
-    pollIntervalSeconds: 1,
-  });
-  await jobs.work('signin-link-mail', (job) =>
-    timed('signin-link-mail', () => services.signinLinks.mailLink(job.data.linkId)),
-  );
-  await jobs.work('author-invitation-mail', (job) =>
-    timed('author-invitation-mail', () => services.authorInvitations.mail(job.data.pendingId)),
-  );
-  await jobs.work('rating-mail', (job) => timed('rating-mail', () => services.ratingMails.mail(job.data.ratingId)));
-  await jobs.work('support-ticket-mail', (job) =>
-    timed('support-ticket-mail', () => services.support.mail(job.data.ticketId)),
-  );
 }
 
 function listen(app: Express, port: number, host?: string): Promise<Server> {

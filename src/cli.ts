@@ -7,8 +7,8 @@ import { asAppError } from './core/errors.js';
 import { createLogger } from './core/logger.js';
 import { Keyring } from './core/secrets.js';
 import { openDatabase } from './db/database.js';
-import { entities, unmappedTables } from './domains.js';
-import { createServices } from './services.js';
+import { composeModules, entities, queues, unmappedTables } from './modules.js';
+import { createPlatform } from './platform.js';
 
 /**
  * Operator commands: `npm run -s cli -- <command> [options]`. Each prints exactly one JSON object
@@ -46,7 +46,7 @@ async function main(argv: string[]): Promise<number> {
   const { keyring } = Keyring.load(config.SECRET_KEY, config.dataDir);
   const db = await openDatabase(databaseTarget(config), { entities, unmappedTables, logger });
   try {
-    const services = createServices(config, logger, keyring, db);
+    const { services } = composeModules(createPlatform(config, logger, keyring, db, queues));
     const output = await command.run(services, db.fork(), values);
     process.stdout.write(JSON.stringify(output) + '\n');
     return 0;

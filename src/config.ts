@@ -1,18 +1,6 @@
-import { abuseSettings } from './abuse/settings.js';
-import { accountsSettings } from './accounts/settings.js';
-import { authSettings } from './auth/settings.js';
-import { blocklistSettings } from './blocklist/settings.js';
-import { collectionsSettings } from './collections/settings.js';
 import { platformSettings } from './core/platform-settings.js';
 import { loadSettings, type Settings, type SettingsSlice } from './core/settings.js';
-import { developersSettings } from './developers/settings.js';
-import { reviewsSettings } from './reviews/settings.js';
-import { searchSettings } from './search/settings.js';
-import { signinSettings } from './signin/settings.js';
-import { signingSettings } from './signing/settings.js';
-import { siteSettings } from './site/settings.js';
-import { trustedPublishingSettings } from './trusted-publishing/settings.js';
-import { webhooksSettings } from './webhooks/settings.js';
+import { modules } from './modules.js';
 
 export { ConfigError } from './core/settings.js';
 
@@ -24,19 +12,7 @@ export { ConfigError } from './core/settings.js';
  */
 export const settingsSlices: readonly SettingsSlice[] = [
   platformSettings,
-  siteSettings,
-  authSettings,
-  accountsSettings,
-  searchSettings,
-  blocklistSettings,
-  reviewsSettings,
-  signingSettings,
-  collectionsSettings,
-  abuseSettings,
-  webhooksSettings,
-  trustedPublishingSettings,
-  signinSettings,
-  developersSettings,
+  ...modules.flatMap((module) => (module.settings ? [module.settings] : [])),
 ];
 
 /** The settings of every slice, with `dataDir` (absolute DATA_DIR) and `signinProviders` derived. */

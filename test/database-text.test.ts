@@ -1,6 +1,6 @@
 import { User } from '../src/accounts/user.entity.js';
 import { openDatabase, type Database } from '../src/db/database.js';
-import { entities } from '../src/domains.js';
+import { entities } from '../src/modules.js';
 import { createTestDatabase, type TestDatabase } from './helpers/database.js';
 
 let database: TestDatabase;

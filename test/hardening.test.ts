@@ -11,7 +11,7 @@ import { loadConfig } from '../src/config.js';
 import { waitFor } from './helpers/signing.js';
 import { ResponseCache } from '../src/core/response-cache.js';
 import { UploadSlots } from '../src/core/upload-slots.js';
-import { buildAppSchema } from '../src/graphql/schema.js';
+import { buildAppSchema } from '../src/modules.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { createAddon } from './helpers/catalogue.js';
 

@@ -1,5 +1,5 @@
 import type { GraphQLObjectType } from 'graphql';
-import { buildAppSchema } from '../src/graphql/schema.js';
+import { buildAppSchema } from '../src/modules.js';
 import { fieldOwnTransactions } from '../src/graphql/transactions.js';
 import type { Addon } from '../src/catalogue/addon.entity.js';
 import { startTestApp, type TestApp } from './helpers/app.js';

@@ -10,7 +10,7 @@ import {
   objectRule,
   requirement,
 } from '../src/auth/requirements.js';
-import { buildAppSchema } from '../src/graphql/schema.js';
+import { buildAppSchema } from '../src/modules.js';
 import { defineObjectRule, definedObjectRules, runAudited } from '../src/auth/object-rules.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { call, caller, type Caller } from './helpers/ratings.js';

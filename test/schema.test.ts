@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isInterfaceType, isObjectType, type GraphQLObjectType } from 'graphql';
-import { buildAppSchema, printAppSchema } from '../src/graphql/schema.js';
+import { printAppSchema } from '../src/graphql/schema.js';
+import { buildAppSchema } from '../src/modules.js';
 import { startTestApp } from './helpers/app.js';
 
 describe('schema.graphql', () => {

@@ -9,7 +9,7 @@ import { User } from '../src/accounts/user.entity.js';
 import { signJwt } from '../src/auth/jwt.js';
 import { declaredSchemes } from '../src/auth/credentials.js';
 import { KEY_OPERATIONS, fieldKeyScope } from '../src/auth/key-scopes.js';
-import { buildAppSchema } from '../src/graphql/schema.js';
+import { buildAppSchema } from '../src/modules.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { keyCaller, type KeyCaller } from './helpers/callers.js';
 import { extension, waitFor } from './helpers/signing.js';

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { format, resolveConfig } from 'prettier';
-import { buildAppSchema } from '../../src/graphql/schema.js';
+import { buildAppSchema } from '../../src/modules.js';
 import { routes } from '../../rest-compat/routes/index.js';
 import { buildOpenApi } from './document.js';
 

@@ -3,7 +3,7 @@ import { Accepts } from '../auth/credentials.js';
 import { KeyOperation, KeyScope } from '../auth/key-scopes.js';
 import type { RequestContext } from '../core/context.js';
 import { PageArgs } from '../graphql/pagination.js';
-import type { Services } from '../services.js';
+import type { AbuseServices } from './services.js';
 import type { AbuseReport } from './abuse-report.entity.js';
 import {
   AbuseReportAddonType,
@@ -30,7 +30,7 @@ class AbuseReportsArgs extends PageArgs {
 /** Abuse reports (AbuseService holds the rules). */
 @Resolver(() => AbuseReportType)
 export class AbuseResolver {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: AbuseServices) {}
 
   @Accepts('jwt', 'session')
   @KeyScope(KeyOperation.ACCOUNT)

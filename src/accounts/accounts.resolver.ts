@@ -7,7 +7,7 @@ import { Arg, Args, Ctx, Float, FieldResolver, ID, Int, Mutation, Query, Resolve
 import type { RequestContext } from '../core/context.js';
 import { PageArgs } from '../graphql/pagination.js';
 import { OwnTransactions } from '../graphql/transactions.js';
-import type { Services } from '../services.js';
+import type { AccountsServices } from './services.js';
 import { privateFieldsByUserId } from './accounts.loaders.js';
 import type { UserPrivateFields, UserRecord } from './accounts.records.js';
 import {
@@ -29,7 +29,7 @@ import { Permission } from '../auth/permissions.js';
 
 @Resolver(() => UserType)
 export class AccountsResolver {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: AccountsServices) {}
 
   @Accepts('jwt', 'session')
   @KeyScope(KeyOperation.ACCOUNT)
@@ -183,7 +183,7 @@ export class AccountsResolver {
     description: 'Display name, else a generated name containing the id.',
   })
   name(@Root() user: UserRecord) {
-    return this.services.accounts.displayNameOrDefault(user, this.services.config.BROWSER_NAME);
+    return this.services.accounts.displayNameOrDefault(user, this.services.browserName);
   }
 
   @FieldResolver(() => Boolean, { description: 'True while the username is the generated one.' })
@@ -209,7 +209,7 @@ export class AccountsResolver {
         readDevAgreement: fields.readDevAgreement !== null,
         permissions: await this.services.accounts.permissionsOf(ctx, user),
         isVerified: false,
-        idpEditEmailUrl: this.services.signin.accountUrl(),
+        idpEditEmailUrl: this.services.accountHooks.steps.accountUrl?.() ?? null,
         siteStatus: await this.services.site.status(ctx.em),
       }
     );

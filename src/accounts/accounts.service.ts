@@ -1,3 +1,4 @@
+import { type Hooks } from '../core/hooks.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FileUpload as UploadedFile } from 'graphql-upload/processRequest.mjs';
 import type { ApiKeysService, IssuedApiKey } from '../auth/api-keys.service.js';
@@ -26,7 +27,15 @@ export type { AccountInput } from './account-profile.js';
 export type { SuperCreateInput, SuperCreated } from './super-create.js';
 export type { CreateUserInput } from './user-creation.js';
 
-export interface AccountsOptions extends Omit<AccountDeletionHooks, 'apiKeys'> {
+/** Steps of the modules above accounts (`Hooks`): what deleting an account reaches, where the email is edited. */
+export interface AccountHooks extends Omit<AccountDeletionHooks, 'apiKeys'> {
+  /** Where the user edits their email at the account provider (v4 `idp_edit_email_url`). */
+  accountUrl?: () => string | null;
+}
+
+export interface AccountsOptions {
+  /** The steps modules above provide; read when an account is deleted. */
+  hooks?: Hooks<AccountHooks>;
   /** Largest profile picture (default 4 MB). */
   maxPictureBytes?: number;
   /** The process's image renders (queue and pixel limits); default: one of its own. */
@@ -170,7 +179,7 @@ export class AccountsService {
   async deleteAccount(ctx: RequestContext, identifier: string): Promise<boolean> {
     const user = await this.editable(ctx, identifier);
     const picture = this.pictures.key(user);
-    const hooks = { ...this.options, apiKeys: this.apiKeys };
+    const hooks = { ...this.options.hooks?.steps, apiKeys: this.apiKeys };
     if (ctx.legacy?.deletionAnonymises) await anonymiseAccount(ctx, user, await this.stats(ctx, user), hooks);
     else await removeAccount(ctx, user, hooks);
     if (picture) await this.pictures.delete(picture);

@@ -1,6 +1,6 @@
 import { Ctx, Field, FieldResolver, Int, ObjectType, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../core/context.js';
-import type { Services } from '../services.js';
+import type { AccountsServices } from './services.js';
 import type { UserRecord } from './accounts.records.js';
 import { Shared } from '../graphql/shared-answers.js';
 
@@ -28,13 +28,13 @@ export class UserSummaryType {
 
 @Resolver(() => UserSummaryType)
 export class UserSummaryResolver {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: AccountsServices) {}
 
   @FieldResolver(() => String, {
     description: 'Display name, else a generated name containing the id.',
   })
   name(@Root() user: UserRecord) {
-    return this.services.accounts.displayNameOrDefault(user, this.services.config.BROWSER_NAME);
+    return this.services.accounts.displayNameOrDefault(user, this.services.browserName);
   }
 
   @FieldResolver(() => String, { description: 'The profile page on the website.' })

@@ -1,15 +1,14 @@
-import { Arg, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import { Requires, SIGN_IN, objectRule, SECOND_FACTOR } from '../auth/requirements.js';
 import { developerAgreement, keyAddons, manageKeys } from './accounts.access.js';
-import { AddonObjectType } from '../catalogue/catalogue.types.js';
 import type { RequestContext } from '../core/context.js';
-import type { Services } from '../services.js';
+import type { AccountsServices } from './services.js';
 import { ApiKeyType, CreateApiKeyInput, CreatedApiKeyType } from './scoped-keys.types.js';
 
 /** Scoped, expiring API keys: listed, created and revoked by their owner, from a session only. */
 @Resolver(() => ApiKeyType)
 export class ScopedKeysResolver {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: AccountsServices) {}
 
   @Requires(SIGN_IN, objectRule(manageKeys))
   @Query(() => [ApiKeyType], { description: "The caller's active API keys, newest first (never their secrets)." })
@@ -25,15 +24,5 @@ export class ScopedKeysResolver {
   })
   createApiKey(@Arg('input', () => CreateApiKeyInput) input: CreateApiKeyInput, @Ctx() ctx: RequestContext) {
     return this.services.accounts.scopedKeys.create(ctx, { ...input });
-  }
-
-  @FieldResolver(() => [AddonObjectType], {
-    nullable: true,
-    description: 'The add-ons of `scopeAddonIds` the caller may see; null: no add-on limit.',
-  })
-  async addons(@Root() key: ApiKeyType, @Ctx() ctx: RequestContext) {
-    if (!key.scopeAddonIds) return null;
-    const addons = await Promise.all(key.scopeAddonIds.map((id) => this.services.catalogue.visibleAddon(ctx, id)));
-    return addons.filter((a) => a !== null);
   }
 }

@@ -1,13 +1,13 @@
 import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
 import { PUBLIC, Requires } from '../auth/requirements.js';
 import type { RequestContext } from '../core/context.js';
-import type { Services } from '../services.js';
+import type { AccountsServices } from './services.js';
 import { NotificationSettingType } from './accounts.types.js';
 
 /** The one-click unsubscribe links of notification mails: the link's code is the credential. */
 @Resolver(() => NotificationSettingType)
 export class UnsubscribeResolver {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: AccountsServices) {}
 
   @Requires(PUBLIC)
   @Mutation(() => NotificationSettingType, {

@@ -2,14 +2,14 @@ import { Arg, Args, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { anyOf, PUBLIC, Requires } from '../auth/requirements.js';
 import type { RequestContext } from '../core/context.js';
 import { PageArgs } from '../graphql/pagination.js';
-import type { Services } from '../services.js';
+import type { BlocklistServices } from './services.js';
 import { BLOCKLIST_ADMIN_PERMISSIONS } from './blocklist.service.js';
 import { BlockInput, BlockPageType, BlocklistRecordType, BlockType } from './blocklist.types.js';
 
 /** The blocklist (BlocklistService holds the rules, BlocklistPublisher the publication). */
 @Resolver(() => BlockType)
 export class BlocklistResolver {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: BlocklistServices) {}
 
   @Requires(PUBLIC)
   @Query(() => BlockType, { description: 'A block, by id or add-on id (guid).' })

@@ -4,7 +4,7 @@ import { KeyOperation, KeyScope } from '../auth/key-scopes.js';
 import type { RequestContext } from '../core/context.js';
 import { PageArgs } from '../graphql/pagination.js';
 import { TranslationsScalar } from '../graphql/scalars.js';
-import type { Services } from '../services.js';
+import type { CatalogueServices } from './services.js';
 import type { AddonRecord } from './catalogue.records.js';
 import { AddonStatus, App } from './catalogue.enums.js';
 import { isDisabledAddon, isNoindexedAddon } from './public.js';
@@ -50,7 +50,7 @@ class VersionListArgs extends PageArgs {
 
 @Resolver(() => AddonObjectType)
 export class CatalogueResolver {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: CatalogueServices) {}
 
   @Requires(objectRule(canSeeAddon))
   @Shared()

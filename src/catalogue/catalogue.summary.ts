@@ -5,7 +5,7 @@ import type { UserRecord } from '../accounts/accounts.records.js';
 import type { RequestContext } from '../core/context.js';
 import type { Translations } from '../core/i18n/translations.js';
 import { TranslationsScalar } from '../graphql/scalars.js';
-import type { Services } from '../services.js';
+import type { CatalogueServices } from './services.js';
 import type { AddonRecord, AuthorRecord } from './catalogue.records.js';
 import { AddonAuthorType } from './catalogue.types.js';
 import { ICON_SIZE_DESCRIPTION, catalogueUrls } from './catalogue.urls.js';
@@ -80,7 +80,7 @@ export class VersionSummaryType {
 /** An add-on's author: names for everyone; the account itself as the `user` query shows it. */
 @Resolver(() => AddonAuthorType)
 export class AddonAuthorResolver {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: CatalogueServices) {}
 
   @FieldResolver(() => UserType, { nullable: true, description: NESTED_USER })
   user(@Root() author: AuthorRecord, @Ctx() ctx: RequestContext): Promise<UserRecord | null> {

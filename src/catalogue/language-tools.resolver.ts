@@ -2,14 +2,14 @@ import { Arg, Ctx, Query, Resolver } from 'type-graphql';
 import { Accepts } from '../auth/credentials.js';
 import { PUBLIC, Requires } from '../auth/requirements.js';
 import type { RequestContext } from '../core/context.js';
-import type { Services } from '../services.js';
+import type { CatalogueServices } from './services.js';
 import { AddonType as AddonTypes, App } from './catalogue.enums.js';
 import { AddonObjectType } from './catalogue.types.js';
 
 /** Language packs and dictionaries (LanguageToolsService holds the rules). */
 @Resolver()
 export class LanguageToolsResolver {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: CatalogueServices) {}
 
   @Requires(PUBLIC)
   @Accepts()

@@ -4,7 +4,7 @@ import type { FileUpload } from 'graphql-upload/processRequest.mjs';
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../core/context.js';
 import { TranslatedInputScalar } from '../graphql/scalars.js';
-import type { Services } from '../services.js';
+import type { CatalogueServices } from './services.js';
 import { AddonObjectType, PreviewType } from './catalogue.types.js';
 import { AddonAuthorDetailType, AuthorRole, UpdateAddonListingInput } from './listing.types.js';
 import { Requires, SIGN_IN, objectRule } from '../auth/requirements.js';
@@ -13,7 +13,6 @@ import { ownAddon } from './lifecycle/lifecycle.policy.js';
 import { Accepts } from '../auth/credentials.js';
 import { KeyOperation, KeyScope } from '../auth/key-scopes.js';
 import { OwnTransactions } from '../graphql/transactions.js';
-import { previewsOf } from './previews.js';
 
 /**
  * Developer-side listing changes (authors of the add-on only). The listing edits and the pending
@@ -23,7 +22,7 @@ import { previewsOf } from './previews.js';
  */
 @Resolver()
 export class ListingResolver {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: CatalogueServices) {}
 
   @Accepts('jwt', 'session')
   @KeyScope(KeyOperation.LISTING)
@@ -161,7 +160,7 @@ export class ListingResolver {
     @Arg('position', () => Int, { nullable: true, description: 'Lower first; default: after the others.' })
     position?: number | null,
   ) {
-    return previewsOf(this.services).add(ctx, addon, await receiveUpload(image), caption, position);
+    return this.services.previews.add(ctx, addon, await receiveUpload(image), caption, position);
   }
 
   @Accepts('jwt', 'session')
@@ -178,7 +177,7 @@ export class ListingResolver {
     caption?: unknown,
     @Arg('position', () => Int, { nullable: true }) position?: number | null,
   ) {
-    return previewsOf(this.services).update(ctx, addon, previewId, { caption, position });
+    return this.services.previews.update(ctx, addon, previewId, { caption, position });
   }
 
   @Accepts('jwt', 'session')
@@ -190,7 +189,7 @@ export class ListingResolver {
     @Arg('previewId', () => Int) previewId: number,
     @Ctx() ctx: RequestContext,
   ) {
-    return previewsOf(this.services).delete(ctx, addon, previewId);
+    return this.services.previews.delete(ctx, addon, previewId);
   }
 
   @Accepts('jwt', 'session')

@@ -111,12 +111,3 @@ function checkPosition(position: number | null | undefined) {
   if (position < 0) throw errors.field('position', previewMessages.positionMin);
   if (position > MAX_PREVIEW_POSITION) throw errors.field('position', previewMessages.positionMax);
 }
-
-const byServices = new WeakMap<object, PreviewsService>();
-
-/** The previews service over a container's catalogue and listing services (stateless, one per container). */
-export function previewsOf(services: { catalogue: CatalogueService; listing: ListingService }): PreviewsService {
-  let previews = byServices.get(services);
-  if (!previews) byServices.set(services, (previews = new PreviewsService(services.catalogue, services.listing)));
-  return previews;
-}

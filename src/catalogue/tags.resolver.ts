@@ -2,12 +2,12 @@ import { Ctx, Query, Resolver } from 'type-graphql';
 import { Accepts } from '../auth/credentials.js';
 import { PUBLIC, Requires } from '../auth/requirements.js';
 import type { RequestContext } from '../core/context.js';
-import type { Services } from '../services.js';
+import type { CatalogueServices } from './services.js';
 
 /** The tag list (TagsService holds it). */
 @Resolver()
 export class TagsResolver {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: CatalogueServices) {}
 
   @Requires(PUBLIC)
   @Accepts()

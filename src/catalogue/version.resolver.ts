@@ -2,7 +2,7 @@ import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../core/context.js';
 import type { Translations } from '../core/i18n/translations.js';
 import { TranslationsScalar } from '../graphql/scalars.js';
-import type { Services } from '../services.js';
+import type { CatalogueServices } from './services.js';
 import { addonById, compatByVersionId, filesByVersionId, licenseById, licenseTextById } from './catalogue.loaders.js';
 import { CompatibilityType, FileType, LicenseType, PreviewType, VersionType } from './catalogue.types.js';
 import type { FileRecord, LicenseRecord, PreviewRecord, VersionRecord } from './catalogue.records.js';
@@ -11,7 +11,7 @@ import { catalogueUrls } from './catalogue.urls.js';
 
 @Resolver(() => VersionType)
 export class VersionResolver {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: CatalogueServices) {}
 
   @FieldResolver(() => LicenseType, { nullable: true })
   license(@Root() version: VersionRecord, @Ctx() ctx: RequestContext) {

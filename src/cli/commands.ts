@@ -5,7 +5,7 @@ import { runSeedCommand, seedCommandOptions } from '../catalogue/seed/command.js
 import { errors } from '../core/errors.js';
 import { intArray } from '../db/sql.js';
 import { reindex } from '../search/reindex.js';
-import type { Services } from '../services.js';
+import type { Services } from '../modules.js';
 
 export interface CliCommand {
   summary: string;

@@ -1,4 +1,4 @@
-import type { Config } from '../config.js';
+import type { Settings as Config } from '../core/settings.js';
 import type { CollectionsOptions } from './collections.access.js';
 
 /** The vendor's own account and its featured-themes collection, from the configuration. */

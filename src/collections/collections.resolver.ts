@@ -5,7 +5,7 @@ import { NESTED_ADDON } from '../catalogue/catalogue.summary.js';
 import { AddonObjectType } from '../catalogue/catalogue.types.js';
 import type { RequestContext } from '../core/context.js';
 import { TranslatedInputScalar } from '../graphql/scalars.js';
-import type { Services } from '../services.js';
+import type { CollectionsServices } from './services.js';
 import { addonCountByCollectionId, collectionAuthorById } from './collections.loaders.js';
 import type { CollectionAddonRecord, CollectionRecord } from './collections.records.js';
 import {
@@ -80,7 +80,7 @@ class CollectionAddonListArgs extends CollectionArgs {
 
 @Resolver(() => CollectionType)
 export class CollectionsResolver {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: CollectionsServices) {}
 
   @Requires(SIGN_IN, objectRule(listCollections))
   @Query(() => CollectionPageType, {
@@ -157,7 +157,7 @@ export class CollectionsResolver {
 
 @Resolver(() => CollectionAddonType)
 export class CollectionAddonsResolver {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: CollectionsServices) {}
 
   @Requires(objectRule(readCollection))
   @Query(() => CollectionAddonPageType, {

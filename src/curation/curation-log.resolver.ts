@@ -1,7 +1,7 @@
 import { Args, ArgsType, Ctx, Field, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../core/context.js';
 import { PageArgs } from '../graphql/pagination.js';
-import type { Services } from '../services.js';
+import type { CurationServices } from './services.js';
 import { Requires, anyOf } from '../auth/requirements.js';
 import { Permission } from '../auth/permissions.js';
 import type { CurationLogEntry } from './curation-log.entity.js';
@@ -23,7 +23,7 @@ class CurationLogArgs extends PageArgs {
 
 @Resolver(() => CurationLogEntryType)
 export class CurationLogResolver {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: CurationServices) {}
 
   @Requires(anyOf(Permission.ADMIN_CURATION))
   @Query(() => CurationLogPageType, { description: 'Curation changes, newest first.' })

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, type Database } from './database.js';
-import { entities } from '../domains.js';
+import { entities } from '../modules.js';
 import { migrationsList } from '../migrations/index.js';
 import { templateKey } from './pglite-template.js';
 

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database.js';
 import { openDatabase, type Database } from './database.js';
-import { entities } from '../domains.js';
+import { entities } from '../modules.js';
 import { lookupRows, selectRows } from './rows.js';
 
 /**

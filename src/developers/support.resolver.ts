@@ -4,13 +4,13 @@ import { KeyOperation, KeyScope } from '../auth/key-scopes.js';
 import { Requires, SIGN_IN } from '../auth/requirements.js';
 import type { RequestContext } from '../core/context.js';
 import { OwnTransactions } from '../graphql/transactions.js';
-import type { Services } from '../services.js';
+import type { DevelopersServices } from './services.js';
 import { SupportTicketInputType, SupportTicketType } from './support.types.js';
 
 /** Developers' support tickets (SupportService holds the rules). */
 @Resolver(() => SupportTicketType)
 export class SupportResolver {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: DevelopersServices) {}
 
   @Accepts('jwt', 'session')
   @KeyScope(KeyOperation.ACCOUNT)

@@ -3,7 +3,7 @@ import { Accepts } from '../auth/credentials.js';
 import { PUBLIC, Requires } from '../auth/requirements.js';
 import { AddonObjectType } from '../catalogue/catalogue.types.js';
 import type { RequestContext } from '../core/context.js';
-import type { Services } from '../services.js';
+import type { DiscoveryServices } from './services.js';
 import { FallbackReason, RecommendationOutcome } from './addon-recommendations.js';
 
 registerEnumType(RecommendationOutcome, {
@@ -41,7 +41,7 @@ export class AddonRecommendationsType {
 /** Recommendations on an add-on's page (AddonRecommendationsService holds the rules). */
 @Resolver()
 export class AddonRecommendationsResolver {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: DiscoveryServices) {}
 
   @Requires(PUBLIC)
   @Accepts()

@@ -2,7 +2,7 @@ import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 't
 import { NESTED_ADDON } from '../catalogue/catalogue.summary.js';
 import { AddonObjectType } from '../catalogue/catalogue.types.js';
 import type { RequestContext } from '../core/context.js';
-import type { Services } from '../services.js';
+import type { DiscoveryServices } from './services.js';
 import { DiscoveryEdition, type DiscoveryItemView } from './discovery.service.js';
 import { DiscoveryItemInputType, DiscoveryItemType } from './discovery.types.js';
 import { Requires, PUBLIC, anyOf } from '../auth/requirements.js';
@@ -10,7 +10,7 @@ import { Permission } from '../auth/permissions.js';
 
 @Resolver(() => DiscoveryItemType)
 export class DiscoveryResolver {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: DiscoveryServices) {}
 
   @Requires(PUBLIC)
   @Query(() => [DiscoveryItemType], {

@@ -3,6 +3,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { JobQueue } from '../jobs/queue.port.js';
 import type { ServiceJobs } from '../jobs/service-jobs.js';
 
+/**
+ * The events of the service, by type: empty here, declared by the domains that publish them
+ * (TypeScript declaration merging from their folders, e.g. the catalogue's lifecycle events).
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface DomainEventMap {}
+
 /** One published event, as subscribers receive it. */
 export interface DomainEvent<M, K extends keyof M = keyof M> {
   /** Unique per publication: a subscriber that must act once can remember it. */

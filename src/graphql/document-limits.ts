@@ -3,7 +3,7 @@ import { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { GraphQLArmorConfig } from '@escape.tech/graphql-armor-types';
 import { GraphQLError, Lexer, Source, TokenKind, type ValidationRule } from 'graphql';
 import type { RequestHandler } from 'express';
-import type { Config } from '../config.js';
+import type { Settings as Config } from '../core/settings.js';
 import type { RequestContext } from '../core/context.js';
 import { MAX_JSON_DEPTH } from '../core/input-guards.js';
 import { getParams } from './get-params.js';

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import type { Request, RequestHandler, Response } from 'express';
-import type { Config } from '../config.js';
+import type { Settings as Config } from '../core/settings.js';
 
 /**
  * The GraphQL playground: GraphiQL from the prebuilt bundle of @graphql-yoga/graphiql (React and

@@ -1,42 +1,41 @@
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { DateTimeScalar } from './scalars.js';
 import { buildSchema, getMetadataStorage, type ContainerType, type NonEmptyArray } from 'type-graphql';
-import type { Services } from '../services.js';
-import { resolvers as domainResolvers } from '../domains.js';
 import { enforceRequirements } from '../auth/requirements.js';
 
-/** Every resolver class: the domains' (`src/domains.ts`; a domain lists its own in its manifest). */
-// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const resolvers: NonEmptyArray<Function> = nonEmpty(domainResolvers);
+/** The services a resolver class is built with (its module's); null when the schema is only printed. */
+export type ResolverServices = ((resolver: unknown) => object | undefined) | null;
 
-function nonEmpty<T>(list: T[]): NonEmptyArray<T> {
-  if (list.length === 0) throw new Error('No domain contributes a resolver');
-  return list as [T, ...T[]];
-}
-
-/** Resolvers are built with the service singletons; no reflection-based DI. */
-class ServiceContainer implements ContainerType {
+/** Resolvers are built with their module's services; no reflection-based DI. */
+class ModuleContainer implements ContainerType {
   private readonly instances = new Map<unknown, unknown>();
 
-  constructor(private readonly services: Services | null) {}
+  constructor(private readonly servicesOf: ResolverServices) {}
 
-  get(someClass: new (services: Services) => unknown) {
+  get(someClass: new (services: object) => unknown) {
     let instance = this.instances.get(someClass);
     if (!instance) {
-      if (!this.services) throw new Error('This schema was built without services and cannot execute.');
-      instance = new someClass(this.services);
+      if (!this.servicesOf) throw new Error('This schema was built without services and cannot execute.');
+      const services = this.servicesOf(someClass);
+      if (!services) throw new Error(`${someClass.name} is not listed by any module`);
+      instance = new someClass(services);
       this.instances.set(someClass, instance);
     }
     return instance;
   }
 }
 
-/** The executable schema. Without services it can only be printed (schema.graphql). */
-export async function buildAppSchema(services: Services | null): Promise<GraphQLSchema> {
+/** The schema of these resolver classes (the modules'), each built with its module's services. */
+export async function buildResolverSchema(
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  resolvers: Function[],
+  servicesOf: ResolverServices,
+): Promise<GraphQLSchema> {
+  if (resolvers.length === 0) throw new Error('No module contributes a resolver');
   plainFieldsReadDirectly();
   const schema = await buildSchema({
-    resolvers,
-    container: new ServiceContainer(services),
+    resolvers: resolvers as NonEmptyArray<Function>, // eslint-disable-line @typescript-eslint/no-unsafe-function-type
+    container: new ModuleContainer(servicesOf),
     validate: false,
     emitSchemaFile: false,
     scalarsMap: [{ type: Date, scalar: DateTimeScalar }],

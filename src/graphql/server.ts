@@ -17,7 +17,7 @@ import { baseUrlOf, forwardingHeadersOf, userAgentOf } from '../core/http.js';
 import { resolveRequestLocale } from '../core/i18n/locales.js';
 import type { Database } from '../db/database.js';
 import { isTransactionConflict, WRITE_CONFLICT_MESSAGE } from '../db/error-chain.js';
-import type { Services } from '../services.js';
+import type { Services } from '../modules.js';
 import { MUTATIONS_ALLOWED_WHEN_READ_ONLY } from '../site/site.service.js';
 import { documentStore, persistedQueryStore } from './bounded-caches.js';
 import { declaredVariablesPlugin, deepValueGuard, documentLimits } from './document-limits.js';

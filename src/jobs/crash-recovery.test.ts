@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database.js';
 import { openDatabase, type Database, type DatabaseTarget } from '../db/database.js';
-import { entities } from '../domains.js';
+import { entities } from '../modules.js';
 import { crashQueues, type CrashJobs } from './__tests__/crash-jobs.js';
 import { createJobQueue } from './pg-boss.queue.js';
 import type { JobQueue } from './queue.port.js';

@@ -2,7 +2,7 @@ import { pino } from 'pino';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database.js';
 import { CacheTag } from '../db/cache-tag.entity.js';
 import { openDatabase, type Database } from '../db/database.js';
-import { entities } from '../domains.js';
+import { entities } from '../modules.js';
 import { createJobQueue } from './pg-boss.queue.js';
 import type { Job, JobQueue, QueueDefinitions } from './queue.port.js';
 

@@ -5,7 +5,7 @@ import { addonById, versionById } from '../catalogue/catalogue.loaders.js';
 import { AddonSummaryType, NESTED_ADDON, NESTED_VERSION, VersionSummaryType } from '../catalogue/catalogue.summary.js';
 import { AddonObjectType, VersionType } from '../catalogue/catalogue.types.js';
 import type { RequestContext } from '../core/context.js';
-import type { Services } from '../services.js';
+import type { RatingsServices } from './services.js';
 import type { RatingRead } from './ratings.records.js';
 import type { RatingPage } from './ratings.service.js';
 import {
@@ -24,7 +24,7 @@ import { Shared } from '../graphql/shared-answers.js';
 
 @Resolver(() => RatingType)
 export class RatingsResolver {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: RatingsServices) {}
 
   // An add-on's ratings are shared (`r:<addon id>`); no tag covers a user's ratings across add-ons.
   @Shared(({ addon, user }) => (addon && (user === undefined || user === null) ? [] : null))
@@ -161,7 +161,7 @@ export class RatingsResolver {
 
 @Resolver(() => RatingPageType)
 export class RatingPageResolver {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: RatingsServices) {}
 
   @FieldResolver(() => Boolean, {
     nullable: true,

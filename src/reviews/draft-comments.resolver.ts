@@ -1,7 +1,7 @@
 import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../core/context.js';
 import { PageArgs } from '../graphql/pagination.js';
-import type { Services } from '../services.js';
+import type { ReviewsServices } from './services.js';
 import type { DraftComment } from './draft-comment.entity.js';
 import {
   CannedResponseInput,
@@ -27,7 +27,7 @@ class DraftCommentsArgs extends PageArgs {
 /** Reviewers' canned responses and draft comments (DraftCommentsService holds the rules). */
 @Resolver(() => DraftCommentType)
 export class DraftCommentsResolver {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: ReviewsServices) {}
 
   @Requires(anyOf(...LISTED_REVIEWER_PERMISSIONS, Permission.ADDONS_REVIEW_UNLISTED))
   @Query(() => [CannedResponseType], { description: 'Canned responses.' })

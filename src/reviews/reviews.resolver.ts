@@ -6,7 +6,7 @@ import { UserType } from '../accounts/accounts.types.js';
 import { Channel } from '../catalogue/catalogue.enums.js';
 import type { RequestContext } from '../core/context.js';
 import { PageArgs } from '../graphql/pagination.js';
-import type { Services } from '../services.js';
+import type { ReviewsServices } from './services.js';
 import { reviewActionSlug } from './review.enums.js';
 import type { ReviewNote } from './review.entity.js';
 import type { ReviewerFlagsChange } from './review-flags.service.js';
@@ -50,7 +50,7 @@ class ReviewQueueArgs extends PageArgs {
 /** The review side: reviewers' queue and decisions, the review history developers and reviewers share. */
 @Resolver(() => ReviewNoteType)
 export class ReviewsResolver {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: ReviewsServices) {}
 
   @Requires(objectRule('signed in; Addons:Review for the listed queue, Addons:ReviewUnlisted for the unlisted one'))
   @Query(() => ReviewQueuePageType, {

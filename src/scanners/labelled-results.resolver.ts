@@ -5,7 +5,7 @@ import { Permission } from '../auth/permissions.js';
 import { Requires, anyOf } from '../auth/requirements.js';
 import type { RequestContext } from '../core/context.js';
 import { PageArgs, PageOf } from '../graphql/pagination.js';
-import type { Services } from '../services.js';
+import type { ScannersServices } from './services.js';
 import { ScannerResultType } from './scanners.types.js';
 
 @ObjectType('LabelledScannerResult', {
@@ -31,7 +31,7 @@ class LabelledResultsArgs extends PageArgs {
 /** The labelled scanner results export (Admin:ScannersResultsView). */
 @Resolver(() => LabelledScannerResultType)
 export class LabelledResultsResolver {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: ScannersServices) {}
 
   @Accepts('jwt', 'session')
   @KeyScope(KeyOperation.ACCOUNT)

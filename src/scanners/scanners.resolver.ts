@@ -2,14 +2,14 @@ import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 't
 import { anyOf, Requires } from '../auth/requirements.js';
 import { VersionType } from '../catalogue/catalogue.types.js';
 import type { RequestContext } from '../core/context.js';
-import type { Services } from '../services.js';
+import type { ScannersServices } from './services.js';
 import { SCANNERS_RULES_EDIT, SCANNERS_RULES_VIEW } from './scanners.service.js';
 import { ScannerResultType, ScannerRuleInputType, ScannerRuleType } from './scanners.types.js';
 
 /** YARA rules (admins) and a version's scanner results (its channel's reviewers). */
 @Resolver(() => VersionType)
 export class ScannersResolver {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: ScannersServices) {}
 
   @Requires(anyOf(...SCANNERS_RULES_VIEW))
   @Query(() => [ScannerRuleType], { description: 'Every YARA rule, disabled ones included.' })

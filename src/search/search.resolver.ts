@@ -2,7 +2,7 @@ import { Arg, Args, ArgsType, Ctx, Field, Int, Query, Resolver } from 'type-grap
 import { AddonSearchHitType, AddonSearchPageType, AddonObjectType } from '../catalogue/catalogue.types.js';
 import type { RequestContext } from '../core/context.js';
 import { PageArgs } from '../graphql/pagination.js';
-import type { Services } from '../services.js';
+import type { SearchServices } from './services.js';
 import { FEATURED_LIMIT } from './search.service.js';
 import { AddonSearchInput, AddonSortField } from './search.types.js';
 import { Requires, PUBLIC } from '../auth/requirements.js';
@@ -24,7 +24,7 @@ const listingTags = (autocomplete: boolean) => (args: Record<string, unknown>) =
 
 @Resolver()
 export class SearchResolver {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: SearchServices) {}
 
   @Shared(listingTags(false))
   @Requires(PUBLIC)

@@ -2,7 +2,7 @@ import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 't
 import { NESTED_ADDON } from '../catalogue/catalogue.summary.js';
 import { AddonObjectType } from '../catalogue/catalogue.types.js';
 import type { RequestContext } from '../core/context.js';
-import type { Services } from '../services.js';
+import type { ShelvesServices } from './services.js';
 import { Requires, anyOf, objectRule } from '../auth/requirements.js';
 import { Permission } from '../auth/permissions.js';
 import type { HomeShelfView } from './home-shelves.service.js';
@@ -11,7 +11,7 @@ import { listShelves } from './shelves.access.js';
 
 @Resolver(() => HomeShelfType)
 export class HomeShelvesResolver {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: ShelvesServices) {}
 
   @Requires(objectRule(listShelves))
   @Query(() => [HomeShelfType], { description: 'Enabled home page shelves in position order.' })

@@ -2,7 +2,7 @@ import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 't
 import { NESTED_ADDON } from '../catalogue/catalogue.summary.js';
 import { AddonObjectType } from '../catalogue/catalogue.types.js';
 import type { RequestContext } from '../core/context.js';
-import type { Services } from '../services.js';
+import type { ShelvesServices } from './services.js';
 import type { PrimaryShelfView } from './shelves.service.js';
 import {
   ExternalAddonType,
@@ -23,7 +23,7 @@ const ALL = {
 
 @Resolver(() => PrimaryShelfType)
 export class ShelvesResolver {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: ShelvesServices) {}
 
   @Requires(objectRule(listShelves))
   @Query(() => [PrimaryShelfType], {

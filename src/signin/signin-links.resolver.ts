@@ -2,13 +2,13 @@ import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
 import { Accepts } from '../auth/credentials.js';
 import { PUBLIC, Requires } from '../auth/requirements.js';
 import type { RequestContext } from '../core/context.js';
-import type { Services } from '../services.js';
+import type { SigninServices } from './services.js';
 import { SignInResultType } from './signin.types.js';
 
 /** One-time sign-in links by mail (SigninLinksService holds the rules). */
 @Resolver()
 export class SigninLinksResolver {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: SigninServices) {}
 
   @Requires(PUBLIC)
   @Accepts()

@@ -3,13 +3,13 @@ import { Accepts } from '../auth/credentials.js';
 import { PUBLIC, Requires, SIGN_IN } from '../auth/requirements.js';
 import type { RequestContext } from '../core/context.js';
 import { OwnTransactions } from '../graphql/transactions.js';
-import type { Services } from '../services.js';
+import type { SigninServices } from './services.js';
 import { ActiveSessionType, SignInProviderType, SignInResultType, SignInStartType } from './signin.types.js';
 
 /** Sign-in and the caller's sessions (SigninService, SigninLinksService and MySessions hold the rules). */
 @Resolver()
 export class SigninResolver {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: SigninServices) {}
 
   @Requires(PUBLIC)
   @Accepts()

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { Config } from '../config.js';
+import type { Settings as Config } from '../core/settings.js';
 import type { Logger } from '../core/logger.js';
 import type { SecretBox } from '../core/secrets.js';
 import type { AddonSigner } from './crypto/index.js';

@@ -5,12 +5,12 @@ import { Requires, SIGN_IN, objectRule } from '../auth/requirements.js';
 import { rollBackVersions } from './signing.access.js';
 import { VersionType } from '../catalogue/catalogue.types.js';
 import type { RequestContext } from '../core/context.js';
-import type { Services } from '../services.js';
+import type { SigningServices } from './services.js';
 
 /** Rolling back a bad release: an earlier approved version re-published under a new version string. */
 @Resolver()
 export class RollbackResolver {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: SigningServices) {}
 
   @Accepts('jwt', 'session')
   @KeyScope(KeyOperation.UPLOAD)

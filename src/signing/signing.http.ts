@@ -4,7 +4,11 @@ import { createRequestContext } from '../core/context.js';
 import { asAppError, ErrorCode } from '../core/errors.js';
 import { baseUrlOf, sendBytes, sendJson } from '../core/http.js';
 import type { Database } from '../db/database.js';
-import type { Services } from '../services.js';
+import type { Platform } from '../core/module.js';
+import type { SigningServices } from './services.js';
+
+/** What the downloads and reports read: the module's services, the configuration and the media storage. */
+type Services = SigningServices & Pick<Platform, 'config' | 'storage'>;
 import { escapeHtml, renderValidationReport } from './validation/report.js';
 
 /**

@@ -7,7 +7,7 @@ import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 't
 import { addonById, versionById } from '../catalogue/catalogue.loaders.js';
 import { AddonObjectType, VersionType } from '../catalogue/catalogue.types.js';
 import type { RequestContext } from '../core/context.js';
-import type { Services } from '../services.js';
+import type { SigningServices } from './services.js';
 import { FileDownloadType, SubmissionMetadataInput, UploadSubmissionType, UploadType } from './signing.types.js';
 import { Requires, SIGN_IN, objectRule, SECOND_FACTOR } from '../auth/requirements.js';
 import { developerAgreement } from '../accounts/accounts.access.js';
@@ -17,7 +17,7 @@ import { OwnTransactions } from '../graphql/transactions.js';
 /** Uploading versions and following them to a signed file (the signing API's GraphQL side). */
 @Resolver(() => UploadType)
 export class SigningResolver {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: SigningServices) {}
 
   @Accepts('jwt', 'session')
   @KeyScope(KeyOperation.UPLOAD)

@@ -11,14 +11,14 @@ import type { RequestContext } from '../core/context.js';
 import { receiveUpload } from '../core/multipart.js';
 import { TranslatedInputScalar } from '../graphql/scalars.js';
 import { OwnTransactions } from '../graphql/transactions.js';
-import type { Services } from '../services.js';
+import type { SigningServices } from './services.js';
 import { sourceByVersionId } from './source.service.js';
 import { VersionFieldsInputType } from './version-edit.types.js';
 
 /** Version source code archives (VersionSourceService): attaching one, and what a version shows of it. */
 @Resolver(() => VersionType)
 export class VersionSourceResolver {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: SigningServices) {}
 
   @Accepts('jwt', 'session')
   @KeyScope(KeyOperation.UPLOAD)

@@ -4,7 +4,7 @@ import { KeyOperation, KeyScope } from '../auth/key-scopes.js';
 import { Requires, SIGN_IN } from '../auth/requirements.js';
 import type { RequestContext } from '../core/context.js';
 import { PageArgs, PageOf } from '../graphql/pagination.js';
-import type { Services } from '../services.js';
+import type { SigningServices } from './services.js';
 import { UploadType } from './signing.types.js';
 import { listOwnUploads } from './upload-list.js';
 
@@ -14,7 +14,7 @@ export class AddonUploadPage extends PageOf(UploadType) {}
 /** The viewer's own uploads (v5's `GET /api/v5/addons/upload/`). */
 @Resolver()
 export class UploadListResolver {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: SigningServices) {}
 
   @Accepts('jwt', 'session')
   @KeyScope(KeyOperation.STATUS)

@@ -1,7 +1,7 @@
 import { Arg, Ctx, Field, ObjectType, Query, Resolver, registerEnumType } from 'type-graphql';
 import { PUBLIC, Requires } from '../auth/requirements.js';
 import type { RequestContext } from '../core/context.js';
-import type { Services } from '../services.js';
+import type { SiteServices } from './services.js';
 import { ProbeError } from './debug-helpers.js';
 
 registerEnumType(ProbeError, {
@@ -30,7 +30,7 @@ export class ClientInfoType {
 /** Debugging helpers: what the service sees of a request, and errors on demand. */
 @Resolver()
 export class DebugResolver {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: SiteServices) {}
 
   @Requires(PUBLIC)
   @Query(() => ClientInfoType, {

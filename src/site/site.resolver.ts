@@ -1,6 +1,6 @@
 import { Arg, Ctx, Field, InputType, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../core/context.js';
-import type { Services } from '../services.js';
+import type { SiteServices } from './services.js';
 import { Requires, PUBLIC, anyOf } from '../auth/requirements.js';
 import { Permission } from '../auth/permissions.js';
 
@@ -24,7 +24,7 @@ export class UpdateSiteStatusInput {
 
 @Resolver()
 export class SiteResolver {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: SiteServices) {}
 
   @Requires(PUBLIC)
   @Query(() => SiteStatusType)

@@ -3,7 +3,7 @@ import { Accepts } from '../auth/credentials.js';
 import { objectRule, PUBLIC, Requires, SIGN_IN, SECOND_FACTOR } from '../auth/requirements.js';
 import type { RequestContext } from '../core/context.js';
 import { OwnTransactions } from '../graphql/transactions.js';
-import type { Services } from '../services.js';
+import type { TrustedPublishingServices } from './services.js';
 import { OidcTokenExchangeType, TrustedPublisherInput, TrustedPublisherType } from './trusted-publishing.types.js';
 
 const OWNER = objectRule('an owner of the add-on');
@@ -11,7 +11,7 @@ const OWNER = objectRule('an owner of the add-on');
 /** Trusted publishing (TrustedPublishersService and TokenExchangeService hold the rules). */
 @Resolver()
 export class TrustedPublishingResolver {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: TrustedPublishingServices) {}
 
   @Requires(SIGN_IN, OWNER)
   @Accepts('session')

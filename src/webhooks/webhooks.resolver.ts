@@ -3,7 +3,7 @@ import { Accepts } from '../auth/credentials.js';
 import { Requires, SIGN_IN, objectRule, SECOND_FACTOR } from '../auth/requirements.js';
 import type { RequestContext } from '../core/context.js';
 import { OwnTransactions } from '../graphql/transactions.js';
-import type { Services } from '../services.js';
+import type { WebhooksServices } from './services.js';
 import type { WebhookDelivery, WebhookEndpoint } from './webhook.entity.js';
 import {
   WebhookDeliveryPageType,
@@ -23,7 +23,7 @@ const OWNER = objectRule('the endpoint’s owner (anyone else: NOT_FOUND)');
  */
 @Resolver(() => WebhookEndpointType)
 export class WebhooksResolver {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: WebhooksServices) {}
 
   @Accepts('session')
   @Requires(SIGN_IN)

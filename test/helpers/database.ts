@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openDatabase, type DatabaseTarget } from '../../src/db/database.js';
 import { templateKey } from '../../src/db/pglite-template.js';
-import { entities } from '../../src/domains.js';
+import { entities } from '../../src/modules.js';
 import { migrationsList } from '../../src/migrations/index.js';
 
 export interface TestDatabase {

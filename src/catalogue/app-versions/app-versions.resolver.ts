@@ -4,7 +4,7 @@ import { KeyOperation, KeyScope } from '../../auth/key-scopes.js';
 import { Permission } from '../../auth/permissions.js';
 import { PUBLIC, Requires, anyOf } from '../../auth/requirements.js';
 import type { RequestContext } from '../../core/context.js';
-import type { Services } from '../../services.js';
+import type { CatalogueServices } from '../services.js';
 import { App } from '../catalogue.enums.js';
 
 @ObjectType('AppVersionRegistration', { description: 'What registering a browser version created.' })
@@ -19,7 +19,7 @@ export class AppVersionRegistrationType {
 /** The browser versions add-ons may name: listed for anyone, registered by release automation. */
 @Resolver()
 export class AppVersionsResolver {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: CatalogueServices) {}
 
   @Requires(PUBLIC)
   @Query(() => [String], {

@@ -98,3 +98,9 @@ export const CATALOGUE_EVENTS: readonly LifecycleEventType[] = [
   'addon.promoted',
   'addon.listing_reviewed',
 ];
+
+declare module '../../events/domain-events.js' {
+  /** The lifecycle's events are the service's domain events. */
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface DomainEventMap extends LifecycleEvents {}
+}

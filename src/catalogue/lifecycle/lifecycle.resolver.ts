@@ -2,7 +2,7 @@ import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } f
 import { NESTED_USER, UserSummaryType } from '../../accounts/accounts.summary.js';
 import { UserType } from '../../accounts/accounts.types.js';
 import type { RequestContext } from '../../core/context.js';
-import type { Services } from '../../services.js';
+import type { CatalogueServices } from '../services.js';
 import { AddonStatus } from '../catalogue.enums.js';
 import { AddonPromotionType } from '../catalogue.types.js';
 import type { ActivityRecord } from './activity.service.js';
@@ -39,7 +39,7 @@ function stateType(state: AddonState): AddonStateType {
 /** The add-on lifecycle's operations (developers, admins, curators) and its audit log. */
 @Resolver(() => AddonActivityType)
 export class LifecycleResolver {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: CatalogueServices) {}
 
   @Accepts('jwt', 'session')
   @KeyScope(KeyOperation.LISTING)

@@ -1,6 +1,6 @@
 import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../../core/context.js';
-import type { Services } from '../../services.js';
+import type { CatalogueServices } from '../services.js';
 import { Requires, SIGN_IN, anyOf, objectRule } from '../../auth/requirements.js';
 import { Permission } from '../../auth/permissions.js';
 import { authorOnly } from '../addon-access.js';
@@ -13,7 +13,7 @@ const CONTENT_REVIEWERS = anyOf(Permission.ADDONS_CONTENT_REVIEW, Permission.REV
 /** The listing content review (`ListingContentReview`): its state, the authors' request, reviewers' decisions. */
 @Resolver()
 export class ListingReviewResolver {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: CatalogueServices) {}
 
   @Requires(SIGN_IN, objectRule(readListingReview))
   @Query(() => ListingContentReviewType, {

@@ -3,7 +3,7 @@ import { Accepts } from '../../auth/credentials.js';
 import { Permission } from '../../auth/permissions.js';
 import { PUBLIC, Requires, anyOf } from '../../auth/requirements.js';
 import type { RequestContext } from '../../core/context.js';
-import type { Services } from '../../services.js';
+import type { DiscoveryServices } from '../services.js';
 import { Browser } from './browser-mapping.entity.js';
 import { BrowserMappingInputType, BrowserMappingPageType, BrowserMappingType } from './browser-mappings.types.js';
 
@@ -22,7 +22,7 @@ class BrowserMappingsArgs {
 /** Browser mappings (BrowserMappingsService holds the rules). */
 @Resolver(() => BrowserMappingType)
 export class BrowserMappingsResolver {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: DiscoveryServices) {}
 
   @Requires(PUBLIC)
   @Accepts()

@@ -4,13 +4,13 @@ import { Permission } from '../../auth/permissions.js';
 import { PUBLIC, Requires, anyOf } from '../../auth/requirements.js';
 import type { RequestContext } from '../../core/context.js';
 import { PageArgs } from '../../graphql/pagination.js';
-import type { Services } from '../../services.js';
+import type { DiscoveryServices } from '../services.js';
 import { ReplacementAddonPageType, ReplacementAddonType } from './replacements.types.js';
 
 /** Replacement add-ons (ReplacementsService holds the rules). */
 @Resolver(() => ReplacementAddonType)
 export class ReplacementsResolver {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: DiscoveryServices) {}
 
   @Requires(PUBLIC)
   @Accepts()

@@ -6,7 +6,7 @@
 import 'reflect-metadata';
 import { createLogger } from '../../core/logger.js';
 import { openDatabase, type DatabaseTarget } from '../../db/database.js';
-import { entities } from '../../domains.js';
+import { entities } from '../../modules.js';
 import { createJobQueue } from '../pg-boss.queue.js';
 import { crashQueues, type CrashJobs } from './crash-jobs.js';
 

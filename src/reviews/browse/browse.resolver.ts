@@ -2,7 +2,7 @@ import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
 import { VersionType } from '../../catalogue/catalogue.types.js';
 import type { RequestContext } from '../../core/context.js';
-import type { Services } from '../../services.js';
+import type { ReviewsServices } from '../services.js';
 import { PackageFileDownloadType, VersionComparisonType, VersionContentsType } from './browse.types.js';
 import { Requires, objectRule } from '../../auth/requirements.js';
 import { readAddonVersions, readVersionMaterial } from '../review-material-access.js';
@@ -10,7 +10,7 @@ import { readAddonVersions, readVersionMaterial } from '../review-material-acces
 /** Reviewers browsing and comparing versions' files (VersionBrowseService holds the rules). */
 @Resolver()
 export class VersionBrowseResolver {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: ReviewsServices) {}
 
   @Requires(objectRule(readAddonVersions))
   @Query(() => [VersionType], {

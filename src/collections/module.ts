@@ -1,0 +1,19 @@
+import { defineModule } from '../core/module.js';
+import { collectionsSettings } from './settings.js';
+import { createCollectionsServices } from './services.js';
+import { accountsModule } from '../accounts/module.js';
+import { catalogueModule } from '../catalogue/module.js';
+import { Collection, CollectionAddon } from './collection.entity.js';
+import { CollectionAddonsResolver, CollectionsResolver } from './collections.resolver.js';
+
+/** Users' collections of add-ons, and the vendor account's collections curators manage. */
+export const collectionsModule = defineModule({
+  name: 'collections',
+  dependsOn: [accountsModule, catalogueModule],
+  settings: collectionsSettings,
+  entities: [Collection, CollectionAddon],
+  resolvers: [CollectionsResolver, CollectionAddonsResolver],
+  services: createCollectionsServices,
+});
+
+export type { CollectionsServices } from './services.js';
