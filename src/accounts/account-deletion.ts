@@ -2,8 +2,6 @@ import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ApiKeysService } from '../auth/api-keys.service.js';
 import { Session } from '../auth/session.entity.js';
-import { Addon, AddonUser } from '../catalogue/addon.entity.js';
-import { AddonStatus } from '../catalogue/catalogue.enums.js';
 import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
 import type { AccountStats } from './accounts.loaders.js';
@@ -19,8 +17,11 @@ export interface AccountDeletionHooks {
   lockRatings?: (em: EntityManager, userId: number) => Promise<number[]>;
   /** Recounts the rating columns of add-ons whose ratings were removed with an account (in its transaction). */
   recountRatings?: (em: EntityManager, addonIds: readonly number[]) => Promise<void>;
-  /** Deletes the add-ons an account alone authors, through the add-on lifecycle (in its transaction). */
-  deleteAddons?: (em: EntityManager, addonIds: readonly number[], actorId: number) => Promise<void>;
+  /**
+   * Deletes the add-ons (not deleted yet) the account alone authors, through the add-on lifecycle
+   * (in its transaction, before the account's rows go); `actorId` is the caller.
+   */
+  deleteAddons?: (em: EntityManager, userId: number, actorId: number) => Promise<void>;
 }
 
 /**
@@ -65,27 +66,7 @@ export async function anonymiseAccount(
 export async function removeAccount(ctx: RequestContext, user: User, hooks: AccountDeletionHooks): Promise<void> {
   // Before any row is touched (a rating write holding a row while waiting for these is a deadlock).
   const rated = (await hooks.lockRatings?.(ctx.em, user.id)) ?? [];
-  const authored = await ctx.em.find(AddonUser, { user: user.id }, { fields: ['addon'] });
-  const addonIds = authored.map((a) => a.addon.id);
-  if (addonIds.length) {
-    const shared = await ctx.em.find(
-      AddonUser,
-      { addon: { $in: addonIds }, user: { $ne: user.id } },
-      { fields: ['addon'] },
-    );
-    const keep = new Set(shared.map((a) => a.addon.id));
-    const sole = addonIds.filter((id) => !keep.has(id));
-    const live = sole.length
-      ? await ctx.em.find(Addon, { id: { $in: sole }, status: { $ne: AddonStatus.DELETED } }, { fields: ['id'] })
-      : [];
-    if (live.length) {
-      await hooks.deleteAddons?.(
-        ctx.em,
-        live.map((a) => a.id),
-        ctx.viewer.userId!,
-      );
-    }
-  }
+  await hooks.deleteAddons?.(ctx.em, user.id, ctx.viewer.userId!);
   // Authorships, notification preferences, sessions, keys, ratings, collections: cascaded.
   await ctx.em.nativeDelete(User, { id: user.id });
   await hooks.recountRatings?.(ctx.em, rated);

@@ -26,7 +26,7 @@ export function createCatalogueServices(platform: Platform, { accounts }: { read
     new DeleteConfirmations(keyring.signer('addon-delete-confirm')),
   );
   accounts.accountHooks.provide({
-    deleteAddons: (em, addonIds, actorId) => lifecycle.deleteWithAccount(em, addonIds, actorId),
+    deleteAddons: (em, userId, actorId) => lifecycle.deleteWithAccount(em, userId, actorId),
   });
   const listing = new ListingService(
     catalogue,

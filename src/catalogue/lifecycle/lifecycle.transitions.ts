@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Addon } from '../addon.entity.js';
-import { FileStatus } from '../catalogue.enums.js';
+import { Addon, AddonUser } from '../addon.entity.js';
+import { AddonStatus, FileStatus } from '../catalogue.enums.js';
 import { AddonFile, Version } from '../version.entity.js';
 import { ActivityAction, type ReviewDecisionKind } from './lifecycle.enums.js';
 import { LifecycleWritePath, type EventList } from './lifecycle.write-path.js';
@@ -141,9 +141,20 @@ export abstract class LifecycleTransitions extends LifecycleWritePath {
     });
   }
 
-  /** Add-ons whose only author's account is being deleted (v4): deleted with it. */
-  async deleteWithAccount(tx: EntityManager, addonIds: readonly number[], actorId: number): Promise<void> {
-    for (const addonId of [...addonIds].sort((a, b) => a - b)) {
+  /**
+   * The add-ons (not deleted yet) whose only author is the account being deleted (v4): deleted with
+   * it, in its transaction; add-ons it shares keep their other authors.
+   */
+  async deleteWithAccount(tx: EntityManager, userId: number, actorId: number): Promise<void> {
+    const authored = await tx.find(AddonUser, { user: userId }, { fields: ['addon'] });
+    const addonIds = authored.map((a) => a.addon.id);
+    if (!addonIds.length) return;
+    const shared = await tx.find(AddonUser, { addon: { $in: addonIds }, user: { $ne: userId } }, { fields: ['addon'] });
+    const keep = new Set(shared.map((a) => a.addon.id));
+    const sole = addonIds.filter((id) => !keep.has(id));
+    if (!sole.length) return;
+    const live = await tx.find(Addon, { id: { $in: sole }, status: { $ne: AddonStatus.DELETED } }, { fields: ['id'] });
+    for (const addonId of live.map((a) => a.id).sort((a, b) => a - b)) {
       await this.change(tx, addonId, this.deletion(addonId, actorId, 'The account of its only author was deleted.'));
     }
   }
