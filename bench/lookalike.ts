@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, type Database, type DatabaseTarget } from '../src/db/database.js';
-import { entities } from '../src/modules.js';
+import { databaseSchema } from '../src/modules.js';
 import { LookalikeNames } from '../src/scanners/lookalike-names.js';
 import { createScratchDatabase, dropScratchDatabase, fmt } from './lib.js';
 
@@ -95,7 +95,7 @@ export async function runLookalikeSuite(options: {
   const results: LookalikeSize[] = [];
   let db: Database | null = null;
   try {
-    db = await openDatabase(target, { entities });
+    db = await openDatabase(target, databaseSchema);
     const names = new LookalikeNames(TRADEMARKS);
     await baseAddon(db);
     let seeded = 1;

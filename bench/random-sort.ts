@@ -11,7 +11,7 @@
  */
 import { App, AddonType, BADGED, PromotedCategory } from '../src/catalogue/catalogue.enums.js';
 import { openDatabase } from '../src/db/database.js';
-import { entities } from '../src/modules.js';
+import { databaseSchema } from '../src/modules.js';
 import { PostgresSearchEngine } from '../src/search/postgres.engine.js';
 import { filterSql } from '../src/search/postgres.query.js';
 import type { AddonSearchFilters } from '../src/search/search.port.js';
@@ -36,7 +36,7 @@ const shapes: Record<string, { filters: AddonSearchFilters; limit: number; calls
 
 const db = await openDatabase(
   { kind: 'postgres', url, poolMax: 4 },
-  { entities, migrate: process.env.MIGRATE === '1' },
+  { ...databaseSchema, migrate: process.env.MIGRATE === '1' },
 );
 const engine = new PostgresSearchEngine(db);
 const inner = (engine as any).execute;

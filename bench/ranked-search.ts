@@ -10,7 +10,7 @@
 // not timed). The database must be migrated (the app's start does it).
 import pg from 'pg';
 import { openDatabase } from '../src/db/database.js';
-import { entities } from '../src/modules.js';
+import { databaseSchema } from '../src/modules.js';
 import { PostgresSearchEngine } from '../src/search/postgres.engine.js';
 import type { AddonSearchQuery } from '../src/search/search.port.js';
 
@@ -29,7 +29,7 @@ const picked = (
 ).rows.map((r) => r.word);
 await client.end();
 
-const db = await openDatabase({ kind: 'postgres', url, poolMax: 8 }, { entities, migrate: false });
+const db = await openDatabase({ kind: 'postgres', url, poolMax: 8 }, { ...databaseSchema, migrate: false });
 const engines = { before: new PostgresSearchEngine(db, { rankedIndex: false }), after: new PostgresSearchEngine(db) };
 const page = (q: string, extra: Partial<AddonSearchQuery> = {}): AddonSearchQuery => ({
   filters: { q },

@@ -19,7 +19,7 @@ import { baseUrlOf, clientErrorHandler, sendJson } from './core/http.js';
 import type { Logger } from './core/logger.js';
 import { Keyring } from './core/secrets.js';
 import { openDatabase, type Database, type DatabaseTarget } from './db/database.js';
-import { buildAppSchema, composeModules, entities, queues, unmappedTables, type Services } from './modules.js';
+import { buildAppSchema, composeModules, databaseSchema, queues, type Services, unmappedTables, migrations } from './modules.js';
 import { createPlatform } from './platform.js';
 import { playground } from './graphql/playground.js';
 import { createGraphqlEndpoint } from './graphql/server.js';
@@ -73,8 +73,7 @@ export async function createApp(config: Config, logger: Logger, options: CreateA
   if (generated)
     logger.warn({ dataDir: config.dataDir }, 'SECRET_KEY is not set: generated one in DATA_DIR/secret-key');
   const db = await openDatabase(options.database ?? databaseTarget(config), {
-    entities,
-    unmappedTables,
+    ...databaseSchema,
     logger,
     onQuery: options.onQuery,
   });

@@ -7,7 +7,7 @@ import { asAppError } from './core/errors.js';
 import { createLogger } from './core/logger.js';
 import { Keyring } from './core/secrets.js';
 import { openDatabase } from './db/database.js';
-import { composeModules, entities, queues, unmappedTables } from './modules.js';
+import { composeModules, databaseSchema, queues } from './modules.js';
 import { createPlatform } from './platform.js';
 
 /**
@@ -44,7 +44,7 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL, 'stderr');
   const { keyring } = Keyring.load(config.SECRET_KEY, config.dataDir);
-  const db = await openDatabase(databaseTarget(config), { entities, unmappedTables, logger });
+  const db = await openDatabase(databaseTarget(config), { ...databaseSchema, logger });
   try {
     const { services } = composeModules(createPlatform(config, logger, keyring, db, queues));
     const output = await command.run(services, db.fork(), values);

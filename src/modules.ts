@@ -68,6 +68,17 @@ export const entities = modules.flatMap((module) => module.entities);
 /** The tables the domains' migrations create that no entity maps (see `DomainModule`). */
 export const unmappedTables = modules.flatMap((module) => module.unmappedTables ?? []);
 
+/**
+ * Every module's migrations, in the order of their names (timestamps): one history across domains,
+ * as MikroORM records it (by name).
+ */
+export const migrations = modules
+  .flatMap((module) => (module as AnyModule).migrations ?? [])
+  .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+
+/** What the database port is opened with: the modules' entities, unmapped tables and migrations. */
+export const databaseSchema = { entities, unmappedTables, migrations };
+
 /** Every GraphQL resolver class, in the modules' order. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const resolvers: Function[] = modules.flatMap((module) => module.resolvers);

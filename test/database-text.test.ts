@@ -1,6 +1,6 @@
 import { User } from '../src/accounts/user.entity.js';
 import { openDatabase, type Database } from '../src/db/database.js';
-import { entities } from '../src/modules.js';
+import { databaseSchema } from '../src/modules.js';
 import { createTestDatabase, type TestDatabase } from './helpers/database.js';
 
 let database: TestDatabase;
@@ -8,7 +8,7 @@ let db: Database;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  db = await openDatabase(database.target, { entities });
+  db = await openDatabase(database.target, databaseSchema);
 });
 afterAll(async () => {
   await db.close();

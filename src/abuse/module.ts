@@ -1,4 +1,5 @@
 import { defineModule } from '../core/module.js';
+import { abuseMigrations } from './migrations/index.js';
 import { abuseSettings } from './settings.js';
 import { createAbuseServices } from './services.js';
 import { accountsModule } from '../accounts/module.js';
@@ -13,6 +14,7 @@ export const abuseModule = defineModule({
   settings: abuseSettings,
   entities: [AbuseReport, AbuseThrottle],
   resolvers: [AbuseResolver],
+  migrations: abuseMigrations,
   services: createAbuseServices,
 });
 

@@ -1,4 +1,5 @@
 import { defineModule } from '../core/module.js';
+import { accountsMigrations } from './migrations/index.js';
 import { accountsSettings } from './settings.js';
 import { createAccountsServices } from './services.js';
 import { authModule } from '../auth/module.js';
@@ -18,6 +19,7 @@ export const accountsModule = defineModule({
   settings: accountsSettings,
   entities: [User, Group, UserNotification],
   resolvers: [AccountsResolver, UserSummaryResolver, ScopedKeysResolver, UnsubscribeResolver],
+  migrations: accountsMigrations,
   services: createAccountsServices,
 });
 

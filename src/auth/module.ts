@@ -1,4 +1,5 @@
 import { defineModule } from '../core/module.js';
+import { authMigrations } from './migrations/index.js';
 import { authSettings } from './settings.js';
 import { createAuthServices } from './services.js';
 import { ApiKey } from './api-key.entity.js';
@@ -12,6 +13,7 @@ export const authModule = defineModule({
   settings: authSettings,
   entities: [ApiKey, JwtNonce, Session],
   resolvers: [],
+  migrations: authMigrations,
   services: createAuthServices,
 });
 

@@ -1,4 +1,5 @@
 import { defineModule } from '../core/module.js';
+import { blocklistMigrations } from './migrations/index.js';
 import { blocklistSettings } from './settings.js';
 import { createBlocklistServices } from './services.js';
 import { catalogueModule } from '../catalogue/module.js';
@@ -25,6 +26,7 @@ export const blocklistModule = defineModule({
   settings: blocklistSettings,
   entities: [Block, BlocklistRecord, BlocklistPublication, BlocklistRequests],
   resolvers: [BlocklistResolver],
+  migrations: blocklistMigrations,
   services: createBlocklistServices,
   jobs: {
     // One publication runs at a time, and one waits: changes made meanwhile are all picked up by it.

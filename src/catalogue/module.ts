@@ -1,4 +1,5 @@
 import { defineModule } from '../core/module.js';
+import { catalogueMigrations } from './migrations/index.js';
 import { createCatalogueServices } from './services.js';
 import { accountsModule } from '../accounts/module.js';
 import { Addon, AddonUser } from './addon.entity.js';
@@ -70,6 +71,7 @@ export const catalogueModule = defineModule({
     AppVersionsResolver,
     ScopedKeyAddonsResolver,
   ],
+  migrations: catalogueMigrations,
   services: createCatalogueServices,
   jobs: {
     'author-invitation-mail': {

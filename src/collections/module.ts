@@ -1,4 +1,5 @@
 import { defineModule } from '../core/module.js';
+import { collectionsMigrations } from './migrations/index.js';
 import { collectionsSettings } from './settings.js';
 import { createCollectionsServices } from './services.js';
 import { accountsModule } from '../accounts/module.js';
@@ -13,6 +14,7 @@ export const collectionsModule = defineModule({
   settings: collectionsSettings,
   entities: [Collection, CollectionAddon],
   resolvers: [CollectionsResolver, CollectionAddonsResolver],
+  migrations: collectionsMigrations,
   services: createCollectionsServices,
 });
 

@@ -1,3 +1,4 @@
+import type { MigrationObject } from '@mikro-orm/core';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
@@ -15,7 +16,6 @@ import type { Logger } from '../core/logger.js';
 import { databaseEntities } from './entities.js';
 import { acquireDirectoryLock, type DirectoryLock } from './lock.js';
 import { trackEntityDecorations } from './release-entities.js';
-import { migrationsList } from '../migrations/index.js';
 import { embeddedTemplate, templateKey, type EmbeddedTemplate } from './pglite-template.js';
 
 type DoneFn = (error: Error | undefined, connection: unknown) => void;
@@ -41,8 +41,10 @@ export type DatabaseTarget =
   { kind: 'postgres'; url: string; poolMax?: number } | { kind: 'embedded'; dataDir: string | null };
 
 export interface OpenDatabaseOptions {
-  /** The domains' entities (`entities` of `src/domains.ts`); the port adds its own (`./entities.ts`). */
+  /** The domains' entities (`entities` of `src/modules.ts`); the port adds its own (`./entities.ts`). */
   entities: readonly EntityClass<any>[];
+  /** The domains' migrations, in the order they apply (`migrations` of `src/modules.ts`). */
+  migrations: readonly MigrationObject[];
   logger?: Logger;
   /** Tables the migrations create that no entity maps: the schema generator leaves them alone. */
   unmappedTables?: readonly string[];
@@ -80,7 +82,7 @@ function splitScriptsOnlyWhenMultiStatement(orm: MikroORM) {
 }
 
 /** Whether a migration of the list is not recorded as applied (or none is: a new database). */
-async function missesMigrations(orm: MikroORM): Promise<boolean> {
+async function missesMigrations(orm: MikroORM, migrations: readonly MigrationObject[]): Promise<boolean> {
   const connection = orm.em.getConnection();
   const table = orm.config.get('migrations').tableName!;
   const [{ present }] = await connection.execute<{ present: boolean }[]>(
@@ -93,7 +95,7 @@ async function missesMigrations(orm: MikroORM): Promise<boolean> {
   );
   // Recorded as the migrator records them (a file's name without its extension).
   const applied = new Set(rows.map((row) => row.name.replace(/\.[jt]s$/, '')));
-  return migrationsList.some((migration) => !applied.has(migration.name));
+  return migrations.some((migration) => !applied.has(migration.name));
 }
 
 export async function openDatabase(target: DatabaseTarget, options: OpenDatabaseOptions): Promise<Database> {
@@ -108,14 +110,13 @@ export async function openDatabase(target: DatabaseTarget, options: OpenDatabase
     discovery: { warnWhenNoEntities: true },
     schemaGenerator: { skipTables: [...(options.unmappedTables ?? [])] },
     migrations: {
-      migrationsList,
+      migrationsList: [...options.migrations],
       tableName: 'mikro_orm_migrations',
       transactional: true,
       allOrNothing: true,
       snapshot: false,
       silent: true,
       emit: 'ts',
-      path: 'src/migrations',
     },
   };
 
@@ -158,7 +159,7 @@ export async function openDatabase(target: DatabaseTarget, options: OpenDatabase
     // A new database starts from the snapshot of a migrated one (./pglite-template.ts).
     const fresh = !target.dataDir || !existsSync(join(location, 'PG_VERSION'));
     const template: EmbeddedTemplate | null =
-      fresh && options.migrate !== false ? embeddedTemplate(templateKey(migrationsList, ['pg_trgm'])) : null;
+      fresh && options.migrate !== false ? embeddedTemplate(templateKey(options.migrations, ['pg_trgm'])) : null;
     if (target.dataDir) {
       const extracted = template?.extractTo(location) ?? false;
       pglite = new PGlite(location, { extensions: { pg_trgm } });
@@ -195,7 +196,7 @@ export async function openDatabase(target: DatabaseTarget, options: OpenDatabase
 
   const releaseEntities = trackEntityDecorations(orm);
   // The migrator (umzug and its command-line tools) is only loaded when a migration is missing.
-  if (options.migrate !== false && (await missesMigrations(orm))) {
+  if (options.migrate !== false && (await missesMigrations(orm, options.migrations))) {
     const { Migrator } = await import('@mikro-orm/migrations');
     Migrator.register(orm);
     const migrator = orm.getMigrator();
@@ -203,7 +204,7 @@ export async function openDatabase(target: DatabaseTarget, options: OpenDatabase
     if (pending.length) {
       logger?.info({ migrations: pending.map((m) => m.name) }, 'applying database migrations');
       await migrator.up();
-      if (saveTemplate && pending.length === migrationsList.length) await saveTemplate();
+      if (saveTemplate && pending.length === options.migrations.length) await saveTemplate();
     }
   }
 

@@ -2,8 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, type Database } from './database.js';
-import { entities } from '../modules.js';
-import { migrationsList } from '../migrations/index.js';
+import { databaseSchema, migrations } from '../modules.js';
 import { templateKey } from './pglite-template.js';
 
 /**
@@ -52,7 +51,7 @@ afterAll(() => {
 });
 
 async function opened<T>(dataDir: string | null, read: (db: Database) => Promise<T>): Promise<T> {
-  const db = await openDatabase({ kind: 'embedded', dataDir }, { entities });
+  const db = await openDatabase({ kind: 'embedded', dataDir }, databaseSchema);
   try {
     return await read(db);
   } finally {
@@ -63,12 +62,12 @@ async function opened<T>(dataDir: string | null, read: (db: Database) => Promise
 it('starts a fresh database, in memory or in a data directory, with what the migrations make', async () => {
   process.env.EMBEDDED_TEMPLATE_DIR = 'off';
   const migrated = await opened(null, catalogue);
-  expect(migrated.filter((line) => line.startsWith('migration: '))).toHaveLength(migrationsList.length);
+  expect(migrated.filter((line) => line.startsWith('migration: '))).toHaveLength(migrations.length);
 
   // The first fresh start runs the migrations and leaves the snapshot; the next ones start from it.
   process.env.EMBEDDED_TEMPLATE_DIR = cache;
   expect(await opened(null, catalogue)).toEqual(migrated);
-  const snapshot = `pglite-${templateKey(migrationsList, ['pg_trgm'])}.tar`;
+  const snapshot = `pglite-${templateKey(migrations, ['pg_trgm'])}.tar`;
   expect(readdirSync(cache)).toEqual([snapshot]);
   expect(await opened(null, catalogue)).toEqual(migrated);
 
@@ -82,13 +81,13 @@ it('starts a fresh database, in memory or in a data directory, with what the mig
 }, 180_000);
 
 it('names the snapshot after the migrations, so a changed migration makes another', () => {
-  const key = templateKey(migrationsList, ['pg_trgm']);
-  expect(templateKey(migrationsList.slice(0, -1), ['pg_trgm'])).not.toBe(key);
-  const [first, ...rest] = migrationsList;
+  const key = templateKey(migrations, ['pg_trgm']);
+  expect(templateKey(migrations.slice(0, -1), ['pg_trgm'])).not.toBe(key);
+  const [first, ...rest] = migrations;
   const changed = {
     name: first!.name,
     class: class extends (first!.class as new () => object) {},
-  } as (typeof migrationsList)[number];
+  } as (typeof migrations)[number];
   expect(templateKey([changed, ...rest], ['pg_trgm'])).not.toBe(key);
-  expect(templateKey(migrationsList, [])).not.toBe(key);
+  expect(templateKey(migrations, [])).not.toBe(key);
 });

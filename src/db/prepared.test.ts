@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database.js';
 import { openDatabase, type Database } from './database.js';
-import { entities } from '../modules.js';
+import { databaseSchema } from '../modules.js';
 import { lookupRows, selectRows } from './rows.js';
 
 /**
@@ -15,7 +15,7 @@ const statements: string[] = [];
 
 beforeAll(async () => {
   testDb = await createTestDatabase();
-  db = await openDatabase(testDb.target, { entities, onQuery: (sql) => statements.push(sql) });
+  db = await openDatabase(testDb.target, { ...databaseSchema, onQuery: (sql) => statements.push(sql) });
 }, 60_000);
 afterAll(async () => {
   await db?.close();

@@ -1,4 +1,5 @@
 import { defineModule } from '../core/module.js';
+import { developersMigrations } from './migrations/index.js';
 import { developersSettings } from './settings.js';
 import { createDevelopersServices } from './services.js';
 import { SupportTicket } from './support-ticket.entity.js';
@@ -18,6 +19,7 @@ export const developersModule = defineModule({
   settings: developersSettings,
   entities: [SupportTicket],
   resolvers: [SupportResolver],
+  migrations: developersMigrations,
   services: createDevelopersServices,
   jobs: {
     'support-ticket-mail': {

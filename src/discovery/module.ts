@@ -1,4 +1,5 @@
 import { defineModule } from '../core/module.js';
+import { discoveryMigrations } from './migrations/index.js';
 import { createDiscoveryServices } from './services.js';
 import { catalogueModule } from '../catalogue/module.js';
 import { curationModule } from '../curation/module.js';
@@ -16,6 +17,7 @@ export const discoveryModule = defineModule({
   dependsOn: [catalogueModule, curationModule],
   entities: [DiscoveryItem, ReplacementAddon, AddonBrowserMapping],
   resolvers: [DiscoveryResolver, AddonRecommendationsResolver, ReplacementsResolver, BrowserMappingsResolver],
+  migrations: discoveryMigrations,
   services: createDiscoveryServices,
 });
 

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database.js';
 import { openDatabase, type Database, type DatabaseTarget } from '../db/database.js';
-import { entities } from '../modules.js';
+import { databaseSchema } from '../modules.js';
 import { crashQueues, type CrashJobs } from './__tests__/crash-jobs.js';
 import { createJobQueue } from './pg-boss.queue.js';
 import type { JobQueue } from './queue.port.js';
@@ -79,7 +79,7 @@ afterAll(async () => {
 test('a job whose process was killed mid-run is delivered again at once, and completed once', async () => {
   const id = await crashWorker(target);
 
-  db = await openDatabase(target, { entities, logger });
+  db = await openDatabase(target, { ...databaseSchema, logger });
   queue = createJobQueue<CrashJobs>(db, { queues: crashQueues, logger, pollIntervalSeconds: 0.1 });
   await queue.start();
   const runs: string[] = [];
@@ -101,7 +101,7 @@ test('a job whose process was killed mid-run is delivered again at once, and com
 const onPostgres = process.env.DATABASE_URL ? test : test.skip;
 
 onPostgres('another live instance keeps its job: only dead owners are recovered', async () => {
-  db = await openDatabase(target, { entities, logger });
+  db = await openDatabase(target, { ...databaseSchema, logger });
   const options = { queues: crashQueues, logger, pollIntervalSeconds: 0.1, recoverIntervalSeconds: 0.2 };
   const owner = createJobQueue<CrashJobs>(db, options);
   queue = createJobQueue<CrashJobs>(db, options);
@@ -130,7 +130,7 @@ onPostgres('another live instance keeps its job: only dead owners are recovered'
 });
 
 onPostgres('a lost owner lease is taken again, and work goes on', async () => {
-  db = await openDatabase(target, { entities, logger });
+  db = await openDatabase(target, { ...databaseSchema, logger });
   queue = createJobQueue<CrashJobs>(db, { queues: crashQueues, logger, pollIntervalSeconds: 0.1 });
   await queue.start();
   const runs: string[] = [];

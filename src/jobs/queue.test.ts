@@ -2,7 +2,7 @@ import { pino } from 'pino';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database.js';
 import { CacheTag } from '../db/cache-tag.entity.js';
 import { openDatabase, type Database } from '../db/database.js';
-import { entities } from '../modules.js';
+import { databaseSchema } from '../modules.js';
 import { createJobQueue } from './pg-boss.queue.js';
 import type { Job, JobQueue, QueueDefinitions } from './queue.port.js';
 
@@ -49,7 +49,7 @@ let queue: JobQueue<TestJobs>;
 
 beforeAll(async () => {
   testDb = await createTestDatabase();
-  db = await openDatabase(testDb.target, { entities, logger });
+  db = await openDatabase(testDb.target, { ...databaseSchema, logger });
   queue = createJobQueue<TestJobs>(db, { queues, logger, pollIntervalSeconds: 0.1, maintenanceIntervalSeconds: 1 });
   await queue.start();
 });

@@ -1,4 +1,5 @@
 import { defineModule } from '../core/module.js';
+import { ratingsMigrations } from './migrations/index.js';
 import { createRatingsServices } from './services.js';
 import { accountsModule } from '../accounts/module.js';
 import { catalogueModule } from '../catalogue/module.js';
@@ -18,6 +19,7 @@ export const ratingsModule = defineModule({
   dependsOn: [accountsModule, catalogueModule],
   entities: [Rating, RatingFlag, RatingThrottle],
   resolvers: [RatingsResolver, RatingPageResolver],
+  migrations: ratingsMigrations,
   services: createRatingsServices,
   jobs: {
     'rating-mail': {

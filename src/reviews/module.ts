@@ -1,4 +1,5 @@
 import { defineModule } from '../core/module.js';
+import { reviewsMigrations } from './migrations/index.js';
 import { reviewsSettings } from './settings.js';
 import { createReviewsServices } from './services.js';
 import { accountsModule } from '../accounts/module.js';
@@ -31,6 +32,7 @@ export const reviewsModule = defineModule({
     NeedsHumanReview,
   ],
   resolvers: [ReviewsResolver, DraftCommentsResolver, VersionBrowseResolver, QueueStandingResolver],
+  migrations: reviewsMigrations,
   services: createReviewsServices,
   subscribers: ({ reviews, reviewerSubscriptions }, _deps, { db }) => [
     {

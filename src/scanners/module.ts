@@ -1,4 +1,5 @@
 import { defineModule } from '../core/module.js';
+import { scannersMigrations } from './migrations/index.js';
 import { createScannersServices } from './services.js';
 import { catalogueModule } from '../catalogue/module.js';
 import { ScannerResult, ScannerRule } from './scanner.entity.js';
@@ -11,6 +12,7 @@ export const scannersModule = defineModule({
   dependsOn: [catalogueModule],
   entities: [ScannerRule, ScannerResult],
   resolvers: [ScannersResolver, LabelledResultsResolver],
+  migrations: scannersMigrations,
   services: createScannersServices,
 });
 

@@ -1,4 +1,5 @@
 import { defineModule } from '../core/module.js';
+import { searchMigrations } from './migrations/index.js';
 import { searchSettings } from './settings.js';
 import { createSearchServices } from './services.js';
 import { catalogueModule } from '../catalogue/module.js';
@@ -20,6 +21,7 @@ export const searchModule = defineModule({
   entities: [],
   unmappedTables: ['addon_search_postings'],
   resolvers: [SearchResolver],
+  migrations: searchMigrations,
   services: createSearchServices,
   jobs: {
     // One waiting job per add-on: edits made before it runs are all picked up by that run.

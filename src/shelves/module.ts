@@ -1,4 +1,5 @@
 import { defineModule } from '../core/module.js';
+import { shelvesMigrations } from './migrations/index.js';
 import { createShelvesServices } from './services.js';
 import { catalogueModule } from '../catalogue/module.js';
 import { collectionsModule } from '../collections/module.js';
@@ -15,6 +16,7 @@ export const shelvesModule = defineModule({
   dependsOn: [catalogueModule, searchModule, collectionsModule, curationModule],
   entities: [PrimaryShelf, SecondaryShelf, SecondaryShelfModule, HomeShelf],
   resolvers: [ShelvesResolver, HomeShelvesResolver],
+  migrations: shelvesMigrations,
   services: createShelvesServices,
 });
 

@@ -1,4 +1,5 @@
 import { defineModule } from '../core/module.js';
+import { signinMigrations } from './migrations/index.js';
 import { signinSettings } from './settings.js';
 import { createSigninServices } from './services.js';
 import { accountsModule } from '../accounts/module.js';
@@ -21,6 +22,7 @@ export const signinModule = defineModule({
   settings: signinSettings,
   entities: [SigninAttempt, UserIdentity, SigninLink],
   resolvers: [SigninResolver, SigninLinksResolver],
+  migrations: signinMigrations,
   services: createSigninServices,
   jobs: {
     // A link lives minutes: past its expiry a retry sends nothing.

@@ -1,4 +1,5 @@
 import { defineModule } from '../core/module.js';
+import { signingMigrations } from './migrations/index.js';
 import { signingSettings } from './settings.js';
 import { createSigningServices } from './services.js';
 import { authModule } from '../auth/module.js';
@@ -41,6 +42,7 @@ export const signingModule = defineModule({
   settings: signingSettings,
   entities: [FileUpload, VersionSource],
   resolvers: [SigningResolver, RollbackResolver, VersionSourceResolver, VersionEditResolver, UploadListResolver],
+  migrations: signingMigrations,
   services: createSigningServices,
   jobs: {
     // Each job is an upload's whole pass (lint and scan, version, signature): the linter's own pool

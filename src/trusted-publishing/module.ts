@@ -1,4 +1,5 @@
 import { defineModule } from '../core/module.js';
+import { trustedPublishingMigrations } from './migrations/index.js';
 import { trustedPublishingSettings } from './settings.js';
 import { createTrustedPublishingServices } from './services.js';
 import { authModule } from '../auth/module.js';
@@ -13,6 +14,7 @@ export const trustedPublishingModule = defineModule({
   settings: trustedPublishingSettings,
   entities: [TrustedPublisher, ExchangedOidcToken],
   resolvers: [TrustedPublishingResolver],
+  migrations: trustedPublishingMigrations,
   services: createTrustedPublishingServices,
 });
 

@@ -1,4 +1,5 @@
 import { defineModule } from '../core/module.js';
+import { webhooksMigrations } from './migrations/index.js';
 import { webhooksSettings } from './settings.js';
 import { createWebhooksServices } from './services.js';
 import { WEBHOOK_SOURCE_EVENTS } from './webhook-events.js';
@@ -22,6 +23,7 @@ export const webhooksModule = defineModule({
   settings: webhooksSettings,
   entities: [WebhookEndpoint, WebhookDelivery],
   resolvers: [WebhooksResolver, WebhookDeliveryResolver],
+  migrations: webhooksMigrations,
   services: createWebhooksServices,
   jobs: {
     'webhook-deliver': {

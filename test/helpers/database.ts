@@ -2,8 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openDatabase, type DatabaseTarget } from '../../src/db/database.js';
 import { templateKey } from '../../src/db/pglite-template.js';
-import { entities } from '../../src/modules.js';
-import { migrationsList } from '../../src/migrations/index.js';
+import { databaseSchema, migrations } from '../../src/modules.js';
 
 export interface TestDatabase {
   target: DatabaseTarget;
@@ -38,12 +37,12 @@ const exists = async (admin: pg.Client, name: string) =>
  * copy needs its source idle).
  */
 async function migratedTemplate(url: string): Promise<string> {
-  const name = `addons_template_${templateKey(migrationsList, ['postgres'])}`;
+  const name = `addons_template_${templateKey(migrations, ['postgres'])}`;
   if (await withAdmin(url, (admin) => exists(admin, name))) return name;
   const building = `addons_template_build_${process.pid}_${randomBytes(4).toString('hex')}`;
   await withAdmin(url, (admin) => admin.query(`create database "${building}"`));
   try {
-    const db = await openDatabase({ kind: 'postgres', url: databaseUrl(url, building), poolMax: 1 }, { entities });
+    const db = await openDatabase({ kind: 'postgres', url: databaseUrl(url, building), poolMax: 1 }, databaseSchema);
     await db.close();
     await withAdmin(url, async (admin) => {
       if (!(await exists(admin, name))) await admin.query(`alter database "${building}" rename to "${name}"`);

@@ -6,13 +6,13 @@
 import 'reflect-metadata';
 import { createLogger } from '../../core/logger.js';
 import { openDatabase, type DatabaseTarget } from '../../db/database.js';
-import { entities } from '../../modules.js';
+import { databaseSchema } from '../../modules.js';
 import { createJobQueue } from '../pg-boss.queue.js';
 import { crashQueues, type CrashJobs } from './crash-jobs.js';
 
 const target = JSON.parse(process.env.JOBS_TEST_TARGET ?? '') as DatabaseTarget;
 const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'warn', 'stderr');
-const db = await openDatabase(target, { entities, logger });
+const db = await openDatabase(target, { ...databaseSchema, logger });
 const queue = createJobQueue<CrashJobs>(db, { queues: crashQueues, logger, pollIntervalSeconds: 0.1 });
 await queue.start();
 await queue.send('crash', { upload: 'u1' });
