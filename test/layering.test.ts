@@ -167,7 +167,6 @@ const KNOWN_CYCLE_IMPORTS: readonly string[] = [
   'src/auth/sessions.service.ts imports src/accounts/accounts.loaders.js',
   'src/auth/sessions.service.ts imports src/accounts/user.entity.js',
   'src/auth/viewer.ts imports src/accounts/user.entity.js',
-  'src/auth/viewer.ts imports src/accounts/permissions.js',
   'src/reviews/browse/package-contents.ts imports src/signing/package/package.errors.js',
   'src/reviews/browse/package-contents.ts imports src/signing/package/zip.js',
   'src/reviews/browse/version-browse.service.ts imports src/signing/upload.entity.js',

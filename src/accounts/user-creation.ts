@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { isValidRule } from '../auth/permissions.js';
 import { isEmailAddress } from '../core/email.js';
 import { FieldErrorCollector } from '../core/field-errors.js';
 import { fieldMessages } from '../core/messages.js';
 import { lengthProblem, maxLengthMessage } from '../core/text-limits.js';
 import { USERNAME } from './account-profile.js';
 import { Group } from './group.entity.js';
-import { isValidRule } from './permissions.js';
 import { User } from './user.entity.js';
 import { ACCOUNTS_TEXT_LIMITS } from './text-limits.js';
 

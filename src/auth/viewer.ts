@@ -1,6 +1,5 @@
 import type { User } from '../accounts/user.entity.js';
-import { hasPermission } from '../accounts/permissions.js';
-import type { Permission } from './permissions.js';
+import { hasPermission, type Permission } from './permissions.js';
 
 export type AuthMethod = 'jwt' | 'session';
 
