@@ -19,7 +19,7 @@ import { baseUrlOf, clientErrorHandler, sendJson } from './core/http.js';
 import type { Logger } from './core/logger.js';
 import { Keyring } from './core/secrets.js';
 import { openDatabase, type Database, type DatabaseTarget } from './db/database.js';
-import { buildAppSchema, composeModules, databaseSchema, queues, type Services, unmappedTables, migrations } from './modules.js';
+import { buildAppSchema, composeModules, databaseSchema, queues, type Services } from './modules.js';
 import { createPlatform } from './platform.js';
 import { playground } from './graphql/playground.js';
 import { createGraphqlEndpoint } from './graphql/server.js';
@@ -92,7 +92,17 @@ export async function createApp(config: Config, logger: Logger, options: CreateA
       await composition.startJobWorkers((queue, run) => (metrics ? metrics.timeJob(queue, run) : run()));
     }
     const schema = await buildAppSchema(composition);
-    const graphql = await createGraphqlEndpoint(schema, services, db);
+    const graphql = await createGraphqlEndpoint(
+      schema,
+      services,
+      {
+        // Every scheme: the operation's own list (Accepts) is enforced once the document is parsed.
+        authenticate: (em, authorization, ip) =>
+          services.authenticator.authenticate(em, authorization, ['jwt', 'session'], ip),
+        assertWritable: (em, locale, mutations) => services.site.assertWritable(em, locale, mutations),
+      },
+      db,
+    );
     const app = express();
     app.disable('x-powered-by');
     if (metrics) app.use(metrics.requests());

@@ -9,7 +9,6 @@ import { GraphQLError, Kind, type GraphQLSchema, type ValidationRule } from 'gra
 import graphqlUploadExpress from 'graphql-upload/graphqlUploadExpress.mjs';
 import { createRequestContext, type RequestContext } from '../core/context.js';
 import { assertSchemeAccepted, operationSchemes } from '../auth/credentials.js';
-import type { Viewer } from '../auth/viewer.js';
 import { AppError, asAppError, ErrorCode, errors } from '../core/errors.js';
 import { findInvalidText, jsonNestsDeeperThan, MAX_JSON_DEPTH, refuseDeepJson } from '../core/input-guards.js';
 import { isMultipart, uploadRefusal } from '../core/multipart.js';
@@ -17,8 +16,7 @@ import { baseUrlOf, forwardingHeadersOf, userAgentOf } from '../core/http.js';
 import { resolveRequestLocale } from '../core/i18n/locales.js';
 import type { Database } from '../db/database.js';
 import { isTransactionConflict, WRITE_CONFLICT_MESSAGE } from '../db/error-chain.js';
-import type { Services } from '../modules.js';
-import { MUTATIONS_ALLOWED_WHEN_READ_ONLY } from '../site/site.service.js';
+import type { Platform } from '../core/module.js';
 import { documentStore, persistedQueryStore } from './bounded-caches.js';
 import { declaredVariablesPlugin, deepValueGuard, documentLimits } from './document-limits.js';
 import { jitGateway } from './jit.js';
@@ -30,7 +28,21 @@ export interface GraphqlEndpoint {
   stop(): Promise<void>;
 }
 
-const ALL_SCHEMES = ['jwt', 'session'] as const;
+type Viewer = RequestContext['viewer'];
+
+/**
+ * What the endpoint needs of the domains, handed down by the composition (src/app.ts): who a
+ * request is, and whether the site takes writes.
+ */
+export interface GraphqlEdge {
+  /** The caller, from an `Authorization` header (every scheme; the operation's own are checked later). */
+  authenticate(em: EntityManager, authorization: string | undefined, ip: string | null): Promise<Viewer>;
+  /** Throws the localized read-only error while the site takes no writes, unless these root mutations are allowed then. */
+  assertWritable(em: EntityManager, locale: string, mutations: readonly string[]): Promise<void>;
+}
+
+/** What the endpoint reads of the platform. */
+type EndpointPlatform = Pick<Platform, 'config' | 'logger' | 'responseCache' | 'uploadSlots'>;
 
 const CSRF_MESSAGE =
   'This operation has been blocked as a potential Cross-Site Request Forgery (CSRF). Please either specify a ' +
@@ -182,16 +194,15 @@ function withStatus(error: AppError, status: number): GraphQLError {
 }
 
 /** While read-only, mutations fail before execution with the same localized 503 as REST writes. */
-function readOnlyPlugin(services: Services): ApolloServerPlugin<RequestContext> {
+function readOnlyPlugin(edge: GraphqlEdge): ApolloServerPlugin<RequestContext> {
   return {
     async requestDidStart() {
       return {
         async didResolveOperation({ operation, contextValue }) {
           if (operation?.operation !== 'mutation') return;
           const fields = operation.selectionSet.selections.map((s) => (s.kind === Kind.FIELD ? s.name.value : '*'));
-          if (fields.every((f) => MUTATIONS_ALLOWED_WHEN_READ_ONLY.has(f))) return;
           try {
-            await services.site.assertWritable(contextValue.em, contextValue.locale);
+            await edge.assertWritable(contextValue.em, contextValue.locale, fields);
           } catch (error) {
             const appError = asAppError(error);
             throw appError ? withStatus(appError, 503) : error;
@@ -218,10 +229,11 @@ const exactJsonContentType: RequestHandler = (_req, res, next) => {
 
 export async function createGraphqlEndpoint(
   schema: GraphQLSchema,
-  services: Services,
+  platform: EndpointPlatform,
+  edge: GraphqlEdge,
   db: Database,
 ): Promise<GraphqlEndpoint> {
-  const { logger, config } = services;
+  const { logger, config } = platform;
   const limits = documentLimits(config);
   const persisted = new PersistedOperations();
   const server = new ApolloServer<RequestContext>({
@@ -245,8 +257,8 @@ export async function createGraphqlEndpoint(
       ...limits.plugins,
       declaredVariablesPlugin(),
       credentialsPlugin(schema),
-      readOnlyPlugin(services),
-      responseCachePlugin(schema, services.responseCache, config.HTTP_CACHE_MAX_AGE, persisted),
+      readOnlyPlugin(edge),
+      responseCachePlugin(schema, platform.responseCache, config.HTTP_CACHE_MAX_AGE, persisted),
       // Browsers get the self-hosted playground (playground.ts), never Apollo's CDN-loaded page.
       ApolloServerPluginLandingPageDisabled(),
     ],
@@ -274,7 +286,7 @@ export async function createGraphqlEndpoint(
    */
   const authenticate = async (req: express.Request, em: EntityManager): Promise<Viewer> => {
     try {
-      return await services.authenticator.authenticate(em, req.headers.authorization, ALL_SCHEMES, req.ip ?? null);
+      return await edge.authenticate(em, req.headers.authorization, req.ip ?? null);
     } catch (error) {
       const appError = asAppError(error);
       throw appError ? withStatus(appError, 401) : error;
@@ -322,7 +334,7 @@ export async function createGraphqlEndpoint(
       const viewer = await authenticate(req, db.fork());
       if (viewer.userId === null) throw withStatus(errors.notAuthenticated(), 401);
       // Waits for a slot while the account's are taken (given back when the response closes).
-      await services.uploadSlots.acquireFor(viewer.userId, res);
+      await platform.uploadSlots.acquireFor(viewer.userId, res);
       res.locals.viewer = viewer;
     })().then(
       () => next(),
@@ -348,7 +360,7 @@ export async function createGraphqlEndpoint(
       persistedQueryGuard,
       knownAnswers({
         schema,
-        cache: services.responseCache,
+        cache: platform.responseCache,
         persisted,
         db,
         siteUrl: config.SITE_URL,

@@ -51,7 +51,9 @@ export class SiteService {
   }
 
   /** Throws the localized 503 error while the site is read-only. */
-  async assertWritable(em: EntityManager, locale: string): Promise<void> {
+  /** Throws the read-only error while the site takes no writes; `mutations` all allowed then pass. */
+  async assertWritable(em: EntityManager, locale: string, mutations?: readonly string[]): Promise<void> {
+    if (mutations?.length && mutations.every((field) => MUTATIONS_ALLOWED_WHEN_READ_ONLY.has(field))) return;
     if ((await this.status(em)).readOnly) throw readOnlyError(locale);
   }
 }
