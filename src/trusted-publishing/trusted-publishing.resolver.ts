@@ -1,12 +1,14 @@
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { Accepts } from '../auth/credentials.js';
 import { objectRule, PUBLIC, Requires, SIGN_IN, SECOND_FACTOR } from '../auth/requirements.js';
+import { ownAddon } from '../catalogue/lifecycle/lifecycle.policy.js';
 import type { RequestContext } from '../core/context.js';
 import { OwnTransactions } from '../graphql/transactions.js';
 import type { TrustedPublishingServices } from './services.js';
 import { OidcTokenExchangeType, TrustedPublisherInput, TrustedPublisherType } from './trusted-publishing.types.js';
 
-const OWNER = objectRule('an owner of the add-on');
+/** The services check it through `LifecyclePolicy.owned` (401, 404 unknown, 403 others). */
+const OWNER = objectRule(ownAddon);
 
 /** Trusted publishing (TrustedPublishersService and TokenExchangeService hold the rules). */
 @Resolver()

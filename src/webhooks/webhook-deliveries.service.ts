@@ -10,7 +10,8 @@ import type { DomainEvent } from '../events/domain-events.js';
 import type { JobQueue } from '../jobs/queue.port.js';
 import type { ServiceJobs } from '../jobs/service-jobs.js';
 import { WebhookDelivery, type WebhookEndpoint } from './webhook.entity.js';
-import { webhookOwnerId, type WebhookEndpointsService } from './webhook-endpoints.service.js';
+import type { WebhookEndpointsService } from './webhook-endpoints.service.js';
+import { ownWebhookEndpoint, webhookOwnerId } from './webhooks.access.js';
 import { WEBHOOK_TEST_EVENT, webhookFacts, type WebhookFacts } from './webhook-events.js';
 import { WebhookRunner, type RunnerOptions } from './webhook-runner.js';
 
@@ -134,7 +135,8 @@ export class WebhookDeliveriesService {
   /** Sends a finished delivery again (same `webhook-id` and body), with a new retry schedule. */
   async redeliver(ctx: RequestContext, deliveryId: number): Promise<WebhookDelivery> {
     const delivery = await ctx.em.findOne(WebhookDelivery, deliveryId, { populate: ['endpoint'] });
-    if (!delivery || delivery.endpoint.owner.id !== webhookOwnerId(ctx)) throw errors.notFound();
+    if (!delivery) throw errors.notFound();
+    ownWebhookEndpoint(ctx, delivery.endpoint);
     if (!TERMINAL.includes(delivery.status)) throw errors.conflict('This delivery is still being attempted.');
     refuseSuspended(delivery.endpoint);
     const endpointId = delivery.endpoint.id;

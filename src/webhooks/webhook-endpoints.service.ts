@@ -8,6 +8,7 @@ import { newWebhookSecret } from './sender.js';
 import type { UrlPolicy } from './url-guard.js';
 import { WebhookEndpoint } from './webhook.entity.js';
 import { checkAddon, checkDescription, checkEvents, checkUrl } from './webhook-endpoint-input.js';
+import { ownWebhookEndpoint, webhookOwnerId } from './webhooks.access.js';
 
 export const MAX_ENDPOINTS_PER_USER = 10;
 export const MAX_ENDPOINTS_PER_ADDON = 5;
@@ -24,13 +25,6 @@ export interface EndpointWithSecret {
   endpoint: WebhookEndpoint;
   /** Shown once: only its ciphertext is stored. */
   secret: string;
-}
-
-/** The signed-in caller, owner of the endpoints they manage. */
-export function webhookOwnerId(ctx: RequestContext): number {
-  const id = ctx.viewer.userId;
-  if (id === null) throw errors.notAuthenticated();
-  return id;
 }
 
 /** A secret's ciphertext is bound to its endpoint (not movable to another row). */
@@ -122,11 +116,9 @@ export class WebhookEndpointsService {
     return { endpoint, secret };
   }
 
-  /** The caller's endpoint (read through `em`, default the request's); anyone else's is unknown (404). */
+  /** The caller's endpoint (read through `em`, default the request's): `ownWebhookEndpoint` (404 otherwise). */
   async own(ctx: RequestContext, id: number, em: EntityManager = ctx.em): Promise<WebhookEndpoint> {
-    const endpoint = await em.findOne(WebhookEndpoint, { id, owner: webhookOwnerId(ctx) });
-    if (!endpoint) throw errors.notFound();
-    return endpoint;
+    return ownWebhookEndpoint(ctx, await em.findOne(WebhookEndpoint, id));
   }
 
   /** Reads an endpoint's secret (null: it cannot be opened). */

@@ -12,8 +12,10 @@ import {
   WebhookEndpointType,
   WebhookEndpointWithSecretType,
 } from './webhooks.types.js';
+import { ownWebhookEndpoint } from './webhooks.access.js';
 
-const OWNER = objectRule('the endpoint’s owner (anyone else: NOT_FOUND)');
+/** The services check it where they load the endpoint (`WebhookEndpointsService.own`, a delivery's). */
+const OWNER = objectRule(ownWebhookEndpoint);
 
 /**
  * Developers' webhook endpoints (WebhookEndpointsService holds their rules, WebhookDeliveriesService
