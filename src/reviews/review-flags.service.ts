@@ -54,21 +54,6 @@ export class ReviewFlagsService {
     );
   }
 
-  /**
-   * The "needs admin review" flag that reserves decisions on this version to `Reviews:Admin`, if
-   * one applies (as the original picks the reviewer permission): the theme flag for themes, the
-   * code flag for everything else, and the content flag for listed versions (public content).
-   */
-  async adminReviewRequired(em: EntityManager, addon: Addon, channel: Channel): Promise<AdminReviewFlag | null> {
-    const flags = await this.get(em, addon.id);
-    if (!flags) return null;
-    const theme = isTheme(addon);
-    if (theme && flags.needsAdminThemeReview) return 'theme';
-    if (!theme && flags.needsAdminCodeReview) return 'code';
-    if (channel === Channel.LISTED && flags.needsAdminContentReview) return 'content';
-    return null;
-  }
-
   /** A human approved the latest version: the "until next approval" flag has done its job. */
   async afterHumanApproval(em: EntityManager, addonId: number): Promise<void> {
     const flags = await this.get(em, addonId);
@@ -101,6 +86,25 @@ export class ReviewFlagsService {
     if (!found) throw errors.notFound();
     return ctx.em.findOneOrFail(Addon, found.id);
   }
+}
+
+/**
+ * The "needs admin review" flag that reserves decisions on this version to `Reviews:Admin`, if one
+ * applies (as the original picks the reviewer permission): the theme flag for themes, the code flag
+ * for everything else, and the content flag for listed versions (public content).
+ */
+export async function adminReviewFlag(
+  em: EntityManager,
+  addon: Addon,
+  channel: Channel,
+): Promise<AdminReviewFlag | null> {
+  const flags = await em.findOne(AddonReviewerFlags, { addon: addon.id });
+  if (!flags) return null;
+  const theme = isTheme(addon);
+  if (theme && flags.needsAdminThemeReview) return 'theme';
+  if (!theme && flags.needsAdminCodeReview) return 'code';
+  if (channel === Channel.LISTED && flags.needsAdminContentReview) return 'content';
+  return null;
 }
 
 /** Themes get the theme flag; everything else (code) the code flag. */

@@ -1,6 +1,6 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
+import { receiveReviewMail } from './reviews.access.js';
 import type { ReviewsService } from './reviews.service.js';
 
 export interface InboundMailSettings {
@@ -29,21 +29,11 @@ export class ReviewMailService {
   ) {}
 
   async receive(ctx: RequestContext, input: InboundMailInput) {
-    if (!this.allowed(input.secretKey, ctx.request.ip)) throw errors.forbidden();
+    receiveReviewMail(ctx, input.secretKey, this.settings);
     const validationKey = this.settings.validationKey;
     if (input.type === 'Validation') return { validationKey, validation: true, accepted: false };
     if (input.textBody === null) throw errors.badRequest('Message not present in the POST data.');
     const note = await this.reviews.receiveMail(ctx.em, { to: input.to ?? [], textBody: input.textBody });
     return { validationKey, validation: false, accepted: note !== null };
-  }
-
-  private allowed(secretKey: string | null, ip: string | null): boolean {
-    const expected = this.settings.secretKey;
-    if (!expected || typeof secretKey !== 'string') return false;
-    const a = Buffer.from(secretKey);
-    const b = Buffer.from(expected);
-    if (a.length !== b.length || !timingSafeEqual(a, b)) return false;
-    const allowed = this.settings.allowedIps;
-    return !allowed.length || (ip !== null && allowed.includes(ip.replace(/^::ffff:/, '')));
   }
 }

@@ -1,6 +1,6 @@
 import type { Addon } from '../catalogue/addon.entity.js';
 import { existingAddon, isAuthor } from '../catalogue/addon-access.js';
-import { Channel } from '../catalogue/catalogue.enums.js';
+import { AddonType, Channel } from '../catalogue/catalogue.enums.js';
 import { isListedReviewer, isUnlistedReviewer } from '../catalogue/catalogue.permissions.js';
 import type { CatalogueService } from '../catalogue/catalogue.service.js';
 import { findsVersion, isReviewerOrAuthor } from '../catalogue/version-access.js';
@@ -8,6 +8,7 @@ import { Version } from '../catalogue/version.entity.js';
 import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
 import { defineObjectRule } from '../auth/object-rules.js';
+import { Permission } from '../auth/permissions.js';
 
 /**
  * Some of the add-on's versions are read by any reviewer and its authors (403 otherwise); answers
@@ -29,6 +30,35 @@ export const readVersionMaterial = defineObjectRule(
   "signed in; a reviewer of the version's channel or an author of the add-on",
   async (ctx: RequestContext, addon: { readonly id: number }, channel: Channel): Promise<void> => {
     if (!(await isReviewerOrAuthor(ctx, addon.id, channel))) throw errors.forbidden();
+  },
+);
+
+/**
+ * A reviewer of a listed add-on that is not a static theme (the original's `acl.is_reviewer`,
+ * content reviewers allowed); ReviewerTools:View alone is not one.
+ */
+const ADDON_REVIEWER_PERMISSIONS = [
+  Permission.ADDONS_REVIEW,
+  Permission.ADDONS_POST_REVIEW,
+  Permission.ADDONS_CONTENT_REVIEW,
+] as const;
+
+/**
+ * A file's validation results are read by reviewers of its version's channel: unlisted reviewers
+ * (unlisted), theme reviewers (a listed theme), or Addons:Review, :PostReview or :ContentReview (a
+ * listed extension); 403 otherwise. Any reviewer is the operation's `@Requires` (checked first).
+ */
+export const readFileValidation = defineObjectRule(
+  'file.readValidation',
+  "signed in; a reviewer of the file's add-on type (listed) or an unlisted reviewer (unlisted)",
+  (ctx: RequestContext, addon: { readonly type: AddonType }, channel: Channel): void => {
+    const allowed =
+      channel === Channel.UNLISTED
+        ? isUnlistedReviewer(ctx.viewer)
+        : addon.type === AddonType.STATICTHEME
+          ? ctx.viewer.can(Permission.ADDONS_THEME_REVIEW)
+          : ADDON_REVIEWER_PERMISSIONS.some((p) => ctx.viewer.can(p));
+    if (!allowed) throw errors.forbidden();
   },
 );
 

@@ -24,6 +24,7 @@ import {
 } from './reviews.types.js';
 import { Requires, SIGN_IN, anyOf, objectRule } from '../auth/requirements.js';
 import { readVersionMaterial } from './review-material-access.js';
+import { decideOnVersion, followChannel, receiveReviewMail, reviewChannel } from './reviews.access.js';
 import { Permission } from '../auth/permissions.js';
 
 @ArgsType()
@@ -52,7 +53,7 @@ class ReviewQueueArgs extends PageArgs {
 export class ReviewsResolver {
   constructor(private readonly services: ReviewsServices) {}
 
-  @Requires(objectRule('signed in; Addons:Review for the listed queue, Addons:ReviewUnlisted for the unlisted one'))
+  @Requires(objectRule(reviewChannel))
   @Query(() => ReviewQueuePageType, {
     description: 'Versions waiting for a human, listed or unlisted; with filters and an order.',
   })
@@ -74,11 +75,7 @@ export class ReviewsResolver {
     return this.services.reviews.flagForReview(ctx, versionId, note ?? null);
   }
 
-  @Requires(
-    objectRule(
-      "signed in; a reviewer of the version's channel, not an author (unless ALLOW_SELF_REVIEWS); Reviews:Admin where a needs-admin flag applies",
-    ),
-  )
+  @Requires(objectRule(reviewChannel), objectRule(decideOnVersion))
   @Mutation(() => ReviewNoteType, {
     description:
       'Decide on a version. Approval signs it in the background, then approves it; ' +
@@ -132,7 +129,7 @@ export class ReviewsResolver {
     return this.services.reviews.addNote(ctx, addon, versionId, comments);
   }
 
-  @Requires(objectRule('the configured secret key (and an allowed address)'))
+  @Requires(objectRule(receiveReviewMail))
   @Mutation(() => ReviewMailReceiptType, {
     description:
       "Inbound mail from the mail provider: `secretKey` must be the configured one (and the caller's address allowed).",
@@ -152,7 +149,7 @@ export class ReviewsResolver {
     });
   }
 
-  @Requires(SIGN_IN, objectRule('any reviewer for the listed channel, unlisted reviewers for the unlisted one'))
+  @Requires(SIGN_IN, objectRule(followChannel))
   @Mutation(() => Boolean, {
     description:
       "Subscribes (or unsubscribes) the caller to mail about the add-on's new versions on a channel: listed for any reviewer, unlisted for unlisted reviewers. Returns `subscribed`.",

@@ -1,11 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Permission } from '../auth/permissions.js';
 import { selectRows } from '../db/rows.js';
 import { User } from '../accounts/user.entity.js';
-import type { Viewer } from '../auth/viewer.js';
-import { existingAddon, isAuthor } from '../catalogue/addon-access.js';
-import { Channel, FileStatus } from '../catalogue/catalogue.enums.js';
-import { isUnlistedReviewer } from '../catalogue/catalogue.permissions.js';
+import { existingAddon } from '../catalogue/addon-access.js';
+import { FileStatus, type Channel } from '../catalogue/catalogue.enums.js';
 import type { CatalogueService } from '../catalogue/catalogue.service.js';
 import type { AddonLifecycle } from '../catalogue/lifecycle/lifecycle.service.js';
 import { Version } from '../catalogue/version.entity.js';
@@ -25,7 +22,8 @@ import type { DraftCommentsService } from './draft-comments.service.js';
 import { DraftComment } from './draft-comment.entity.js';
 import { ReviewAction, reviewActionLabel } from './review.enums.js';
 import { ReviewNote } from './review.entity.js';
-import type { AdminReviewFlag, ReviewFlagsService } from './review-flags.service.js';
+import type { ReviewFlagsService } from './review-flags.service.js';
+import { decideOnVersion, reviewChannel } from './reviews.access.js';
 import { REVIEWS_TEXT_LIMITS } from './text-limits.js';
 import { reviewQueue, type ReviewQueueFilter, type ReviewQueueOrder } from './review-queue.js';
 import { ReviewReplies, developerReplied, type InboundMail } from './review-replies.js';
@@ -54,15 +52,7 @@ export interface ReviewSettings {
   allowSelfReviews?: boolean;
 }
 
-/** Decisions a "needs admin review" flag reserves to `Reviews:Admin`; comments stay open to reviewers. */
-const ADMIN_FLAGGED_DECISIONS: ReadonlySet<ReviewDecision> = new Set(['approve', 'reject', 'requestInformation']);
-
-export const reviewMessages = {
-  /** The original's message (reviewers' review page). */
-  selfReview: 'Self-reviews are not allowed.',
-  adminReview: (flag: AdminReviewFlag) =>
-    `This add-on is flagged for an admin ${flag} review: only admin reviewers (Reviews:Admin) can make this decision.`,
-};
+export { reviewMessages } from './reviews.access.js';
 
 /**
  * Reviews of versions and their history: the reviewer queue (review-queue.ts), decisions (each one
@@ -99,7 +89,7 @@ export class ReviewsService {
     filter: ReviewQueueFilter = {},
     order: ReviewQueueOrder = 'due',
   ) {
-    this.assertReviewer(ctx.viewer, channel);
+    reviewChannel(ctx, channel);
     return reviewQueue(ctx, channel, page, pageSize, filter, order);
   }
 
@@ -114,9 +104,9 @@ export class ReviewsService {
       await ctx.em.findOne(Version, versionId, { populate: ['addon', 'files'] }),
       'nobody',
     );
-    this.assertReviewer(ctx.viewer, version.channel);
+    reviewChannel(ctx, version.channel);
     existingAddon(ctx, version.addon, 'nobody');
-    await this.assertMayDecide(ctx, version, decision);
+    await decideOnVersion(ctx, version, decision, Boolean(this.settings.allowSelfReviews));
     // The decider's draft comments on the version become the decision's comments (after theirs).
     const drafted = await ctx.em.count(DraftComment, { version, user: ctx.viewer.userId! });
     const own = this.checkComments(comments, decision !== 'approve' && drafted === 0);
@@ -177,20 +167,6 @@ export class ReviewsService {
     return true;
   }
 
-  /**
-   * Reviewers never decide on versions of their own add-ons (unless self-reviews are allowed), and
-   * a "needs admin review" flag that applies to the version reserves decisions to `Reviews:Admin`.
-   */
-  private async assertMayDecide(ctx: RequestContext, version: Version, decision: ReviewDecision) {
-    if (!this.settings.allowSelfReviews) {
-      if (await isAuthor(ctx, version.addon.id)) throw errors.forbidden(reviewMessages.selfReview);
-    }
-    if (ADMIN_FLAGGED_DECISIONS.has(decision) && !ctx.viewer.can(Permission.REVIEWS_ADMIN)) {
-      const flag = await this.flags.adminReviewRequired(ctx.em, version.addon, version.channel);
-      if (flag) throw errors.forbidden(reviewMessages.adminReview(flag));
-    }
-  }
-
   private awaitingReview(version: Version) {
     const files = version.files.getItems();
     return version.reviewed === null && files.some((f) => f.status === FileStatus.AWAITING_REVIEW);
@@ -202,12 +178,6 @@ export class ReviewsService {
     const tooLong = lengthProblem(text, COMMENTS_MAX);
     if (tooLong) throw errors.validation({ comments: [tooLong] });
     return text;
-  }
-
-  private assertReviewer(viewer: Viewer, channel: Channel) {
-    if (!viewer.isAuthenticated) throw errors.notAuthenticated();
-    const allowed = channel === Channel.UNLISTED ? isUnlistedReviewer(viewer) : viewer.can(Permission.ADDONS_REVIEW);
-    if (!allowed) throw errors.forbidden();
   }
 
   /** The version of the add-on whose notes the viewer may read (authors, reviewers of its channel). */

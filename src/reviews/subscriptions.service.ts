@@ -3,7 +3,6 @@ import { permissionsByUserIdQuery } from '../accounts/accounts.loaders.js';
 import { Viewer } from '../auth/viewer.js';
 import { addonName } from '../catalogue/addon-name.js';
 import { Channel } from '../catalogue/catalogue.enums.js';
-import { isListedReviewer, isUnlistedReviewer } from '../catalogue/catalogue.permissions.js';
 import type { CatalogueService } from '../catalogue/catalogue.service.js';
 import { Version } from '../catalogue/version.entity.js';
 import type { RequestContext } from '../core/context.js';
@@ -11,6 +10,7 @@ import { errors } from '../core/errors.js';
 import { executeSql, intArray } from '../db/sql.js';
 import type { Mailer } from '../mail/mailer.port.js';
 import { mails } from '../mail/templates.js';
+import { followChannel, mayFollow } from './reviews.access.js';
 import { ReviewerSubscription } from './subscription.entity.js';
 
 export interface SubscriptionSettings {
@@ -33,7 +33,7 @@ export class ReviewerSubscriptionsService {
 
   /** Subscribes (or unsubscribes) the caller; the add-on is named by id, slug or guid. */
   async set(ctx: RequestContext, identifier: string, channel: Channel, subscribed: boolean): Promise<boolean> {
-    if (!mayFollow(ctx.viewer, channel)) throw errors.forbidden();
+    followChannel(ctx, channel);
     const addon = await this.catalogue.lookup(ctx, identifier);
     if (!addon) throw errors.notFound();
     const user = ctx.viewer.userId!;
@@ -87,11 +87,4 @@ export class ReviewerSubscriptionsService {
       });
     }
   }
-}
-
-/** Listed: any kind of reviewer; unlisted: unlisted reviewers. */
-function mayFollow(viewer: Viewer, channel: Channel): boolean {
-  return channel === Channel.UNLISTED
-    ? isUnlistedReviewer(viewer)
-    : isListedReviewer(viewer) || isUnlistedReviewer(viewer);
 }

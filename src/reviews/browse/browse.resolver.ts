@@ -4,8 +4,10 @@ import { VersionType } from '../../catalogue/catalogue.types.js';
 import type { RequestContext } from '../../core/context.js';
 import type { ReviewsServices } from '../services.js';
 import { PackageFileDownloadType, VersionComparisonType, VersionContentsType } from './browse.types.js';
-import { Requires, objectRule } from '../../auth/requirements.js';
-import { readAddonVersions, readVersionMaterial } from '../review-material-access.js';
+import { Permission } from '../../auth/permissions.js';
+import { Requires, anyOf, objectRule } from '../../auth/requirements.js';
+import { LISTED_REVIEWER_PERMISSIONS } from '../../catalogue/catalogue.permissions.js';
+import { readAddonVersions, readFileValidation, readVersionMaterial } from '../review-material-access.js';
 
 /** Reviewers browsing and comparing versions' files (VersionBrowseService holds the rules). */
 @Resolver()
@@ -62,7 +64,7 @@ export class VersionBrowseResolver {
     return this.services.versionBrowse.download(ctx, addon, versionId, file);
   }
 
-  @Requires(objectRule("signed in; a reviewer of the file's add-on type (listed) or an unlisted reviewer (unlisted)"))
+  @Requires(anyOf(...LISTED_REVIEWER_PERMISSIONS, Permission.ADDONS_REVIEW_UNLISTED), objectRule(readFileValidation))
   @Query(() => GraphQLJSONObject, {
     description: "A file's addons-linter results (the validation of the upload its version came from).",
   })

@@ -4,18 +4,16 @@ import type { Addon } from '../../catalogue/addon.entity.js';
 import { AddonType, Channel } from '../../catalogue/catalogue.enums.js';
 import { AddonFile, Version } from '../../catalogue/version.entity.js';
 import { foundVersionsFilter } from '../../catalogue/version-access.js';
-import { isListedReviewer, isUnlistedReviewer } from '../../catalogue/catalogue.permissions.js';
 import type { RequestContext } from '../../core/context.js';
 import { errors } from '../../core/errors.js';
 import { FileUpload } from '../../signing/upload.entity.js';
 import type { ValidationResults } from '../../signing/validation/results.js';
-import type { ReviewMaterialAccess } from '../review-material-access.js';
+import { readFileValidation, type ReviewMaterialAccess } from '../review-material-access.js';
 import { browseUrls } from './browse.urls.js';
 import type { PackageEntry } from './contents.entity.js';
 import type { FileDiff, FileStatus } from './file-diff.js';
 import { decodeText, DIRECTORY_MIMETYPE, mimetypeByName } from './mime.js';
 import { compareTreePaths, type PackageContentsStore, type StoredEntry } from './package-contents.js';
-import { Permission } from '../../auth/permissions.js';
 
 /** A file entry of a browse (status null) or a compare; a deleted file's type fields are null. */
 /** A tree entry as browse and compare show it (`at`: where a file of the browsed package is read from). */
@@ -67,16 +65,6 @@ export interface BrowseSettings {
 const MANIFEST = 'manifest.json';
 /** Longer paths cannot be in a package (zip names are at most 1,024 bytes). */
 const MAX_PATH = 1024;
-
-/**
- * A reviewer of a listed add-on that is not a static theme (the original's `acl.is_reviewer`,
- * content reviewers allowed); ReviewerTools:View alone is not one.
- */
-const ADDON_REVIEWER_PERMISSIONS = [
-  Permission.ADDONS_REVIEW,
-  Permission.ADDONS_POST_REVIEW,
-  Permission.ADDONS_CONTENT_REVIEW,
-] as const;
 
 /**
  * Reviewers browsing and comparing the files of versions (docs/compat-notes.md §4.5): who may is
@@ -219,25 +207,18 @@ export class VersionBrowseService {
   /**
    * A file's linter results (the validation of the upload its version came from), as the
    * original's `reviewers/addon/<id>/file/<file_id>/validation/`: any kind of reviewer (401
-   * anonymous, 403 otherwise, authors included, before the add-on is looked up); then an unknown
-   * add-on, or a file not of it, is a 404; then the file's channel: unlisted needs
-   * Addons:ReviewUnlisted, listed a reviewer of the add-on's type (403); no validation: 404.
+   * anonymous, 403 otherwise, authors included: the operation's `@Requires`, before the add-on is
+   * looked up); then an unknown add-on, or a file not of it, is a 404; then the file's channel
+   * (`readFileValidation`: unlisted needs Addons:ReviewUnlisted, listed a reviewer of the add-on's
+   * type; 403); no validation: 404.
    */
   async fileValidation(ctx: RequestContext, addonIdentifier: string, fileId: number): Promise<ValidationResults> {
-    if (!ctx.viewer.isAuthenticated) throw errors.notAuthenticated();
-    if (!isListedReviewer(ctx.viewer) && !isUnlistedReviewer(ctx.viewer)) throw errors.forbidden();
     const addon = await this.access.addon(ctx, addonIdentifier);
     const file = Number.isSafeInteger(fileId)
       ? await ctx.em.findOne(AddonFile, { id: fileId, version: { addon: addon.id } }, { populate: ['version'] })
       : null;
     if (!file) throw errors.notFound();
-    const allowed =
-      file.version.channel === Channel.UNLISTED
-        ? isUnlistedReviewer(ctx.viewer)
-        : addon.type === AddonType.STATICTHEME
-          ? ctx.viewer.can(Permission.ADDONS_THEME_REVIEW)
-          : ADDON_REVIEWER_PERMISSIONS.some((p) => ctx.viewer.can(p));
-    if (!allowed) throw errors.forbidden();
+    readFileValidation(ctx, addon, file.version.channel);
     const upload = await ctx.em.findOne(
       FileUpload,
       { createdVersion: file.version.id, validation: { $ne: null } },
