@@ -7,6 +7,7 @@ import { errors } from '../core/errors.js';
 import type { FieldErrorCollector } from '../core/field-errors.js';
 import { selectRows } from '../db/rows.js';
 import { intArray } from '../db/sql.js';
+import { accountStatsByUserId } from './accounts.loaders.js';
 import type { UserRecord } from './accounts.records.js';
 
 /**
@@ -18,6 +19,26 @@ import type { UserRecord } from './accounts.records.js';
 export function seesPrivateFields(ctx: RequestContext, user: Pick<UserRecord, 'id'>): boolean {
   return ctx.viewer.is(user.id) || ctx.viewer.can(Permission.USERS_EDIT);
 }
+
+/**
+ * Whether the caller may see the account's profile: deleted accounts never; the user themself and
+ * `Users:Edit`; others only developers (a listed public add-on). Batched per request: nested users
+ * (a rating's writer, an author) are checked this way too.
+ */
+export async function canViewAccount(ctx: RequestContext, user: Pick<UserRecord, 'id'>): Promise<boolean> {
+  const stats = await ctx.loaders.get(accountStatsByUserId).load(user.id);
+  if (!stats || stats.deleted) return false;
+  return seesPrivateFields(ctx, user) || stats.numAddonsListed > 0;
+}
+
+/** An account is seen as `canViewAccount` says; to anyone else it does not exist (404). */
+export const viewAccount = defineObjectRule(
+  'user.view',
+  'developers (with a listed public add-on) for anyone; other accounts for themselves and Users:Edit (NOT_FOUND otherwise)',
+  async (ctx: RequestContext, user: Pick<UserRecord, 'id'>): Promise<void> => {
+    if (!(await canViewAccount(ctx, user))) throw errors.notFound();
+  },
+);
 
 /** An account is changed by itself or `Users:Edit`; 403 otherwise (after 404 for an unknown one). */
 export const editAccount = defineObjectRule(

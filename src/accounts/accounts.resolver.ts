@@ -24,7 +24,14 @@ import {
 import { User } from './user.entity.js';
 import { DeveloperAgreementInputType, DeveloperAgreementType } from './developer-agreement.types.js';
 import { Requires, SIGN_IN, anyOf, objectRule, SECOND_FACTOR } from '../auth/requirements.js';
-import { developerAgreement, editAccount, endSession, manageKeys, superCreateAccounts } from './accounts.access.js';
+import {
+  developerAgreement,
+  editAccount,
+  endSession,
+  manageKeys,
+  superCreateAccounts,
+  viewAccount,
+} from './accounts.access.js';
 import { Permission } from '../auth/permissions.js';
 
 @Resolver(() => UserType)
@@ -45,11 +52,7 @@ export class AccountsResolver {
     return this.services.accounts.list(ctx, page, pageSize);
   }
 
-  @Requires(
-    objectRule(
-      'developers (with a listed public add-on) for anyone; other accounts for themselves and Users:Edit (NOT_FOUND otherwise)',
-    ),
-  )
+  @Requires(objectRule(viewAccount))
   @Query(() => UserType, {
     description: 'An account by id or username.',
   })

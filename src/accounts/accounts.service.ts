@@ -15,7 +15,15 @@ import { AccountPictures } from './account-pictures.js';
 import { USERNAME, applyProfile, checkDisplayName, checkProfile, type AccountInput } from './account-profile.js';
 import { accountStatsByUserId, permissionsByUserId, type AccountStats } from './accounts.loaders.js';
 import type { UserRecord } from './accounts.records.js';
-import { developerAgreement, editAccount, endSession, manageKeys, seesPrivateFields } from './accounts.access.js';
+import {
+  canViewAccount,
+  developerAgreement,
+  editAccount,
+  endSession,
+  manageKeys,
+  seesPrivateFields,
+  viewAccount,
+} from './accounts.access.js';
 import { ScopedKeysService } from './scoped-keys.service.js';
 import { DeveloperAgreementService, type DeveloperAgreementInput } from './developer-agreement.js';
 import { superCreate, type SuperCreateInput, type SuperCreated } from './super-create.js';
@@ -99,24 +107,14 @@ export class AccountsService {
   /** Public for developers (a listed public add-on); others only to themselves and `Users:Edit`: else 404. */
   async account(ctx: RequestContext, identifier: string): Promise<User> {
     const user = await this.findUser(ctx, identifier);
-    if (!user || !(await this.canView(ctx, user))) throw errors.notFound();
+    if (!user) throw errors.notFound();
+    await viewAccount(ctx, user);
     return user;
   }
 
-  /**
-   * Whether the caller may see the account's profile, as `account` decides it: deleted accounts
-   * never; the user themself and `Users:Edit`; others only developers (a listed public add-on).
-   * Batched: nested users (a rating's writer, an author) are checked this way.
-   */
-  async canView(ctx: RequestContext, user: Pick<UserRecord, 'id'>): Promise<boolean> {
-    const stats = await this.stats(ctx, user);
-    if (!stats || stats.deleted) return false;
-    return this.canSeePrivateFields(ctx, user) || stats.numAddonsListed > 0;
-  }
-
-  /** The account when the caller may see it (`canView`), else null: what nested user fields return. */
+  /** The account when the caller may see it (`canViewAccount`), else null: what nested user fields return. */
   async visibleUser<T extends Pick<UserRecord, 'id'>>(ctx: RequestContext, user: T | null): Promise<T | null> {
-    return user && (await this.canView(ctx, user)) ? user : null;
+    return user && (await canViewAccount(ctx, user)) ? user : null;
   }
 
   /**
