@@ -4,7 +4,7 @@ import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
 import { declaredSchemes } from './credentials.js';
 import { fieldKeyScope, keyScopeProblem } from './key-scopes.js';
-import { runAudited, type AnyObjectRule } from './object-rules.js';
+import { definedObjectRules, runAudited, type AnyObjectRule } from './object-rules.js';
 import type { Permission } from './permissions.js';
 
 /**
@@ -23,6 +23,8 @@ export interface Requirement {
   readonly rule: string | null;
   /** The object rules, each run by the code that loads the object (checked by the executor). */
   readonly rules: readonly AnyObjectRule[];
+  /** Object rules that apply only with some input (`when`), run by the same code when it is given. */
+  readonly conditional: readonly AnyObjectRule[];
   /**
    * A session must have proved a second factor when the service requires one (403 with the
    * original's two-factor message otherwise); API keys pass (CI keeps working once keys exist).
@@ -49,14 +51,15 @@ export const anyOf = (first: Permission, ...rest: Permission[]): RequirementPart
 export const SECOND_FACTOR: RequirementPart = { secondFactor: true };
 /**
  * A rule about the object asked for: a function of the aggregate's access module
- * (`defineObjectRule`), which the operation's code calls and the executor checks ran.
+ * (`defineObjectRule`), which the operation's code calls and the executor checks ran. Only such a
+ * value is accepted: a rule written as text, which nothing would enforce, cannot be declared.
  */
-export function objectRule(rule: AnyObjectRule | string, options: ObjectRuleOptions = {}): RequirementPart {
-  if (typeof rule === 'string') return { rule };
+export function objectRule(rule: AnyObjectRule, options: ObjectRuleOptions = {}): RequirementPart {
+  if (!definedObjectRules().includes(rule)) throw new Error('objectRule takes a rule made by defineObjectRule');
   const { note, when } = options;
   const description = rule.description + (note ?? '') + (when ? ` ${when}` : '');
   // A rule that applies only with some input is not required to run on every answer.
-  return { rule: description, rules: when ? [] : [rule] };
+  return when ? { rule: description, conditional: [rule] } : { rule: description, rules: [rule] };
 }
 
 export interface ObjectRuleOptions {
@@ -77,6 +80,7 @@ export function requirement(parts: readonly RequirementPart[]): Requirement {
   const permissions: Permission[] = [];
   const descriptions: string[] = [];
   const rules: AnyObjectRule[] = [];
+  const conditional: AnyObjectRule[] = [];
   for (const part of parts) {
     if ('kind' in part) continue;
     signIn ||= part.signIn === true;
@@ -85,12 +89,14 @@ export function requirement(parts: readonly RequirementPart[]): Requirement {
     // "signed in" is said once, by the first rule.
     if (part.rule) descriptions.push(descriptions.length ? part.rule.replace(/^signed in; /, '') : part.rule);
     rules.push(...(part.rules ?? []));
+    conditional.push(...(part.conditional ?? []));
   }
   return {
     signIn,
     anyOf: permissions,
     rule: descriptions.length ? descriptions.join('; ') : null,
     rules,
+    conditional,
     secondFactor,
   };
 }
