@@ -24,16 +24,7 @@ import { createPlatform } from './platform.js';
 import { playground } from './graphql/playground.js';
 import { createGraphqlEndpoint } from './graphql/server.js';
 import { refuseDeepJson } from './core/input-guards.js';
-import { remoteSettingsRouter } from './blocklist/remote-settings.http.js';
-import { signinPages } from './signin/signin.pages.js';
-import { updateCheck, updateInfo } from './updates/updates.http.js';
-import {
-  mediaFromStorage,
-  publicDownload,
-  sourceDownload,
-  validationReport,
-  validationReportJson,
-} from './signing/signing.http.js';
+import { mediaFromStorage } from './storage/media.http.js';
 import { ServiceMetrics } from './ops/metrics.js';
 import { DatabaseGate, sendUnavailable } from './ops/outage.js';
 import { metricsEndpoint, Readiness } from './ops/probes.js';
@@ -153,21 +144,20 @@ export async function createApp(config: Config, logger: Logger, options: CreateA
     app.use('/graphql', playground(config));
     app.use('/graphql', corsHandler, ...graphql.handlers);
     // Media (icons, previews, pictures): from DATA_DIR, or streamed from the object store. Unknown files are a JSON 404.
-    if (config.STORAGE === 's3') app.get('/user-media/*key', mediaFromStorage(services));
+    if (config.STORAGE === 's3') app.get('/user-media/*key', mediaFromStorage(services.storage));
     else {
       app.use(
         '/user-media',
         express.static(join(config.dataDir, 'media'), { maxAge: '1h', index: false, dotfiles: 'ignore' }),
       );
     }
-    app.get('/downloads/file/:id{/:name}', publicDownload(services, db));
-    app.get('/downloads/source/:id', sourceDownload(services, db));
-    // The update service (Firefox's extensions.update.url) and its release notes pages: src/updates/.
-    app.get(['/update/', '/update/VersionCheck.php'], updateCheck(services.updates, db, config.SITE_URL));
-    app.get('/:locale/:app/addon/:addon/versions/:version/updateinfo/', updateInfo(db));
-    app.use('/v1', corsHandler, remoteSettingsRouter(services.blocklistPublisher, db, config.SITE_URL));
-    app.get('/developers/upload/:uuid', validationReport(services, db));
-    app.get('/developers/upload/:uuid/json', validationReportJson(services, db));
+    // The modules' own HTTP (downloads, validation reports, the update service, the blocklist's /v1/,
+    // the sign-in pages): each module's `http` (src/<domain>/module.ts).
+    for (const mount of composition.http) {
+      const handlers = mount.cors ? [corsHandler, mount.handler] : [mount.handler];
+      if (mount.method === 'get') app.get(mount.path, ...handlers);
+      else app.use(mount.path, ...handlers);
+    }
     app.use(
       '/api',
       corsHandler,
@@ -179,17 +169,6 @@ export async function createApp(config: Config, logger: Logger, options: CreateA
       }),
       express.urlencoded({ extended: false, limit: '2mb' }),
       createRestHandler({ schema, services, db, routes }),
-    );
-    // The sign-in choice and the mailed links' pages (plain HTML): src/signin/signin.pages.ts.
-    app.use(
-      '/signin',
-      signinPages({
-        signin: services.signin,
-        links: services.signinLinks,
-        fork: () => db.fork(),
-        siteUrl: config.SITE_URL,
-        cookieDomain: config.SESSION_COOKIE_DOMAIN,
-      }),
     );
     app.use((_req, res) => sendJson(res, 404, { detail: 'Not found.' }));
     app.use(errorHandler(logger));

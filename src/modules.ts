@@ -1,5 +1,5 @@
 import type { GraphQLSchema } from 'graphql';
-import type { AnyModule, Platform, ServicesOf } from './core/module.js';
+import type { AnyModule, HttpMount, Platform, ServicesOf } from './core/module.js';
 import { buildResolverSchema } from './graphql/schema.js';
 import type { QueueDefinitions, WorkOptions } from './jobs/queue.port.js';
 import { platformQueues, type ServiceJobs } from './jobs/service-jobs.js';
@@ -96,6 +96,8 @@ export interface Composition {
   readonly services: Services;
   /** The services a resolver class is built with: its own module's. */
   servicesOf(resolver: unknown): object | undefined;
+  /** The modules' plain HTTP endpoints, in the modules' order. */
+  readonly http: readonly HttpMount[];
   /** Starts this process's job workers; `timed` wraps each job (metrics). */
   startJobWorkers(timed: (queue: keyof ServiceJobs, run: () => Promise<unknown>) => Promise<unknown>): Promise<void>;
   /** Releases what modules hold (after the job queue stopped). */
@@ -127,8 +129,12 @@ export function composeModules(platform: Platform): Composition {
       all[key] = value;
     }
   }
+  const http = (modules as readonly AnyModule[]).flatMap(
+    (module) => module.http?.(built.get(module.name)!, platform) ?? [],
+  );
   return {
     services: all as unknown as Services,
+    http,
     servicesOf: (resolver) => byResolver.get(resolver),
     async startJobWorkers(timed) {
       const { jobs, config } = platform;

@@ -1,4 +1,5 @@
 import { defineModule } from '../core/module.js';
+import { remoteSettingsRouter } from './remote-settings.http.js';
 import { blocklistMigrations } from './migrations/index.js';
 import { blocklistSettings } from './settings.js';
 import { createBlocklistServices } from './services.js';
@@ -40,6 +41,10 @@ export const blocklistModule = defineModule({
       handle: (services) => () => services.blocklist.publishDelayed(),
     },
   },
+  // The blocklist as Firefox reads it (Remote Settings' /v1/), readable cross-origin.
+  http: ({ blocklistPublisher }, { db, config }) => [
+    { method: 'use', path: '/v1', cors: true, handler: remoteSettingsRouter(blocklistPublisher, db, config.SITE_URL) },
+  ],
   subscribers: ({ blocklist }, _deps, { config }) => [
     {
       name: 'blocklist',

@@ -1,4 +1,5 @@
 import type { EntityClass, MigrationObject } from '@mikro-orm/core';
+import type { RequestHandler } from 'express';
 import type { Database } from '../db/database.js';
 import type { DomainEventMap, DomainEvents, EventSubscriber } from '../events/domain-events.js';
 import type { JobHandler, JobQueue, QueueDefinition, WorkOptions } from '../jobs/queue.port.js';
@@ -52,6 +53,16 @@ export interface ModuleJob<S, N extends keyof ServiceJobs = keyof ServiceJobs> {
 
 export type ModuleJobs<S> = { readonly [N in keyof ServiceJobs]?: ModuleJob<S, N> };
 
+/** Plain HTTP a module serves beside the APIs (downloads, pages, browser endpoints), mounted by the app. */
+export interface HttpMount {
+  /** `get`: one route (express's path syntax); `use`: everything under a prefix (a router). */
+  readonly method: 'get' | 'use';
+  readonly path: string | string[];
+  readonly handler: RequestHandler;
+  /** Cross-origin callers are answered with the API's CORS rules. */
+  readonly cors?: boolean;
+}
+
 /** A module's services, from the module's definition. */
 export type ServicesOf<M> = M extends DomainModule<string, infer S, any> ? S : never;
 
@@ -95,6 +106,8 @@ export interface DomainModule<N extends string, S extends object, D extends read
     deps: DependencyServices<D>,
     platform: Platform,
   ) => readonly EventSubscriber<DomainEventMap>[];
+  /** Its plain HTTP endpoints (`HttpMount`), from its services and the platform. */
+  readonly http?: (services: S, platform: Platform) => readonly HttpMount[];
   /** Released when the app closes (after the job queue stopped). */
   readonly close?: (services: S) => Promise<void>;
 }

@@ -1,4 +1,5 @@
 import { defineModule } from '../core/module.js';
+import { signinPages } from './signin.pages.js';
 import { signinMigrations } from './migrations/index.js';
 import { signinSettings } from './settings.js';
 import { createSigninServices } from './services.js';
@@ -24,6 +25,20 @@ export const signinModule = defineModule({
   resolvers: [SigninResolver, SigninLinksResolver],
   migrations: signinMigrations,
   services: createSigninServices,
+  // The sign-in choice and the mailed links' pages (plain HTML).
+  http: ({ signin, signinLinks }, { db, config }) => [
+    {
+      method: 'use',
+      path: '/signin',
+      handler: signinPages({
+        signin,
+        links: signinLinks,
+        fork: () => db.fork(),
+        siteUrl: config.SITE_URL,
+        cookieDomain: config.SESSION_COOKIE_DOMAIN,
+      }),
+    },
+  ],
   jobs: {
     // A link lives minutes: past its expiry a retry sends nothing.
     'signin-link-mail': {

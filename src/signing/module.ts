@@ -1,4 +1,5 @@
 import { defineModule } from '../core/module.js';
+import { publicDownload, sourceDownload, validationReport, validationReportJson } from './signing.http.js';
 import { signingMigrations } from './migrations/index.js';
 import { signingSettings } from './settings.js';
 import { createSigningServices } from './services.js';
@@ -72,6 +73,15 @@ export const signingModule = defineModule({
       },
     },
   ],
+  http: (services, { config, db }) => {
+    const read = { ...services, config };
+    return [
+      { method: 'get', path: '/downloads/file/:id{/:name}', handler: publicDownload(read, db) },
+      { method: 'get', path: '/downloads/source/:id', handler: sourceDownload(read, db) },
+      { method: 'get', path: '/developers/upload/:uuid', handler: validationReport(read, db) },
+      { method: 'get', path: '/developers/upload/:uuid/json', handler: validationReportJson(read, db) },
+    ];
+  },
   close: ({ signingTools }) => signingTools.close(),
 });
 

@@ -7,8 +7,8 @@ import type { Database } from '../db/database.js';
 import type { Platform } from '../core/module.js';
 import type { SigningServices } from './services.js';
 
-/** What the downloads and reports read: the module's services, the configuration and the media storage. */
-type Services = SigningServices & Pick<Platform, 'config' | 'storage'>;
+/** What the downloads and reports read: the module's services and the configuration. */
+type Services = SigningServices & Pick<Platform, 'config'>;
 import { escapeHtml, renderValidationReport } from './validation/report.js';
 
 /**
@@ -77,33 +77,6 @@ export function sourceDownload(services: Services, db: Database): RequestHandler
     res.setHeader('Cache-Control', 'private, no-store');
     const { stream, size } = download;
     sendBytes(res, stream ? { stream, size } : size);
-  };
-}
-
-const MEDIA_TYPES: Record<string, string> = {
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  webp: 'image/webp',
-};
-
-/** `/user-media/<key>` when media live in an object store (STORAGE=s3): streamed through the service. */
-export function mediaFromStorage(services: Services): RequestHandler {
-  return async (req, res) => {
-    const parts = (req.params as { key?: string | string[] }).key;
-    const key = Array.isArray(parts) ? parts.join('/') : String(parts ?? '');
-    let media: Awaited<ReturnType<Services['storage']['open']>> | number = null;
-    try {
-      media = req.method === 'HEAD' ? await services.storage.size(key) : await services.storage.open(key);
-    } catch (error) {
-      if (!(error instanceof Error && error.message.startsWith('Unsafe storage key'))) throw error;
-    }
-    if (media === null) return sendJson(res, 404, { detail: 'Not found.' });
-    res.status(200);
-    res.setHeader('Content-Type', MEDIA_TYPES[key.split('.').pop()?.toLowerCase() ?? ''] ?? 'application/octet-stream');
-    res.setHeader('Cache-Control', 'public, max-age=3600');
-    sendBytes(res, media);
   };
 }
 
