@@ -5,6 +5,7 @@
 // Usage: node scripts/database-tests.mjs  (prints one repository-relative path per line)
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import process from 'node:process';
 import { ROOT, importsOf } from './imports.mjs';
 
 const PORT = 'src/db/database.ts';
@@ -42,4 +43,4 @@ const tests = ['src', 'rest-compat', 'test']
       .map((name) => `${dir}/${name.split('\\').join('/')}`),
   )
   .sort();
-for (const test of tests) if (reachesDatabase(test)) console.log(test);
+process.stdout.write(tests.filter((test) => reachesDatabase(test)).join('\n') + '\n');
