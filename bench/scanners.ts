@@ -18,7 +18,7 @@ import { looksAlike, normaliseName } from '../src/scanners/lookalike.js';
 import { nameSkeletons, probeKeys, storedKeys } from '../src/scanners/lookalike-keys.js';
 import { scanSecrets } from '../src/scanners/secrets.js';
 import { yaraScan } from '../src/scanners/yara.js';
-import { readZip } from '../src/signing/package/zip.js';
+import { readZip } from '../src/archive/zip.js';
 import { Validator } from '../src/signing/validation/validator.js';
 import { fmt } from './lib.js';
 import {

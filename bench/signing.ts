@@ -40,7 +40,7 @@ import yazl from 'yazl';
 import { signJwt } from '../src/auth/jwt.js';
 import { Keyring } from '../src/core/secrets.js';
 import { AddonSigner, loadOrCreateAuthority, signPackage } from '../src/signing/crypto/index.js';
-import { readZip } from '../src/signing/package/zip.js';
+import { readZip } from '../src/archive/zip.js';
 import { Validator } from '../src/signing/validation/validator.js';
 import { BENCH_SECRET_KEY } from './catalogue.js';
 import {

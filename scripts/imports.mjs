@@ -54,11 +54,20 @@ export function violations(files, folder, root = ROOT) {
 
 /**
  * The platform folders, below the domains: ports and what every domain may use (src/migrations is
- * the ordered list the database port applies).
+ * the ordered list the database port applies; src/archive reads zip archives under limits).
  */
-export const PLATFORM = ['core', 'db', 'events', 'jobs', 'storage', 'mail', 'graphql', 'ops', 'migrations'].map(
-  (name) => `src/${name}`,
-);
+export const PLATFORM = [
+  'core',
+  'db',
+  'events',
+  'jobs',
+  'storage',
+  'mail',
+  'graphql',
+  'ops',
+  'migrations',
+  'archive',
+].map((name) => `src/${name}`);
 
 /**
  * The domain folders: those under `src/` holding a `module.ts` or a `manifest.ts`, sorted; the

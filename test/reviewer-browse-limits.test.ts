@@ -10,7 +10,7 @@ import { AddonStatus, FileStatus } from '../src/catalogue/catalogue.enums.js';
 import { AddonFile, Version } from '../src/catalogue/version.entity.js';
 import { PackageFileDiff } from '../src/reviews/browse/contents.entity.js';
 import { signPackage } from '../src/signing/crypto/index.js';
-import { DEFAULT_ZIP_LIMITS, readZip } from '../src/signing/package/zip.js';
+import { DEFAULT_ZIP_LIMITS, readZip } from '../src/archive/zip.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { createAddon } from './helpers/catalogue.js';
 import { call, caller, type Caller } from './helpers/ratings.js';

@@ -1,7 +1,7 @@
 import type { Platform } from '../core/module.js';
 import type { AccountsServices } from '../accounts/services.js';
 import type { CatalogueServices } from '../catalogue/services.js';
-import { DEFAULT_ZIP_LIMITS } from '../signing/package/zip.js';
+import { DEFAULT_ZIP_LIMITS } from '../archive/zip.js';
 import { ReviewFlagsService } from './review-flags.service.js';
 import { ReviewsService } from './reviews.service.js';
 import { ReviewMaterialAccess } from './review-material-access.js';

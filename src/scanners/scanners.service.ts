@@ -15,7 +15,7 @@ import type { ServiceJobs } from '../jobs/service-jobs.js';
 import { flagForHumanReview, HumanReviewReason } from '../reviews/human-review.js';
 import { AddonReviewerFlags, ReviewNote } from '../reviews/review.entity.js';
 import { ReviewAction } from '../reviews/review.enums.js';
-import { readZip, type ZipLimits, type ZipMember } from '../signing/package/zip.js';
+import { readZip, type ZipLimits, type ZipMember } from '../archive/zip.js';
 import type { Storage } from '../storage/storage.port.js';
 import { LookalikeNames } from './lookalike-names.js';
 import { Scanner, ScannerAction, ScannerResult, ScannerRule, type ScannerMatch } from './scanner.entity.js';

@@ -21,7 +21,7 @@ import type { ServiceJobs } from '../jobs/service-jobs.js';
 import type { Mailer } from '../mail/mailer.port.js';
 import { mails } from '../mail/templates.js';
 import type { Storage } from '../storage/storage.port.js';
-import { PackageError } from './package/package.errors.js';
+import { PackageError, isPackageRefusal } from './package/package.errors.js';
 import { checkVersion, parsePackage, type PackageLimits } from './package/parse.js';
 import { rewritePackageVersion } from './package/rollback-package.js';
 import { createVersionFromUpload } from './version-from-upload.js';
@@ -195,7 +195,7 @@ export class RollbackService {
     const storageKey = `uploads/${uuid.slice(0, 2)}/${uuid}.xpi`;
     const bytes = await this.withLocal(key, (path) => rewritePackageVersion(path, version, this.limits)).catch(
       (error: unknown) => {
-        throw error instanceof PackageError ? refuse(error.message) : error;
+        throw isPackageRefusal(error) ? refuse(error.message) : error;
       },
     );
     await this.files.put(storageKey, bytes);
@@ -224,7 +224,7 @@ export class RollbackService {
       return { upload, pkg };
     } catch (error) {
       await this.files.delete(storageKey);
-      if (error instanceof PackageError) throw refuse(error.message);
+      if (isPackageRefusal(error)) throw refuse(error.message);
       throw error;
     }
   }

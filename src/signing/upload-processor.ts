@@ -13,9 +13,9 @@ import type { PackageScan, ScannersService } from '../scanners/scanners.service.
 import type { Storage } from '../storage/storage.port.js';
 import type { AddonSigner } from './crypto/index.js';
 import { signedFileHash } from './crypto/digest.js';
-import { PackageError } from './package/package.errors.js';
+import { isPackageRefusal } from './package/package.errors.js';
 import { parsePackageFiles, type PackageLimits } from './package/parse.js';
-import { readZip, type ZipMember } from './package/zip.js';
+import { readZip, type ZipMember } from '../archive/zip.js';
 import { FileUpload } from './upload.entity.js';
 import type { DetectedType, InjectedMessage, ValidationResults } from './validation/results.js';
 import { crashResults } from './validation/results.js';
@@ -108,7 +108,7 @@ export class UploadProcessor {
     try {
       return { storageKey: upload.storageKey, files: await readZip(path, this.limits) };
     } catch (error) {
-      if (!(error instanceof PackageError)) throw error;
+      if (!isPackageRefusal(error)) throw error;
       this.logger.error({ upload: upload.uuid, err: error }, 'stored upload no longer reads');
       return null;
     }
@@ -181,7 +181,7 @@ export class UploadProcessor {
     try {
       pkg = await parsePackageFiles(read.files, { limits: this.limits });
     } catch (error) {
-      if (!(error instanceof PackageError)) throw error;
+      if (!isPackageRefusal(error)) throw error;
       this.logger.error({ upload: upload.uuid, err: error }, 'stored upload no longer parses');
       return null;
     }

@@ -14,7 +14,7 @@ import type { ServiceJobs } from '../jobs/service-jobs.js';
 import type { Storage } from '../storage/storage.port.js';
 import { SubmissionPolicy, type UploadNames } from './submission.policy.js';
 import { submissionListing, type SubmissionMetadata } from './submission.listing.js';
-import { PackageError } from './package/package.errors.js';
+import { isPackageRefusal } from './package/package.errors.js';
 import { parsePackage, type PackageLimits, type ParsedPackage } from './package/parse.js';
 import { signingErrors } from './signing.errors.js';
 import { submissionErrors } from './submission.errors.js';
@@ -326,7 +326,7 @@ export class UploadsService {
     try {
       return await parsePackage(path, { limits: this.limits, browserName: this.names.browserName });
     } catch (error) {
-      if (error instanceof PackageError) throw errors.badRequest(error.message);
+      if (isPackageRefusal(error)) throw errors.badRequest(error.message);
       throw error;
     }
   }

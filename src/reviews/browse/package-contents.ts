@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AddonFile } from '../../catalogue/version.entity.js';
 import { errors } from '../../core/errors.js';
 import { Slots } from '../../core/slots.js';
-import { PackageError } from '../../signing/package/package.errors.js';
+import { ArchiveError } from '../../archive/archive.errors.js';
 import {
   digestZip,
   inflateMember,
@@ -12,7 +12,7 @@ import {
   type MemberLocation,
   type ZipDigest,
   type ZipLimits,
-} from '../../signing/package/zip.js';
+} from '../../archive/zip.js';
 import type { Storage } from '../../storage/storage.port.js';
 import { PackageContents, PackageFileDiff, type PackageEntry } from './contents.entity.js';
 import { diffFile, diffWithoutLines, type DiffLimits, type FileDiff, type FileStatus } from './file-diff.js';
@@ -133,7 +133,7 @@ export class PackageContentsStore {
     try {
       return await inflateMember(entry.path, compressed, at, this.limits);
     } catch (error) {
-      if (error instanceof PackageError) throw errors.notFound('File not found');
+      if (error instanceof ArchiveError) throw errors.notFound('File not found');
       throw error;
     }
   }
@@ -193,7 +193,7 @@ export class PackageContentsStore {
       return await use(local.path);
     } catch (error) {
       // The package passed these checks at upload; a refusal now means the stored bytes changed.
-      if (error instanceof PackageError) throw errors.notFound('File not found');
+      if (error instanceof ArchiveError) throw errors.notFound('File not found');
       throw error;
     } finally {
       await local.release();

@@ -1,19 +1,12 @@
+import { ArchiveError } from '../../archive/archive.errors.js';
+
 /**
- * Why an uploaded package was refused. `message` is the user-facing text: the original service's
- * wording where it had one (the signing API answers `{"error": message}`), otherwise our own.
+ * Why an uploaded package was refused for what it holds (its manifest, guid, version, size as a
+ * theme); refusals of the archive itself are `ArchiveError`s (src/archive). `message` is the
+ * user-facing text: the original service's wording where it had one (the signing API answers
+ * `{"error": message}`), otherwise our own.
  */
 export const PackageErrorReason = {
-  INVALID_ARCHIVE: 'INVALID_ARCHIVE',
-  INVALID_FILE_NAME: 'INVALID_FILE_NAME',
-  DUPLICATE_FILE_NAME: 'DUPLICATE_FILE_NAME',
-  SYMLINK: 'SYMLINK',
-  SPECIAL_FILE: 'SPECIAL_FILE',
-  ENCRYPTED_FILE: 'ENCRYPTED_FILE',
-  UNSUPPORTED_COMPRESSION: 'UNSUPPORTED_COMPRESSION',
-  TOO_MANY_FILES: 'TOO_MANY_FILES',
-  FILE_TOO_LARGE: 'FILE_TOO_LARGE',
-  TOTAL_TOO_LARGE: 'TOTAL_TOO_LARGE',
-  COMPRESSION_RATIO: 'COMPRESSION_RATIO',
   NO_MANIFEST: 'NO_MANIFEST',
   LEGACY_PACKAGE: 'LEGACY_PACKAGE',
   INVALID_MANIFEST: 'INVALID_MANIFEST',
@@ -28,7 +21,7 @@ export const PackageErrorReason = {
 } as const;
 export type PackageErrorReason = (typeof PackageErrorReason)[keyof typeof PackageErrorReason];
 
-/** A package the service refuses; never a bug or an I/O failure of our own. */
+/** A package the service refuses for its contents; never a bug or an I/O failure of our own. */
 export class PackageError extends Error {
   readonly reason: PackageErrorReason;
 
@@ -39,6 +32,14 @@ export class PackageError extends Error {
   }
 }
 
+/**
+ * Whether an error is a refusal of the package: of its archive (`ArchiveError`) or of its contents
+ * (`PackageError`). Both are the uploader's fault and carry the message the signing API answers.
+ */
+export function isPackageRefusal(error: unknown): error is PackageError | ArchiveError {
+  return error instanceof PackageError || error instanceof ArchiveError;
+}
+
 const R = PackageErrorReason;
 
 /** Sizes the way the original formats them: 7 MiB is "7.0 MB". */
@@ -47,21 +48,6 @@ export function formatMegabytes(bytes: number): string {
 }
 
 export const packageErrors = {
-  invalidArchive: () => new PackageError(R.INVALID_ARCHIVE, 'Invalid archive.'),
-  invalidFileName: (name: string) => new PackageError(R.INVALID_FILE_NAME, `Invalid file name in archive: ${name}`),
-  duplicateFileName: (name: string) =>
-    new PackageError(R.DUPLICATE_FILE_NAME, `Duplicate file name in archive: ${name}`),
-  symlink: (name: string) => new PackageError(R.SYMLINK, `Symbolic links are not allowed in archive: ${name}`),
-  specialFile: (name: string) => new PackageError(R.SPECIAL_FILE, `Unsupported file type in archive: ${name}`),
-  encryptedFile: (name: string) =>
-    new PackageError(R.ENCRYPTED_FILE, `Encrypted files are not allowed in archive: ${name}`),
-  unsupportedCompression: (name: string) =>
-    new PackageError(R.UNSUPPORTED_COMPRESSION, `Unsupported compression method in archive: ${name}`),
-  tooManyFiles: (limit: number) => new PackageError(R.TOO_MANY_FILES, `Archive contains more than ${limit} files.`),
-  fileTooLarge: (name: string) => new PackageError(R.FILE_TOO_LARGE, `File exceeding size limit in archive: ${name}`),
-  totalTooLarge: () => new PackageError(R.TOTAL_TOO_LARGE, 'Uncompressed size is too large'),
-  compressionRatio: (name: string) =>
-    new PackageError(R.COMPRESSION_RATIO, `Suspicious compression ratio in archive: ${name}`),
   noManifest: () => new PackageError(R.NO_MANIFEST, 'No install.rdf or manifest.json found'),
   legacyPackage: (browserName: string) =>
     new PackageError(R.LEGACY_PACKAGE, `Legacy extensions are no longer supported in ${browserName}.`),

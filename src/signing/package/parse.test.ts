@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AddonType } from '../../catalogue/catalogue.enums.js';
 import { buildZip, writeFixture, zipFiles } from './__tests__/zip-builder.js';
-import { PackageError } from './package.errors.js';
+import { isPackageRefusal } from './package.errors.js';
 import { type ParseOptions, parsePackage } from './parse.js';
 
 const MiB = 1024 * 1024;
@@ -41,8 +41,8 @@ async function refusalOf(path: Promise<string>, options?: ParseOptions): Promise
     () => null,
     (caught: unknown) => caught,
   );
-  expect(error).toBeInstanceOf(PackageError);
-  return (error as PackageError).message;
+  expect(isPackageRefusal(error)).toBe(true);
+  return (error as Error).message;
 }
 
 describe('parsePackage', () => {

@@ -19,6 +19,7 @@ import {
   stringOrNull,
   targetLocale,
 } from './manifest.js';
+import { archiveErrors } from '../../archive/archive.errors.js';
 import { packageErrors } from './package.errors.js';
 import {
   DEFAULT_ZIP_LIMITS,
@@ -27,7 +28,7 @@ import {
   type ZipLimits,
   type ZipMember,
   inspectZip,
-} from './zip.js';
+} from '../../archive/zip.js';
 
 export interface PackageLimits extends ZipLimits {
   /** Static themes, all files decompressed (compat: 7 MiB). */
@@ -184,7 +185,7 @@ export function parsePackageFiles(files: readonly ZipMember[], options: ParseOpt
     has: (name) => byName.has(name),
     read: async (name) => {
       const data = byName.get(name);
-      if (data && data.length > limits.maxReadSize) throw packageErrors.fileTooLarge(name);
+      if (data && data.length > limits.maxReadSize) throw archiveErrors.fileTooLarge(name);
       return data ?? null;
     },
   };

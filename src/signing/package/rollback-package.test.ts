@@ -2,9 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeFixture, zipFiles } from './__tests__/zip-builder.js';
+import { ArchiveError } from '../../archive/archive.errors.js';
 import { PackageError } from './package.errors.js';
 import { rewritePackageVersion } from './rollback-package.js';
-import { readZip } from './zip.js';
+import { readZip } from '../../archive/zip.js';
 
 let dir: string;
 let counter = 0;
@@ -58,6 +59,6 @@ describe('rewritePackageVersion', () => {
     const array = await fixture({ 'manifest.json': '[1]' });
     await expect(rewritePackageVersion(array, '1.2')).rejects.toThrow('Could not parse the manifest file.');
     const big = await fixture({ 'manifest.json': '{}', 'big.bin': Buffer.alloc(4096) });
-    await expect(rewritePackageVersion(big, '1.2', { maxEntrySize: 1024 })).rejects.toThrow(PackageError);
+    await expect(rewritePackageVersion(big, '1.2', { maxEntrySize: 1024 })).rejects.toThrow(ArchiveError);
   });
 });

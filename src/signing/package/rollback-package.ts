@@ -3,7 +3,7 @@ import { ZipFile } from 'yazl';
 import { isSignatureFile } from '../crypto/sign-package.js';
 import { parseJsonWithComments } from './manifest.js';
 import { packageErrors } from './package.errors.js';
-import { readZip, type ZipLimits } from './zip.js';
+import { readZip, type ZipLimits } from '../../archive/zip.js';
 
 const MANIFEST = 'manifest.json';
 

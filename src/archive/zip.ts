@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ZipFile } from 'yauzl';
-import { packageErrors } from './package.errors.js';
+import { archiveErrors } from './archive.errors.js';
 import { fileMembers, inflate, listMemberStarts, listMembers, withZip } from './zip.archive.js';
 import type { CheckedEntry } from './zip.entries.js';
 import { SizeMeter, resolveLimits, type ZipLimits } from './zip.limits.js';
@@ -10,10 +10,10 @@ export { DEFAULT_ZIP_LIMITS, type ZipLimits } from './zip.limits.js';
 export { inflateMember, inflateMemberStream, type MemberLocation } from './zip.location.js';
 
 /*
- * Reading an uploaded package: the whole archive (readZip), its sizes and small files (inspectZip),
- * every file's digest (digestZip) or one file (readZipMember), each under the limits
- * (zip.limits.ts) through the archive reader (zip.archive.ts); a member read again from where its
- * bytes are is in zip.location.ts.
+ * Reading a zip archive (an uploaded package): the whole archive (readZip), its sizes and small
+ * files (inspectZip), every file's digest (digestZip) or one file (readZipMember), each under the
+ * limits (zip.limits.ts) through the archive reader (zip.archive.ts); a member read again from
+ * where its bytes are is in zip.location.ts. Refusals are `ArchiveError`s (archive.errors.ts).
  */
 
 export interface ZipFileInfo {
@@ -58,7 +58,7 @@ export async function readZip(path: string, limits: Partial<ZipLimits> = {}): Pr
 function readSmallFile(zip: ZipFile, member: CheckedEntry, maxReadSize: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   return inflate(zip, member, (chunk, { size }) => {
-    if (size > maxReadSize) throw packageErrors.fileTooLarge(member.name);
+    if (size > maxReadSize) throw archiveErrors.fileTooLarge(member.name);
     chunks.push(chunk);
   }).then((size) => Buffer.concat(chunks, size));
 }
@@ -165,7 +165,7 @@ export async function readZipMember(
     const chunks: Buffer[] = [];
     const size = await inflate(zip, member, (chunk, progress) => {
       meter.add(member, chunk.length, progress);
-      if (progress.size > resolved.maxReadSize) throw packageErrors.fileTooLarge(member.name);
+      if (progress.size > resolved.maxReadSize) throw archiveErrors.fileTooLarge(member.name);
       chunks.push(chunk);
     });
     return Buffer.concat(chunks, size);

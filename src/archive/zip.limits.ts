@@ -1,4 +1,4 @@
-import { packageErrors } from './package.errors.js';
+import { archiveErrors } from './archive.errors.js';
 import type { CheckedEntry } from './zip.entries.js';
 
 const MiB = 1024 * 1024;
@@ -51,11 +51,11 @@ export class SizeMeter {
 
   add(member: CheckedEntry, chunkLength: number, { size, compressed }: Progress): void {
     this.total += chunkLength;
-    if (size > this.limits.maxEntrySize) throw packageErrors.fileTooLarge(member.name);
-    if (this.total > this.limits.maxTotalSize) throw packageErrors.totalTooLarge();
+    if (size > this.limits.maxEntrySize) throw archiveErrors.fileTooLarge(member.name);
+    if (this.total > this.limits.maxTotalSize) throw archiveErrors.totalTooLarge();
     const { maxCompressionRatio, compressionRatioFrom } = this.limits;
     if (size > compressionRatioFrom && size > maxCompressionRatio * compressed) {
-      throw packageErrors.compressionRatio(member.name);
+      throw archiveErrors.compressionRatio(member.name);
     }
   }
 }

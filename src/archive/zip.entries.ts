@@ -1,5 +1,5 @@
 import yauzl, { type Entry } from 'yauzl';
-import { packageErrors } from './package.errors.js';
+import { archiveErrors } from './archive.errors.js';
 
 /** A central-directory entry that passed every metadata check. */
 export interface CheckedEntry {
@@ -52,14 +52,14 @@ function unixFileType(entry: Entry): number {
 
 function checkFileType(entry: Entry, name: string): void {
   const type = unixFileType(entry);
-  if (type === S_IFLNK) throw packageErrors.symlink(name);
-  if (type !== 0 && type !== S_IFREG && type !== S_IFDIR) throw packageErrors.specialFile(name);
+  if (type === S_IFLNK) throw archiveErrors.symlink(name);
+  if (type !== 0 && type !== S_IFREG && type !== S_IFDIR) throw archiveErrors.specialFile(name);
 }
 
 function checkEncoding(entry: Entry, name: string): void {
-  if (entry.isEncrypted()) throw packageErrors.encryptedFile(name);
+  if (entry.isEncrypted()) throw archiveErrors.encryptedFile(name);
   if (entry.compressionMethod !== STORED && entry.compressionMethod !== DEFLATED) {
-    throw packageErrors.unsupportedCompression(name);
+    throw archiveErrors.unsupportedCompression(name);
   }
 }
 
@@ -70,13 +70,13 @@ function checkEncoding(entry: Entry, name: string): void {
 export function checkEntry(entry: Entry, limits: EntryLimits): CheckedEntry {
   const name = decodeEntryName(entry);
   if (entry.fileNameLength > limits.maxNameLength || !isSafeEntryName(name)) {
-    throw packageErrors.invalidFileName(name);
+    throw archiveErrors.invalidFileName(name);
   }
   checkFileType(entry, name);
   checkEncoding(entry, name);
   const isDirectory = name.endsWith('/');
-  if (isDirectory && entry.uncompressedSize !== 0) throw packageErrors.invalidFileName(name);
-  if (entry.uncompressedSize > limits.maxEntrySize) throw packageErrors.fileTooLarge(name);
+  if (isDirectory && entry.uncompressedSize !== 0) throw archiveErrors.invalidFileName(name);
+  if (entry.uncompressedSize > limits.maxEntrySize) throw archiveErrors.fileTooLarge(name);
   return { entry, name, isDirectory };
 }
 

@@ -3,8 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { buildZip, deflatedZeros, type RawEntry, writeFixture, zipFiles } from './__tests__/zip-builder.js';
-import { PackageError } from './package.errors.js';
+import {
+  buildZip,
+  deflatedZeros,
+  type RawEntry,
+  writeFixture,
+  zipFiles,
+} from '../signing/package/__tests__/zip-builder.js';
+import { ArchiveError } from './archive.errors.js';
 import { digestZip, inflateMember, inflateMemberStream, inspectZip, readZip } from './zip.js';
 
 const MiB = 1024 * 1024;
@@ -24,8 +30,8 @@ async function refusal(promise: Promise<unknown>): Promise<string> {
     () => null,
     (caught: unknown) => caught,
   );
-  expect(error).toBeInstanceOf(PackageError);
-  return (error as PackageError).message;
+  expect(error).toBeInstanceOf(ArchiveError);
+  return (error as ArchiveError).message;
 }
 
 /** Both entry points must refuse a hostile archive the same way. */
@@ -184,7 +190,7 @@ describe('member locations (digestZip) and inflateMember', () => {
       await stream(compressed.subarray(0, compressed.length - 100)),
       await stream(compressed, { ...at, method: 12 }),
     ]) {
-      expect(outcome.error).toBeInstanceOf(PackageError);
+      expect(outcome.error).toBeInstanceOf(ArchiveError);
       expect(outcome.bytes.length).toBeLessThan(at.size);
     }
   });
@@ -297,7 +303,7 @@ describe('corrupt and non-zip input', () => {
 
   it('leaves system errors alone', async () => {
     const error: unknown = await readZip(join(dir, 'missing.zip')).catch((caught: unknown) => caught);
-    expect(error).not.toBeInstanceOf(PackageError);
+    expect(error).not.toBeInstanceOf(ArchiveError);
     expect((error as NodeJS.ErrnoException).code).toBe('ENOENT');
   });
 });

@@ -1,8 +1,8 @@
 import { Readable, pipeline } from 'node:stream';
 import { promisify } from 'node:util';
 import { crc32, createInflateRaw, inflateRaw } from 'node:zlib';
-import { packageErrors } from './package.errors.js';
-import { asPackageError, ignore } from './zip.archive.js';
+import { archiveErrors } from './archive.errors.js';
+import { asArchiveError, ignore } from './zip.archive.js';
 import { DEFLATED, STORED } from './zip.entries.js';
 import { resolveLimits, type ZipLimits } from './zip.limits.js';
 
@@ -34,22 +34,22 @@ export async function inflateMember(
   limits: Partial<ZipLimits> = {},
 ): Promise<Buffer> {
   const { maxReadSize } = resolveLimits(limits);
-  if (location.size > maxReadSize) throw packageErrors.fileTooLarge(name);
-  if (compressed.length !== location.compressedSize) throw packageErrors.invalidArchive();
+  if (location.size > maxReadSize) throw archiveErrors.fileTooLarge(name);
+  if (compressed.length !== location.compressedSize) throw archiveErrors.invalidArchive();
   let bytes: Buffer;
   if (location.method === DEFLATED) {
     try {
       // One byte over the recorded size is enough to tell a member that grew.
       bytes = await inflateRawAsync(compressed, { maxOutputLength: location.size + 1 });
     } catch {
-      throw packageErrors.invalidArchive();
+      throw archiveErrors.invalidArchive();
     }
   } else if (location.method === STORED) {
     bytes = compressed;
   } else {
-    throw packageErrors.invalidArchive();
+    throw archiveErrors.invalidArchive();
   }
-  if (bytes.length !== location.size || crc32(bytes) !== location.crc32) throw packageErrors.invalidArchive();
+  if (bytes.length !== location.size || crc32(bytes) !== location.crc32) throw archiveErrors.invalidArchive();
   return bytes;
 }
 
@@ -58,12 +58,12 @@ export async function inflateMember(
  * long) inflated chunk by chunk, so that memory does not grow with the member. The size and CRC-32
  * are counted as the bytes pass and checked at the end: a member that grows past its recorded
  * size fails at that byte, one that ends short or with another checksum fails before its last
- * chunk (the stream errors with `PackageError`; a consumer that already sent bytes can only cut
+ * chunk (the stream errors with `ArchiveError`; a consumer that already sent bytes can only cut
  * its answer, which then never has its full length).
  */
 export function inflateMemberStream(source: Readable, location: MemberLocation): Readable {
   async function* inflated(): AsyncGenerator<Buffer> {
-    if (location.method !== DEFLATED && location.method !== STORED) throw packageErrors.invalidArchive();
+    if (location.method !== DEFLATED && location.method !== STORED) throw archiveErrors.invalidArchive();
     const inflater = location.method === DEFLATED ? createInflateRaw() : null;
     if (inflater) pipeline(source, inflater, ignore);
     let size = 0;
@@ -74,18 +74,18 @@ export function inflateMemberStream(source: Readable, location: MemberLocation):
     try {
       for await (const chunk of (inflater ?? source) as AsyncIterable<Buffer>) {
         size += chunk.length;
-        if (size > location.size) throw packageErrors.invalidArchive();
+        if (size > location.size) throw archiveErrors.invalidArchive();
         checksum = crc32(chunk, checksum);
         if (held) yield held;
         held = chunk;
       }
     } catch (error) {
-      throw asPackageError(error);
+      throw asArchiveError(error);
     } finally {
       inflater?.destroy();
       source.destroy();
     }
-    if (size !== location.size || checksum !== location.crc32) throw packageErrors.invalidArchive();
+    if (size !== location.size || checksum !== location.crc32) throw archiveErrors.invalidArchive();
     if (held) yield held;
   }
   return Readable.from(inflated(), { objectMode: false });

@@ -1,7 +1,7 @@
 import { type Readable, pipeline } from 'node:stream';
 import { type InflateRaw, crc32, createInflateRaw } from 'node:zlib';
 import yauzl, { type Entry, type Options, type ZipFile } from 'yauzl';
-import { PackageError, packageErrors } from './package.errors.js';
+import { ArchiveError, archiveErrors } from './archive.errors.js';
 import { type ByteRange, type CheckedEntry, DEFLATED, checkEntry, hasOverlap } from './zip.entries.js';
 import type { Progress, ZipLimits } from './zip.limits.js';
 
@@ -27,18 +27,18 @@ export function ignore(): void {}
  * The uploader's fault unless the system failed us (ENOENT, EMFILE…): those stay our errors.
  * yauzl and zlib report malformed input as plain errors.
  */
-export function asPackageError(error: unknown): unknown {
-  if (error instanceof PackageError) return error;
+export function asArchiveError(error: unknown): unknown {
+  if (error instanceof ArchiveError) return error;
   // Duck-typed: errors from node core may come from another realm (test runners, vm).
   if (typeof error === 'object' && error !== null && 'syscall' in error) return error;
-  return packageErrors.invalidArchive();
+  return archiveErrors.invalidArchive();
 }
 
 async function guard<T>(operation: Promise<T>): Promise<T> {
   try {
     return await operation;
   } catch (error) {
-    throw asPackageError(error);
+    throw asArchiveError(error);
   }
 }
 
@@ -68,7 +68,7 @@ function nextEntry(zip: ZipFile): Promise<Entry | null> {
     };
     const onError = (error: Error): void => {
       detach();
-      reject(asPackageError(error));
+      reject(asArchiveError(error));
     };
     zip.on('entry', onEntry).on('end', onEnd).on('error', onError);
     zip.readEntry();
@@ -85,11 +85,11 @@ async function checkLocalHeaders(zip: ZipFile, members: readonly CheckedEntry[])
   for (const member of members) {
     const { entry } = member;
     const header = await guard(zip.readLocalFileHeaderPromise(entry));
-    if (!header.fileName.equals(entry.fileNameRaw)) throw packageErrors.invalidArchive();
+    if (!header.fileName.equals(entry.fileNameRaw)) throw archiveErrors.invalidArchive();
     ranges.push({ start: entry.relativeOffsetOfLocalHeader, end: header.fileDataStart + entry.compressedSize });
     starts.set(member, header.fileDataStart);
   }
-  if (hasOverlap(ranges)) throw packageErrors.invalidArchive();
+  if (hasOverlap(ranges)) throw archiveErrors.invalidArchive();
   return starts;
 }
 
@@ -100,12 +100,12 @@ export async function listMembers(zip: ZipFile, limits: ZipLimits): Promise<Chec
 
 /** `listMembers`, with where each member's data starts in the archive. */
 export async function listMemberStarts(zip: ZipFile, limits: ZipLimits): Promise<Map<CheckedEntry, number>> {
-  if (zip.entryCount > limits.maxEntries) throw packageErrors.tooManyFiles(limits.maxEntries);
+  if (zip.entryCount > limits.maxEntries) throw archiveErrors.tooManyFiles(limits.maxEntries);
   const members: CheckedEntry[] = [];
   const names = new Set<string>();
   for (let entry = await nextEntry(zip); entry; entry = await nextEntry(zip)) {
     const member = checkEntry(entry, limits);
-    if (names.has(member.name)) throw packageErrors.duplicateFileName(member.name);
+    if (names.has(member.name)) throw archiveErrors.duplicateFileName(member.name);
     names.add(member.name);
     members.push(member);
   }
@@ -144,17 +144,17 @@ export async function inflate(zip: ZipFile, member: CheckedEntry, onChunk: Chunk
   try {
     for await (const chunk of (inflater ?? raw) as AsyncIterable<Buffer>) {
       size += chunk.length;
-      if (size > entry.uncompressedSize) throw packageErrors.invalidArchive();
+      if (size > entry.uncompressedSize) throw archiveErrors.invalidArchive();
       checksum = crc32(chunk, checksum);
       onChunk(chunk, { size, compressed: inflater ? inflater.bytesWritten : size });
     }
   } catch (error) {
-    throw asPackageError(error);
+    throw asArchiveError(error);
   } finally {
     inflater?.destroy();
     raw.destroy();
   }
-  if (size !== entry.uncompressedSize || checksum !== entry.crc32) throw packageErrors.invalidArchive();
+  if (size !== entry.uncompressedSize || checksum !== entry.crc32) throw archiveErrors.invalidArchive();
   return size;
 }
 
