@@ -2,6 +2,8 @@ import type { Platform } from '../core/module.js';
 import type { AccountsServices } from '../accounts/services.js';
 import type { CatalogueServices } from '../catalogue/services.js';
 import { DEFAULT_ZIP_LIMITS } from '../archive/zip.js';
+import { Hooks } from '../core/hooks.js';
+import type { ReviewHooks } from './review.hooks.js';
 import { ReviewFlagsService } from './review-flags.service.js';
 import { ReviewsService } from './reviews.service.js';
 import { ReviewMaterialAccess } from './review-material-access.js';
@@ -16,6 +18,7 @@ export function createReviewsServices(
   { config, jobs, files, mailer, siteUrl, siteHost }: Platform,
   { accounts, catalogue }: { readonly accounts: AccountsServices; readonly catalogue: CatalogueServices },
 ) {
+  const reviewHooks = new Hooks<ReviewHooks>('reviews');
   const reviewFlags = new ReviewFlagsService(catalogue.catalogue);
   const reviewMaterialAccess = new ReviewMaterialAccess(catalogue.catalogue);
   const draftComments = new DraftCommentsService(reviewMaterialAccess);
@@ -56,7 +59,9 @@ export function createReviewsServices(
         concurrentReads: config.BROWSE_CONCURRENT_READS,
       }),
       { contentMax: config.BROWSE_CONTENT_MAX_KB * 1024 },
+      reviewHooks,
     ),
+    reviewHooks,
     /** A note's author, as the caller may see them. */
     accounts: accounts.accounts,
   };

@@ -10,6 +10,7 @@ import { LazySigningTools } from './lazy-signing-tools.js';
 import { UploadsService } from './uploads.service.js';
 import { VersionSourceService } from './source.service.js';
 import { RollbackService } from './rollback.service.js';
+import { uploadValidations } from './upload-validations.js';
 
 /** The signing module's services, from the platform and the modules it depends on. */
 export function createSigningServices(
@@ -29,6 +30,7 @@ export function createSigningServices(
   const { config, db, files, jobs, keyring, logger, mailer, siteUrl } = platform;
   const { lifecycle } = catalogue;
   const signingTools = new LazySigningTools(config, keyring.box('signing-ca'), logger);
+  reviews.reviewHooks.provide(uploadValidations);
   const uploads = new UploadsService(
     files,
     jobs,

@@ -6,8 +6,8 @@ import { AddonFile, Version } from '../../catalogue/version.entity.js';
 import { foundVersionsFilter } from '../../catalogue/version-access.js';
 import type { RequestContext } from '../../core/context.js';
 import { errors } from '../../core/errors.js';
-import { FileUpload } from '../../signing/upload.entity.js';
-import type { ValidationResults } from '../../signing/validation/results.js';
+import type { Hooks } from '../../core/hooks.js';
+import type { ReviewHooks, UploadValidation } from '../review.hooks.js';
 import { readFileValidation, type ReviewMaterialAccess } from '../review-material-access.js';
 import { browseUrls } from './browse.urls.js';
 import type { PackageEntry } from './contents.entity.js';
@@ -69,13 +69,15 @@ const MAX_PATH = 1024;
 /**
  * Reviewers browsing and comparing the files of versions (docs/compat-notes.md §4.5): who may is
  * `ReviewMaterialAccess`'s rule (reviewers of the version's channel, the add-on's authors); the
- * contents come from `PackageContentsStore`.
+ * contents come from `PackageContentsStore`, the uploads' validations from the module that stores
+ * uploads (`ReviewHooks`).
  */
 export class VersionBrowseService {
   constructor(
     private readonly access: ReviewMaterialAccess,
     private readonly store: PackageContentsStore,
     private readonly settings: BrowseSettings,
+    private readonly hooks: Hooks<ReviewHooks>,
   ) {}
 
   /** The add-on's versions, newest first; unlisted ones for unlisted reviewers and authors only. */
@@ -212,29 +214,21 @@ export class VersionBrowseService {
    * (`readFileValidation`: unlisted needs Addons:ReviewUnlisted, listed a reviewer of the add-on's
    * type; 403); no validation: 404.
    */
-  async fileValidation(ctx: RequestContext, addonIdentifier: string, fileId: number): Promise<ValidationResults> {
+  async fileValidation(ctx: RequestContext, addonIdentifier: string, fileId: number): Promise<UploadValidation> {
     const addon = await this.access.addon(ctx, addonIdentifier);
     const file = Number.isSafeInteger(fileId)
       ? await ctx.em.findOne(AddonFile, { id: fileId, version: { addon: addon.id } }, { populate: ['version'] })
       : null;
     if (!file) throw errors.notFound();
     readFileValidation(ctx, addon, file.version.channel);
-    const upload = await ctx.em.findOne(
-      FileUpload,
-      { createdVersion: file.version.id, validation: { $ne: null } },
-      { fields: ['validation'], orderBy: { created: 'desc' } },
-    );
-    if (!upload?.validation) throw errors.notFound();
-    return upload.validation;
+    const validation = (await this.hooks.steps.versionValidation?.(ctx.em, file.version.id)) ?? null;
+    if (!validation) throw errors.notFound();
+    return validation;
   }
 
   /** The version's validation: its upload (when validated) and the linter's unknown minified files. */
   private async validation(ctx: RequestContext, version: Version) {
-    const upload = await ctx.em.findOne(
-      FileUpload,
-      { createdVersion: version.id },
-      { fields: ['uuid', 'validation'], orderBy: { created: 'desc' } },
-    );
+    const upload = (await this.hooks.steps.versionUpload?.(ctx.em, version.id)) ?? null;
     const validation = upload?.validation ?? null;
     const minified = new Set<string>(validation?.metadata?.unknownMinifiedFiles ?? []);
     return { upload: validation ? upload!.uuid : null, minified };
