@@ -7,8 +7,7 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
-import type { AuthScheme } from '../src/auth/authenticator.js';
-import { operationSchemes } from '../src/auth/credentials.js';
+import { operationSchemes, type AuthScheme } from '../src/access/credentials.js';
 import { compileOperation, type CompiledOperation } from '../src/graphql/jit.js';
 import type { ApiVersion } from './gates.js';
 import type { AnyRouteDefinition, RouteDefinition } from './route.js';

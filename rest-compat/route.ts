@@ -1,4 +1,4 @@
-import type { AuthScheme } from '../src/auth/authenticator.js';
+import type { AuthScheme } from '../src/access/credentials.js';
 import type { Translations } from '../src/core/i18n/translations.js';
 import type { PartsDefinition } from './parts.js';
 

@@ -54,7 +54,8 @@ export function violations(files, folder, root = ROOT) {
 
 /**
  * The platform folders, below the domains: ports and what every domain may use (src/migrations is
- * the ordered list the database port applies; src/archive reads zip archives under limits).
+ * the ordered list the database port applies; src/archive reads zip archives under limits; src/access
+ * is how operations declare the credentials and requirements they accept, enforced by the executor).
  */
 export const PLATFORM = [
   'core',
@@ -67,6 +68,7 @@ export const PLATFORM = [
   'ops',
   'migrations',
   'archive',
+  'access',
 ].map((name) => `src/${name}`);
 
 /**

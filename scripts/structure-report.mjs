@@ -12,7 +12,8 @@
 //   folder being the importing file's and the target's directory (src/catalogue/lifecycle is a
 //   folder of its own; an import within one directory is no arrow). Each folder lies in a layer:
 //     0. platform: src/core, src/db, src/events, src/jobs, src/storage, src/mail, src/graphql,
-//        src/ops, src/archive (and src/migrations, the ordered list the database port applies);
+//        src/ops, src/archive, src/access (and src/migrations, the ordered list the database port
+//        applies);
 //     1. the domains, ordered as the composition lists them (src/modules.ts, then src/domains.ts
 //        for any domain it does not list; in each, the order of the names' first use after the
 //        imports);

@@ -1,5 +1,5 @@
 import type { GraphQLObjectType } from 'graphql';
-import { Permission } from '../src/auth/permissions.js';
+import { Permission } from '../src/access/permissions.js';
 import {
   PUBLIC,
   SECOND_FACTOR,
@@ -9,9 +9,9 @@ import {
   fieldRequirement,
   objectRule,
   requirement,
-} from '../src/auth/requirements.js';
+} from '../src/access/requirements.js';
 import { buildAppSchema } from '../src/modules.js';
-import { defineObjectRule, definedObjectRules, runAudited } from '../src/auth/object-rules.js';
+import { defineObjectRule, definedObjectRules, runAudited } from '../src/access/object-rules.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { call, caller, type Caller } from './helpers/ratings.js';
 

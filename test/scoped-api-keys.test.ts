@@ -7,8 +7,8 @@
 import type { GraphQLObjectType } from 'graphql';
 import { User } from '../src/accounts/user.entity.js';
 import { signJwt } from '../src/auth/jwt.js';
-import { declaredSchemes } from '../src/auth/credentials.js';
-import { KEY_OPERATIONS, fieldKeyScope } from '../src/auth/key-scopes.js';
+import { declaredSchemes } from '../src/access/credentials.js';
+import { KEY_OPERATIONS, fieldKeyScope } from '../src/access/key-scopes.js';
 import { buildAppSchema } from '../src/modules.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { keyCaller, type KeyCaller } from './helpers/callers.js';

@@ -1,7 +1,7 @@
 import { Kind, parse, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type ts from 'typescript';
-import { operationSchemes, rootFieldNames } from '../../src/auth/credentials.js';
-import { fieldRequirement } from '../../src/auth/requirements.js';
+import { operationSchemes, rootFieldNames } from '../../src/access/credentials.js';
+import { fieldRequirement } from '../../src/access/requirements.js';
 import type { AnyRouteDefinition } from '../../rest-compat/route.js';
 import { hoistRepeated } from './hoist.js';
 import { readRouteTypes, type RouteSource, type RouteTypes } from './route-types.js';

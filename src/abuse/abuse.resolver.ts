@@ -1,6 +1,6 @@
 import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { Accepts } from '../auth/credentials.js';
-import { KeyOperation, KeyScope } from '../auth/key-scopes.js';
+import { Accepts } from '../access/credentials.js';
+import { KeyOperation, KeyScope } from '../access/key-scopes.js';
 import type { RequestContext } from '../core/context.js';
 import { PageArgs } from '../graphql/pagination.js';
 import type { AbuseServices } from './services.js';
@@ -17,7 +17,7 @@ import {
   RatingAbuseReportInput,
   UserAbuseReportInput,
 } from './abuse.types.js';
-import { Requires, PUBLIC, anyOf } from '../auth/requirements.js';
+import { Requires, PUBLIC, anyOf } from '../access/requirements.js';
 import { OwnTransactions } from '../graphql/transactions.js';
 import { ABUSE_MODERATOR_PERMISSIONS } from './abuse.service.js';
 

@@ -2,7 +2,7 @@ import { raw } from '@mikro-orm/core';
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import { User } from '../accounts/user.entity.js';
-import { Permission } from '../auth/permissions.js';
+import { Permission } from '../access/permissions.js';
 import { AddonStatus } from '../catalogue/catalogue.enums.js';
 import { looksLikeGuid, type CatalogueService } from '../catalogue/catalogue.service.js';
 import type { AddonLifecycle } from '../catalogue/lifecycle/lifecycle.service.js';

@@ -1,6 +1,6 @@
-import { defineObjectRule } from '../auth/object-rules.js';
+import { defineObjectRule } from '../access/object-rules.js';
 import { jwtMessages } from '../auth/jwt.js';
-import { Permission } from '../auth/permissions.js';
+import { Permission } from '../access/permissions.js';
 import { AddonStatus } from '../catalogue/catalogue.enums.js';
 import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';

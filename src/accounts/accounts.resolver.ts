@@ -1,7 +1,7 @@
 import GraphQLUpload from 'graphql-upload/GraphQLUpload.mjs';
 import { receiveUpload } from '../core/multipart.js';
-import { Accepts } from '../auth/credentials.js';
-import { KeyOperation, KeyScope } from '../auth/key-scopes.js';
+import { Accepts } from '../access/credentials.js';
+import { KeyOperation, KeyScope } from '../access/key-scopes.js';
 import type { FileUpload as UploadedFile } from 'graphql-upload/processRequest.mjs';
 import { Arg, Args, Ctx, Float, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../core/context.js';
@@ -23,7 +23,7 @@ import {
 } from './accounts.types.js';
 import { User } from './user.entity.js';
 import { DeveloperAgreementInputType, DeveloperAgreementType } from './developer-agreement.types.js';
-import { Requires, SIGN_IN, anyOf, objectRule, SECOND_FACTOR } from '../auth/requirements.js';
+import { Requires, SIGN_IN, anyOf, objectRule, SECOND_FACTOR } from '../access/requirements.js';
 import {
   developerAgreement,
   editAccount,
@@ -32,7 +32,7 @@ import {
   superCreateAccounts,
   viewAccount,
 } from './accounts.access.js';
-import { Permission } from '../auth/permissions.js';
+import { Permission } from '../access/permissions.js';
 
 @Resolver(() => UserType)
 export class AccountsResolver {

@@ -1,5 +1,5 @@
 import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import { Requires, SIGN_IN, objectRule, SECOND_FACTOR } from '../auth/requirements.js';
+import { Requires, SIGN_IN, objectRule, SECOND_FACTOR } from '../access/requirements.js';
 import { developerAgreement, keyAddons, manageKeys } from './accounts.access.js';
 import type { RequestContext } from '../core/context.js';
 import type { AccountsServices } from './services.js';

@@ -1,6 +1,6 @@
 import type { ApiKey } from '../auth/api-key.entity.js';
 import type { ApiKeysService, IssuedApiKey } from '../auth/api-keys.service.js';
-import { KEY_OPERATIONS, isKeyOperation, type KeyOperation } from '../auth/key-scopes.js';
+import { KEY_OPERATIONS, isKeyOperation, type KeyOperation } from '../access/key-scopes.js';
 import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
 import { FieldErrorCollector } from '../core/field-errors.js';
@@ -43,7 +43,7 @@ export const scopedKeyMessages = {
 } as const;
 
 /**
- * Scoped, expiring API keys made by their owner (src/auth/key-scopes.ts): listed, created (the
+ * Scoped, expiring API keys made by their owner (src/access/key-scopes.ts): listed, created (the
  * secret is answered once) and revoked through a browser session only, so a key never mints keys.
  * The user's default key keeps its own issue/revoke flow (AccountsService.issueApiKey).
  */

@@ -1,6 +1,6 @@
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import type { ApiKeyKind } from '../auth/api-key.entity.js';
-import { KeyOperation } from '../auth/key-scopes.js';
+import { KeyOperation } from '../access/key-scopes.js';
 
 registerEnumType(KeyOperation, {
   name: 'KeyOperation',

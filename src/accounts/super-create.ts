@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { SessionsService } from '../auth/sessions.service.js';
-import { Permission } from '../auth/permissions.js';
+import { Permission } from '../access/permissions.js';
 import type { RequestContext } from '../core/context.js';
 import { AppError, ErrorCode, errors } from '../core/errors.js';
 import { FieldErrorCollector } from '../core/field-errors.js';

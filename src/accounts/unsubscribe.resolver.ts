@@ -1,5 +1,5 @@
 import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
-import { PUBLIC, Requires } from '../auth/requirements.js';
+import { PUBLIC, Requires } from '../access/requirements.js';
 import type { RequestContext } from '../core/context.js';
 import type { AccountsServices } from './services.js';
 import { NotificationSettingType } from './accounts.types.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { isValidRule } from '../auth/permissions.js';
+import { isValidRule } from '../access/permissions.js';
 import { isEmailAddress } from '../core/email.js';
 import { FieldErrorCollector } from '../core/field-errors.js';
 import { fieldMessages } from '../core/messages.js';

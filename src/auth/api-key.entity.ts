@@ -15,7 +15,7 @@ export type ApiKeyKind = 'default' | 'scoped' | 'trusted-publishing';
  * (AES-256-GCM under a key derived from SECRET_KEY), so a database dump alone cannot sign tokens.
  * At most one active `default` key per user; revoked keys have `isActive = null` and never
  * authenticate again. Scope: `scopeAddonIds` null means every add-on of the user; `scopeOperations`
- * null means every operation family (see src/auth/key-scopes.ts); an expired key authenticates no
+ * null means every operation family (see src/access/key-scopes.ts); an expired key authenticates no
  * more.
  */
 @Entity({ tableName: 'api_keys' })

@@ -85,7 +85,7 @@ export class ApiKeysService {
   }
 
   /**
-   * Issues a new key limited by `scope` (see src/auth/key-scopes.ts), beside the user's other keys.
+   * Issues a new key limited by `scope` (see src/access/key-scopes.ts), beside the user's other keys.
    * The caller has checked the scope's rules (names, add-ons the user authors, families, expiry).
    */
   async issueScoped(em: EntityManager, user: User, scope: KeyScopeInput): Promise<IssuedApiKey & { apiKey: ApiKey }> {

@@ -1,14 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { User } from '../accounts/user.entity.js';
+import type { AuthScheme } from '../access/credentials.js';
 import { errors } from '../core/errors.js';
 import type { ApiKeysService } from './api-keys.service.js';
-import { keyScopeMessages } from './key-scopes.js';
+import { keyScopeMessages } from '../access/key-scopes.js';
 import { JWT_LEEWAY_SECONDS, jwtMessages, verifyApiKeyJwt } from './jwt.js';
 import type { SessionsService } from './sessions.service.js';
 import { Viewer } from './viewer.js';
-
-/** `jwt`: API keys (`Authorization: JWT …`); `session`: internal tokens (`Bearer …` or `Session …`). */
-export type AuthScheme = 'jwt' | 'session';
 
 const PREFIXES: Record<string, AuthScheme> = { jwt: 'jwt', bearer: 'session', session: 'session' };
 

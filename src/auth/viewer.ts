@@ -1,10 +1,10 @@
 import type { User } from '../accounts/user.entity.js';
-import { hasPermission, type Permission } from './permissions.js';
+import { hasPermission, type Permission } from '../access/permissions.js';
 
 export type AuthMethod = 'jwt' | 'session';
 
 /**
- * The API key a JWT caller signed with, and what limits it (src/auth/key-scopes.ts): `addonIds`
+ * The API key a JWT caller signed with, and what limits it (src/access/key-scopes.ts): `addonIds`
  * null: every add-on of the user (and new ones); `operations` null: every operation family.
  */
 export interface ViewerKey {

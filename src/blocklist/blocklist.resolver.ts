@@ -1,5 +1,5 @@
 import { Arg, Args, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import { anyOf, PUBLIC, Requires } from '../auth/requirements.js';
+import { anyOf, PUBLIC, Requires } from '../access/requirements.js';
 import type { RequestContext } from '../core/context.js';
 import { PageArgs } from '../graphql/pagination.js';
 import type { BlocklistServices } from './services.js';

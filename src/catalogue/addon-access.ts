@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { keyScopeMessages } from '../auth/key-scopes.js';
-import { defineObjectRule } from '../auth/object-rules.js';
-import { Permission } from '../auth/permissions.js';
+import { keyScopeMessages } from '../access/key-scopes.js';
+import { defineObjectRule } from '../access/object-rules.js';
+import { Permission } from '../access/permissions.js';
 import type { Viewer } from '../auth/viewer.js';
 import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';

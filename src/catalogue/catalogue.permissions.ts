@@ -1,5 +1,5 @@
 import type { Viewer } from '../auth/viewer.js';
-import { Permission } from '../auth/permissions.js';
+import { Permission } from '../access/permissions.js';
 
 /** Any kind of reviewer of listed content. */
 export const LISTED_REVIEWER_PERMISSIONS = [

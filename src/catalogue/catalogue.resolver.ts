@@ -1,6 +1,6 @@
 import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
-import { Accepts } from '../auth/credentials.js';
-import { KeyOperation, KeyScope } from '../auth/key-scopes.js';
+import { Accepts } from '../access/credentials.js';
+import { KeyOperation, KeyScope } from '../access/key-scopes.js';
 import type { RequestContext } from '../core/context.js';
 import { PageArgs } from '../graphql/pagination.js';
 import { TranslationsScalar } from '../graphql/scalars.js';
@@ -29,7 +29,7 @@ import { AddonAuthorDetailType } from './listing.types.js';
 import { catalogueUrls } from './catalogue.urls.js';
 import { IconSizeArg, addonIconUrl } from './catalogue.summary.js';
 import { ADDONS_BY_ID_MAX } from './catalogue.service.js';
-import { Requires, PUBLIC, objectRule } from '../auth/requirements.js';
+import { Requires, PUBLIC, objectRule } from '../access/requirements.js';
 import { canSeeAddon } from './addon-access.js';
 import { Shared } from '../graphql/shared-answers.js';
 

@@ -7,11 +7,11 @@ import { TranslatedInputScalar } from '../graphql/scalars.js';
 import type { CatalogueServices } from './services.js';
 import { AddonObjectType, PreviewType } from './catalogue.types.js';
 import { AddonAuthorDetailType, AuthorRole, UpdateAddonListingInput } from './listing.types.js';
-import { Requires, SIGN_IN, objectRule } from '../auth/requirements.js';
+import { Requires, SIGN_IN, objectRule } from '../access/requirements.js';
 import { answerInvitation, editListing, manageAuthors } from './addon-access.js';
 import { ownAddon } from './lifecycle/lifecycle.policy.js';
-import { Accepts } from '../auth/credentials.js';
-import { KeyOperation, KeyScope } from '../auth/key-scopes.js';
+import { Accepts } from '../access/credentials.js';
+import { KeyOperation, KeyScope } from '../access/key-scopes.js';
 import { OwnTransactions } from '../graphql/transactions.js';
 
 /**

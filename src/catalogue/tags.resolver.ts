@@ -1,6 +1,6 @@
 import { Ctx, Query, Resolver } from 'type-graphql';
-import { Accepts } from '../auth/credentials.js';
-import { PUBLIC, Requires } from '../auth/requirements.js';
+import { Accepts } from '../access/credentials.js';
+import { PUBLIC, Requires } from '../access/requirements.js';
 import type { RequestContext } from '../core/context.js';
 import type { CatalogueServices } from './services.js';
 

@@ -15,8 +15,8 @@ import {
   type CollectionRecord,
   type CollectionRow,
 } from './collections.records.js';
-import { Permission } from '../auth/permissions.js';
-import { defineObjectRule } from '../auth/object-rules.js';
+import { Permission } from '../access/permissions.js';
+import { defineObjectRule } from '../access/object-rules.js';
 
 export interface CollectionsOptions {
   /** Username of the vendor's own account, whose collections curators manage. */

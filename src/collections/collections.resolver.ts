@@ -16,7 +16,7 @@ import {
   CollectionType,
 } from './collections.types.js';
 import { collectionUrl } from './collections.urls.js';
-import { Requires, SIGN_IN, objectRule } from '../auth/requirements.js';
+import { Requires, SIGN_IN, objectRule } from '../access/requirements.js';
 import {
   createCollection,
   editCollection,

@@ -2,8 +2,8 @@ import { Args, ArgsType, Ctx, Field, FieldResolver, Int, Query, Resolver, Root }
 import type { RequestContext } from '../core/context.js';
 import { PageArgs } from '../graphql/pagination.js';
 import type { CurationServices } from './services.js';
-import { Requires, anyOf } from '../auth/requirements.js';
-import { Permission } from '../auth/permissions.js';
+import { Requires, anyOf } from '../access/requirements.js';
+import { Permission } from '../access/permissions.js';
 import type { CurationLogEntry } from './curation-log.entity.js';
 import type { CurationSubject } from './curation-log.js';
 import { CurationLogEntryType, CurationLogPageType } from './curation-log.types.js';

@@ -1,6 +1,6 @@
 import { Arg, Ctx, Field, ObjectType, Query, Resolver, registerEnumType } from 'type-graphql';
-import { Accepts } from '../auth/credentials.js';
-import { PUBLIC, Requires } from '../auth/requirements.js';
+import { Accepts } from '../access/credentials.js';
+import { PUBLIC, Requires } from '../access/requirements.js';
 import { AddonObjectType } from '../catalogue/catalogue.types.js';
 import type { RequestContext } from '../core/context.js';
 import type { DiscoveryServices } from './services.js';

@@ -5,8 +5,8 @@ import type { RequestContext } from '../core/context.js';
 import type { DiscoveryServices } from './services.js';
 import { DiscoveryEdition, type DiscoveryItemView } from './discovery.service.js';
 import { DiscoveryItemInputType, DiscoveryItemType } from './discovery.types.js';
-import { Requires, PUBLIC, anyOf } from '../auth/requirements.js';
-import { Permission } from '../auth/permissions.js';
+import { Requires, PUBLIC, anyOf } from '../access/requirements.js';
+import { Permission } from '../access/permissions.js';
 
 @Resolver(() => DiscoveryItemType)
 export class DiscoveryResolver {

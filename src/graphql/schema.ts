@@ -1,7 +1,7 @@
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { DateTimeScalar } from './scalars.js';
 import { buildSchema, getMetadataStorage, type ContainerType, type NonEmptyArray } from 'type-graphql';
-import { enforceRequirements } from '../auth/requirements.js';
+import { enforceRequirements } from '../access/requirements.js';
 
 /** The services a resolver class is built with (its module's); null when the schema is only printed. */
 export type ResolverServices = ((resolver: unknown) => object | undefined) | null;

@@ -8,7 +8,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { GraphQLError, Kind, type GraphQLSchema, type ValidationRule } from 'graphql';
 import graphqlUploadExpress from 'graphql-upload/graphqlUploadExpress.mjs';
 import { createRequestContext, type RequestContext } from '../core/context.js';
-import { assertSchemeAccepted, operationSchemes } from '../auth/credentials.js';
+import { assertSchemeAccepted, operationSchemes } from '../access/credentials.js';
 import { AppError, asAppError, ErrorCode, errors } from '../core/errors.js';
 import { findInvalidText, jsonNestsDeeperThan, MAX_JSON_DEPTH, refuseDeepJson } from '../core/input-guards.js';
 import { isMultipart, uploadRefusal } from '../core/multipart.js';
@@ -50,7 +50,7 @@ const CSRF_MESSAGE =
   'text/plain) or provide a non-empty value for one of the following headers: x-apollo-operation-name, ' +
   'apollo-require-preflight';
 
-/** Each operation accepts the credentials its root fields declare (src/auth/credentials.ts). */
+/** Each operation accepts the credentials its root fields declare (src/access/credentials.ts). */
 function credentialsPlugin(schema: GraphQLSchema): ApolloServerPlugin<RequestContext> {
   return {
     async requestDidStart() {

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { DocumentNode, ExecutionResult, GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import { Extensions } from 'type-graphql';
-import { rootFieldNames } from '../auth/credentials.js';
+import { rootFieldNames } from '../access/credentials.js';
 import { createRequestContext, type RequestContext } from '../core/context.js';
 import { CONFLICT_RETRIES, retryingConflicts, type ConflictRetries } from '../db/conflict-retries.js';
 import { isTransactionConflict } from '../db/error-chain.js';

@@ -1,5 +1,5 @@
-import { defineObjectRule } from '../auth/object-rules.js';
-import { Permission } from '../auth/permissions.js';
+import { defineObjectRule } from '../access/object-rules.js';
+import { Permission } from '../access/permissions.js';
 import type { Viewer } from '../auth/viewer.js';
 import { isAuthor } from '../catalogue/addon-access.js';
 import type { RowRef } from '../catalogue/catalogue.records.js';

@@ -17,7 +17,7 @@ import {
   RatingScoreCountType,
   RatingType,
 } from './ratings.types.js';
-import { Requires, PUBLIC, objectRule } from '../auth/requirements.js';
+import { Requires, PUBLIC, objectRule } from '../access/requirements.js';
 import { deleteRating, editRating, flagRating, rateAddon, replyToRating, seeDeletedRatings } from './ratings.access.js';
 import { OwnTransactions } from '../graphql/transactions.js';
 import { Shared } from '../graphql/shared-answers.js';

@@ -10,9 +10,9 @@ import {
   DraftCommentPageType,
   DraftCommentType,
 } from './draft-comments.types.js';
-import { Requires, anyOf, objectRule } from '../auth/requirements.js';
+import { Requires, anyOf, objectRule } from '../access/requirements.js';
 import { readVersionMaterial } from './review-material-access.js';
-import { Permission } from '../auth/permissions.js';
+import { Permission } from '../access/permissions.js';
 import { LISTED_REVIEWER_PERMISSIONS } from '../catalogue/catalogue.permissions.js';
 
 @ArgsType()

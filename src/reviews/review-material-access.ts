@@ -7,8 +7,8 @@ import { findsVersion, isReviewerOrAuthor } from '../catalogue/version-access.js
 import { Version } from '../catalogue/version.entity.js';
 import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
-import { defineObjectRule } from '../auth/object-rules.js';
-import { Permission } from '../auth/permissions.js';
+import { defineObjectRule } from '../access/object-rules.js';
+import { Permission } from '../access/permissions.js';
 
 /**
  * Some of the add-on's versions are read by any reviewer and its authors (403 otherwise); answers

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { User } from '../accounts/user.entity.js';
-import { hasPermission, Permission } from '../auth/permissions.js';
+import { hasPermission, Permission } from '../access/permissions.js';
 import { AddonUser } from '../catalogue/addon.entity.js';
 import { isUserAuthor } from '../catalogue/addon-access.js';
 import { addonName } from '../catalogue/addon-name.js';

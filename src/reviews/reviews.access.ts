@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
-import { defineObjectRule } from '../auth/object-rules.js';
-import { Permission } from '../auth/permissions.js';
+import { defineObjectRule } from '../access/object-rules.js';
+import { Permission } from '../access/permissions.js';
 import type { Viewer } from '../auth/viewer.js';
 import type { Addon } from '../catalogue/addon.entity.js';
 import { isAuthor } from '../catalogue/addon-access.js';

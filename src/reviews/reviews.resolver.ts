@@ -1,6 +1,6 @@
 import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { Accepts } from '../auth/credentials.js';
-import { KeyOperation, KeyScope } from '../auth/key-scopes.js';
+import { Accepts } from '../access/credentials.js';
+import { KeyOperation, KeyScope } from '../access/key-scopes.js';
 import { NESTED_USER, UserSummaryType } from '../accounts/accounts.summary.js';
 import { UserType } from '../accounts/accounts.types.js';
 import { Channel } from '../catalogue/catalogue.enums.js';
@@ -22,10 +22,10 @@ import {
   ReviewQueuePageType,
   ReviewerSubscriptionType,
 } from './reviews.types.js';
-import { Requires, SIGN_IN, anyOf, objectRule } from '../auth/requirements.js';
+import { Requires, SIGN_IN, anyOf, objectRule } from '../access/requirements.js';
 import { readVersionMaterial } from './review-material-access.js';
 import { decideOnVersion, followChannel, receiveReviewMail, reviewChannel } from './reviews.access.js';
-import { Permission } from '../auth/permissions.js';
+import { Permission } from '../access/permissions.js';
 
 @ArgsType()
 class ReviewNotesArgs extends PageArgs {

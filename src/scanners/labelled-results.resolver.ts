@@ -1,8 +1,8 @@
 import { Args, ArgsType, Ctx, Field, ObjectType, Query, Resolver } from 'type-graphql';
-import { Accepts } from '../auth/credentials.js';
-import { KeyOperation, KeyScope } from '../auth/key-scopes.js';
-import { Permission } from '../auth/permissions.js';
-import { Requires, anyOf } from '../auth/requirements.js';
+import { Accepts } from '../access/credentials.js';
+import { KeyOperation, KeyScope } from '../access/key-scopes.js';
+import { Permission } from '../access/permissions.js';
+import { Requires, anyOf } from '../access/requirements.js';
 import type { RequestContext } from '../core/context.js';
 import { PageArgs, PageOf } from '../graphql/pagination.js';
 import type { ScannersServices } from './services.js';

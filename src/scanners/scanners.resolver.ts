@@ -1,5 +1,5 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { anyOf, Requires } from '../auth/requirements.js';
+import { anyOf, Requires } from '../access/requirements.js';
 import { VersionType } from '../catalogue/catalogue.types.js';
 import type { RequestContext } from '../core/context.js';
 import type { ScannersServices } from './services.js';

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Permission } from '../auth/permissions.js';
+import { Permission } from '../access/permissions.js';
 import { Addon } from '../catalogue/addon.entity.js';
 import { FileStatus } from '../catalogue/catalogue.enums.js';
 import type { AddonLifecycle } from '../catalogue/lifecycle/lifecycle.service.js';

@@ -5,7 +5,7 @@ import { PageArgs } from '../graphql/pagination.js';
 import type { SearchServices } from './services.js';
 import { FEATURED_LIMIT } from './search.service.js';
 import { AddonSearchInput, AddonSortField } from './search.types.js';
-import { Requires, PUBLIC } from '../auth/requirements.js';
+import { Requires, PUBLIC } from '../access/requirements.js';
 import { Shared } from '../graphql/shared-answers.js';
 import { searchListingTags } from './search.cache-tags.js';
 

@@ -1,5 +1,5 @@
-import { defineObjectRule } from '../auth/object-rules.js';
-import { Permission } from '../auth/permissions.js';
+import { defineObjectRule } from '../access/object-rules.js';
+import { Permission } from '../access/permissions.js';
 import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
 

@@ -12,8 +12,8 @@ import {
   SecondaryShelfInputType,
   SecondaryShelfType,
 } from './shelves.types.js';
-import { Requires, PUBLIC, anyOf, objectRule } from '../auth/requirements.js';
-import { Permission } from '../auth/permissions.js';
+import { Requires, PUBLIC, anyOf, objectRule } from '../access/requirements.js';
+import { Permission } from '../access/permissions.js';
 import { listShelves } from './shelves.access.js';
 
 const ALL = {

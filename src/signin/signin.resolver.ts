@@ -1,6 +1,6 @@
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import { Accepts } from '../auth/credentials.js';
-import { PUBLIC, Requires, SIGN_IN } from '../auth/requirements.js';
+import { Accepts } from '../access/credentials.js';
+import { PUBLIC, Requires, SIGN_IN } from '../access/requirements.js';
 import type { RequestContext } from '../core/context.js';
 import { OwnTransactions } from '../graphql/transactions.js';
 import type { SigninServices } from './services.js';

@@ -1,7 +1,7 @@
 import { Arg, Ctx, Int, Mutation, Resolver } from 'type-graphql';
-import { Accepts } from '../auth/credentials.js';
-import { KeyOperation, KeyScope } from '../auth/key-scopes.js';
-import { Requires, SIGN_IN, objectRule } from '../auth/requirements.js';
+import { Accepts } from '../access/credentials.js';
+import { KeyOperation, KeyScope } from '../access/key-scopes.js';
+import { Requires, SIGN_IN, objectRule } from '../access/requirements.js';
 import { rollBackVersions } from './signing.access.js';
 import { VersionType } from '../catalogue/catalogue.types.js';
 import type { RequestContext } from '../core/context.js';

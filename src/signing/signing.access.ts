@@ -1,5 +1,5 @@
-import { defineObjectRule } from '../auth/object-rules.js';
-import { Permission } from '../auth/permissions.js';
+import { defineObjectRule } from '../access/object-rules.js';
+import { Permission } from '../access/permissions.js';
 import { canSeeAddon, isAuthor, isDeletedAddon } from '../catalogue/addon-access.js';
 import type { AddonRecord } from '../catalogue/catalogue.records.js';
 import type { Channel } from '../catalogue/catalogue.enums.js';

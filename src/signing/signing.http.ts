@@ -1,5 +1,5 @@
 import type { RequestHandler, Response } from 'express';
-import { KeyOperation, assertKeyScope } from '../auth/key-scopes.js';
+import { KeyOperation, assertKeyScope } from '../access/key-scopes.js';
 import { createRequestContext } from '../core/context.js';
 import { asAppError, ErrorCode } from '../core/errors.js';
 import { baseUrlOf, sendBytes, sendJson } from '../core/http.js';

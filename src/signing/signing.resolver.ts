@@ -1,7 +1,7 @@
 import GraphQLUpload from 'graphql-upload/GraphQLUpload.mjs';
 import { receiveUpload } from '../core/multipart.js';
-import { Accepts } from '../auth/credentials.js';
-import { KeyOperation, KeyScope } from '../auth/key-scopes.js';
+import { Accepts } from '../access/credentials.js';
+import { KeyOperation, KeyScope } from '../access/key-scopes.js';
 import type { FileUpload as UploadedFile } from 'graphql-upload/processRequest.mjs';
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { addonById, versionById } from '../catalogue/catalogue.loaders.js';
@@ -9,7 +9,7 @@ import { AddonObjectType, VersionType } from '../catalogue/catalogue.types.js';
 import type { RequestContext } from '../core/context.js';
 import type { SigningServices } from './services.js';
 import { FileDownloadType, SubmissionMetadataInput, UploadSubmissionType, UploadType } from './signing.types.js';
-import { Requires, SIGN_IN, objectRule, SECOND_FACTOR } from '../auth/requirements.js';
+import { Requires, SIGN_IN, objectRule, SECOND_FACTOR } from '../access/requirements.js';
 import { developerAgreement } from '../accounts/accounts.access.js';
 import { downloadFile, ownUpload, readUploads, submitVersion } from './signing.access.js';
 import { OwnTransactions } from '../graphql/transactions.js';

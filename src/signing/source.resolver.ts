@@ -1,9 +1,9 @@
 import GraphQLUpload from 'graphql-upload/GraphQLUpload.mjs';
 import type { FileUpload as UploadedFile } from 'graphql-upload/processRequest.mjs';
 import { Arg, Ctx, FieldResolver, Int, Mutation, Resolver, Root } from 'type-graphql';
-import { Accepts } from '../auth/credentials.js';
-import { KeyOperation, KeyScope } from '../auth/key-scopes.js';
-import { Requires, SIGN_IN, objectRule } from '../auth/requirements.js';
+import { Accepts } from '../access/credentials.js';
+import { KeyOperation, KeyScope } from '../access/key-scopes.js';
+import { Requires, SIGN_IN, objectRule } from '../access/requirements.js';
 import { editVersions, ownUpload } from './signing.access.js';
 import { VersionType } from '../catalogue/catalogue.types.js';
 import type { VersionRecord } from '../catalogue/catalogue.records.js';

@@ -1,7 +1,7 @@
 import { Args, Ctx, ObjectType, Query, Resolver } from 'type-graphql';
-import { Accepts } from '../auth/credentials.js';
-import { KeyOperation, KeyScope } from '../auth/key-scopes.js';
-import { Requires, SIGN_IN } from '../auth/requirements.js';
+import { Accepts } from '../access/credentials.js';
+import { KeyOperation, KeyScope } from '../access/key-scopes.js';
+import { Requires, SIGN_IN } from '../access/requirements.js';
 import type { RequestContext } from '../core/context.js';
 import { PageArgs, PageOf } from '../graphql/pagination.js';
 import type { SigningServices } from './services.js';

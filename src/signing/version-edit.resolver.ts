@@ -1,5 +1,5 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
-import { Permission } from '../auth/permissions.js';
+import { Permission } from '../access/permissions.js';
 import { isAuthor } from '../catalogue/addon-access.js';
 import { VersionType } from '../catalogue/catalogue.types.js';
 import type { VersionRecord } from '../catalogue/catalogue.records.js';

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Permission } from '../auth/permissions.js';
+import { Permission } from '../access/permissions.js';
 import type { Addon } from '../catalogue/addon.entity.js';
 import { authorRole } from '../catalogue/addon-access.js';
 import {

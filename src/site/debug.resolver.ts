@@ -1,5 +1,5 @@
 import { Arg, Ctx, Field, ObjectType, Query, Resolver, registerEnumType } from 'type-graphql';
-import { PUBLIC, Requires } from '../auth/requirements.js';
+import { PUBLIC, Requires } from '../access/requirements.js';
 import type { RequestContext } from '../core/context.js';
 import type { SiteServices } from './services.js';
 import { ProbeError } from './debug-helpers.js';

@@ -1,8 +1,8 @@
 import { Arg, Ctx, Field, InputType, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../core/context.js';
 import type { SiteServices } from './services.js';
-import { Requires, PUBLIC, anyOf } from '../auth/requirements.js';
-import { Permission } from '../auth/permissions.js';
+import { Requires, PUBLIC, anyOf } from '../access/requirements.js';
+import { Permission } from '../access/permissions.js';
 
 @ObjectType('SiteStatus', { description: 'Maintenance state of the site.' })
 export class SiteStatusType {

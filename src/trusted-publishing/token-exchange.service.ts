@@ -10,7 +10,7 @@ import {
 } from 'jose';
 import { User } from '../accounts/user.entity.js';
 import type { ApiKeysService } from '../auth/api-keys.service.js';
-import { KeyOperation } from '../auth/key-scopes.js';
+import { KeyOperation } from '../access/key-scopes.js';
 import { isDeletedAddon, isUserAuthor } from '../catalogue/addon-access.js';
 import type { CatalogueService } from '../catalogue/catalogue.service.js';
 import type { AddonLifecycle } from '../catalogue/lifecycle/lifecycle.service.js';

@@ -1,6 +1,6 @@
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import { Accepts } from '../auth/credentials.js';
-import { objectRule, PUBLIC, Requires, SIGN_IN, SECOND_FACTOR } from '../auth/requirements.js';
+import { Accepts } from '../access/credentials.js';
+import { objectRule, PUBLIC, Requires, SIGN_IN, SECOND_FACTOR } from '../access/requirements.js';
 import { ownAddon } from '../catalogue/lifecycle/lifecycle.policy.js';
 import type { RequestContext } from '../core/context.js';
 import { OwnTransactions } from '../graphql/transactions.js';

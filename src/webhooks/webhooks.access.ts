@@ -1,4 +1,4 @@
-import { defineObjectRule } from '../auth/object-rules.js';
+import { defineObjectRule } from '../access/object-rules.js';
 import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
 import type { WebhookEndpoint } from './webhook.entity.js';

@@ -1,6 +1,6 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { Accepts } from '../auth/credentials.js';
-import { Requires, SIGN_IN, objectRule, SECOND_FACTOR } from '../auth/requirements.js';
+import { Accepts } from '../access/credentials.js';
+import { Requires, SIGN_IN, objectRule, SECOND_FACTOR } from '../access/requirements.js';
 import type { RequestContext } from '../core/context.js';
 import { OwnTransactions } from '../graphql/transactions.js';
 import type { WebhooksServices } from './services.js';

@@ -1,8 +1,8 @@
 import { Arg, Ctx, Field, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
-import { Accepts } from '../../auth/credentials.js';
-import { KeyOperation, KeyScope } from '../../auth/key-scopes.js';
-import { Permission } from '../../auth/permissions.js';
-import { PUBLIC, Requires, anyOf } from '../../auth/requirements.js';
+import { Accepts } from '../../access/credentials.js';
+import { KeyOperation, KeyScope } from '../../access/key-scopes.js';
+import { Permission } from '../../access/permissions.js';
+import { PUBLIC, Requires, anyOf } from '../../access/requirements.js';
 import type { RequestContext } from '../../core/context.js';
 import type { CatalogueServices } from '../services.js';
 import { App } from '../catalogue.enums.js';

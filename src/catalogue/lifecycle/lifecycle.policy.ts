@@ -5,8 +5,8 @@ import type { RequestContext } from '../../core/context.js';
 import { errors } from '../../core/errors.js';
 import { lengthProblem } from '../../core/text-limits.js';
 import { lifecycleErrors } from './lifecycle.rules.js';
-import { Permission } from '../../auth/permissions.js';
-import { defineObjectRule } from '../../auth/object-rules.js';
+import { Permission } from '../../access/permissions.js';
+import { defineObjectRule } from '../../access/object-rules.js';
 import { CATALOGUE_TEXT_LIMITS } from '../text-limits.js';
 
 /**

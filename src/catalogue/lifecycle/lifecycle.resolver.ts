@@ -15,12 +15,12 @@ import {
   AddonPromotionInput,
   AddonStateType,
 } from './lifecycle.types.js';
-import { Requires, SIGN_IN, anyOf, objectRule } from '../../auth/requirements.js';
+import { Requires, SIGN_IN, anyOf, objectRule } from '../../access/requirements.js';
 import { administerAddons, ownAddon, readAddonActivity, readUserActivity } from './lifecycle.policy.js';
-import { Permission } from '../../auth/permissions.js';
+import { Permission } from '../../access/permissions.js';
 import { deleteVersionByRef, type VersionRef } from './version-deletion.js';
-import { Accepts } from '../../auth/credentials.js';
-import { KeyOperation, KeyScope } from '../../auth/key-scopes.js';
+import { Accepts } from '../../access/credentials.js';
+import { KeyOperation, KeyScope } from '../../access/key-scopes.js';
 
 const ADDON = { description: 'Id, slug or guid.' };
 

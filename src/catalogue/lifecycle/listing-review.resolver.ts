@@ -1,8 +1,8 @@
 import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../../core/context.js';
 import type { CatalogueServices } from '../services.js';
-import { Requires, SIGN_IN, anyOf, objectRule } from '../../auth/requirements.js';
-import { Permission } from '../../auth/permissions.js';
+import { Requires, SIGN_IN, anyOf, objectRule } from '../../access/requirements.js';
+import { Permission } from '../../access/permissions.js';
 import { authorOnly } from '../addon-access.js';
 import { readListingReview } from './lifecycle.policy.js';
 import { ListingContentReviewQueueEntryType, ListingContentReviewType } from './listing-review.types.js';

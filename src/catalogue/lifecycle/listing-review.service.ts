@@ -3,7 +3,7 @@ import type { RequestContext } from '../../core/context.js';
 import { errors } from '../../core/errors.js';
 import { lengthProblem } from '../../core/text-limits.js';
 import { selectRows } from '../../db/rows.js';
-import { Permission } from '../../auth/permissions.js';
+import { Permission } from '../../access/permissions.js';
 import { Addon } from '../addon.entity.js';
 import { authorOnly } from '../addon-access.js';
 import { AddonStatus } from '../catalogue.enums.js';

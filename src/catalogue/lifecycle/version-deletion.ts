@@ -1,4 +1,4 @@
-import { Permission } from '../../auth/permissions.js';
+import { Permission } from '../../access/permissions.js';
 import type { RequestContext } from '../../core/context.js';
 import { errors } from '../../core/errors.js';
 import { authorRole, existingAddon } from '../addon-access.js';

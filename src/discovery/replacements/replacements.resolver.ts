@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import { Accepts } from '../../auth/credentials.js';
-import { Permission } from '../../auth/permissions.js';
-import { PUBLIC, Requires, anyOf } from '../../auth/requirements.js';
+import { Accepts } from '../../access/credentials.js';
+import { Permission } from '../../access/permissions.js';
+import { PUBLIC, Requires, anyOf } from '../../access/requirements.js';
 import type { RequestContext } from '../../core/context.js';
 import { PageArgs } from '../../graphql/pagination.js';
 import type { DiscoveryServices } from '../services.js';

@@ -4,8 +4,8 @@ import { VersionType } from '../../catalogue/catalogue.types.js';
 import type { RequestContext } from '../../core/context.js';
 import type { ReviewsServices } from '../services.js';
 import { PackageFileDownloadType, VersionComparisonType, VersionContentsType } from './browse.types.js';
-import { Permission } from '../../auth/permissions.js';
-import { Requires, anyOf, objectRule } from '../../auth/requirements.js';
+import { Permission } from '../../access/permissions.js';
+import { Requires, anyOf, objectRule } from '../../access/requirements.js';
 import { LISTED_REVIEWER_PERMISSIONS } from '../../catalogue/catalogue.permissions.js';
 import { readAddonVersions, readFileValidation, readVersionMaterial } from '../review-material-access.js';
 

@@ -172,7 +172,7 @@ function auditObjectRules(field: RootField & { name?: string }, rules: readonly 
 
 /**
  * A root field accepting API keys refuses a scoped key without the field's family (`@KeyScope`,
- * src/auth/key-scopes.ts) with 403 before anything else runs: the one place key families are
+ * src/access/key-scopes.ts) with 403 before anything else runs: the one place key families are
  * enforced, for both APIs. Sessions and full-scope keys pass untouched.
  */
 function guardKeyScope(field: RootField): void {

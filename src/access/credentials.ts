@@ -8,9 +8,11 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import { Extensions } from 'type-graphql';
+import type { RequestViewer } from '../core/context.js';
 import { errors } from '../core/errors.js';
-import type { AuthScheme } from './authenticator.js';
-import type { Viewer } from './viewer.js';
+
+/** `jwt`: API keys (`Authorization: JWT …`); `session`: internal tokens (`Bearer …` or `Session …`). */
+export type AuthScheme = 'jwt' | 'session';
 
 /** What an operation accepts unless it says otherwise: the internal session tokens only. */
 export const DEFAULT_SCHEMES: readonly AuthScheme[] = ['session'];
@@ -94,7 +96,7 @@ const SCHEME_NAMES: Record<AuthScheme, string> = { jwt: 'API keys (JWT)', sessio
  * GraphQL's rule: credentials of a scheme the operation does not accept are refused outright (the
  * REST API, like the original, treats them as absent; see Authenticator.authenticate).
  */
-export function assertSchemeAccepted(viewer: Viewer, accepted: readonly AuthScheme[]): void {
+export function assertSchemeAccepted(viewer: RequestViewer, accepted: readonly AuthScheme[]): void {
   if (!viewer.method || accepted.includes(viewer.method)) return;
   const allowed = accepted.length ? accepted.map((s) => SCHEME_NAMES[s]).join(' or ') : 'no credentials';
   throw errors.forbidden(`This operation does not accept ${SCHEME_NAMES[viewer.method]}; it accepts ${allowed}.`);

@@ -1,6 +1,6 @@
 import { Extensions } from 'type-graphql';
+import type { RequestViewer } from '../core/context.js';
 import { errors } from '../core/errors.js';
-import type { Viewer } from './viewer.js';
 
 /**
  * The operation families an API key can be limited to. A key with `scopeOperations = null` (every
@@ -45,7 +45,7 @@ export function fieldKeyScope(field: { extensions?: Record<string, unknown> | nu
  * Why the caller's key may not run an operation of `family` (undefined: the field declares none,
  * which a scoped key is refused too), or null when it may: sessions and full-scope keys always may.
  */
-export function keyScopeProblem(viewer: Viewer, family: KeyOperation | undefined): string | null {
+export function keyScopeProblem(viewer: RequestViewer, family: KeyOperation | undefined): string | null {
   const operations = viewer.key?.operations;
   if (!operations || (family && operations.includes(family))) return null;
   const allowed = operations.length ? operations.join(', ') : 'none';
@@ -58,7 +58,7 @@ export function keyScopeProblem(viewer: Viewer, family: KeyOperation | undefined
  * The same refusal (403) for the few handlers outside GraphQL that accept API keys (the source
  * code download): they call this with their family right after authenticating.
  */
-export function assertKeyScope(viewer: Viewer, family: KeyOperation): void {
+export function assertKeyScope(viewer: RequestViewer, family: KeyOperation): void {
   const problem = keyScopeProblem(viewer, family);
   if (problem) throw errors.forbidden(problem);
 }
