@@ -37,8 +37,8 @@ export const modules = [
   catalogueModule,
   searchModule,
   blocklistModule,
-  scannersModule,
   reviewsModule,
+  scannersModule,
   signingModule,
   collectionsModule,
   ratingsModule,
@@ -105,10 +105,10 @@ export interface Composition {
 }
 
 /** Builds every module in order (each from the services of those it depends on) and wires their subscribers. */
-export function composeModules(platform: Platform): Composition {
+export function composeModules(platform: Platform, list: readonly AnyModule[] = modules): Composition {
   const built = new Map<string, object>();
   const byResolver = new Map<unknown, object>();
-  for (const module of modules as readonly AnyModule[]) {
+  for (const module of list) {
     const deps: Record<string, object> = {};
     for (const dependency of module.dependsOn as readonly AnyModule[]) {
       const services = built.get(dependency.name);
@@ -129,9 +129,7 @@ export function composeModules(platform: Platform): Composition {
       all[key] = value;
     }
   }
-  const http = (modules as readonly AnyModule[]).flatMap(
-    (module) => module.http?.(built.get(module.name)!, platform) ?? [],
-  );
+  const http = list.flatMap((module) => module.http?.(built.get(module.name)!, platform) ?? []);
   return {
     services: all as unknown as Services,
     http,
@@ -141,7 +139,7 @@ export function composeModules(platform: Platform): Composition {
       await jobs.work('domain-event', (job) => timed('domain-event', () => platform.events.deliver(job.data)), {
         concurrency: 2,
       });
-      for (const module of modules as readonly AnyModule[]) {
+      for (const module of list) {
         const services = built.get(module.name)!;
         for (const [name, job] of Object.entries(module.jobs ?? {}) as [
           keyof ServiceJobs,
@@ -154,7 +152,7 @@ export function composeModules(platform: Platform): Composition {
       }
     },
     async close() {
-      for (const module of modules as readonly AnyModule[]) await module.close?.(built.get(module.name)!);
+      for (const module of list) await module.close?.(built.get(module.name)!);
     },
   };
 }

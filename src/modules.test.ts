@@ -1,0 +1,89 @@
+import type { Platform } from './core/module.js';
+import { defineModule } from './core/module.js';
+import { Hooks } from './core/hooks.js';
+import type { EventSubscriber } from './events/domain-events.js';
+import { composeModules, modules } from './modules.js';
+
+/** The platform parts the composition itself touches: the event bus its subscribers join. */
+function platformWithBus(): { platform: Platform; subscribed: string[] } {
+  const subscribed: string[] = [];
+  const events = { subscribe: (subscriber: EventSubscriber<object>) => subscribed.push(subscriber.name) };
+  return { platform: { events } as unknown as Platform, subscribed };
+}
+
+class LowResolver {}
+class HighResolver {}
+
+const low = defineModule({
+  name: 'low',
+  dependsOn: [],
+  entities: [],
+  resolvers: [LowResolver],
+  services: () => ({ counter: { value: 1 }, steps: new Hooks<{ done: () => string }>('low') }),
+});
+const high = defineModule({
+  name: 'high',
+  dependsOn: [low],
+  entities: [],
+  resolvers: [HighResolver],
+  services: (_platform, { low: below }) => {
+    below.steps.provide({ done: () => 'provided by high' });
+    return { doubled: below.counter.value * 2 };
+  },
+  subscribers: () => [{ name: 'high-listens', on: [], handle: async () => {} }],
+});
+
+describe('composeModules', () => {
+  it('builds each module from the services of those it depends on, in order, and wires its subscribers', () => {
+    const { platform, subscribed } = platformWithBus();
+    const composition = composeModules(platform, [low, high]);
+    expect(composition.services).toMatchObject({ doubled: 2, counter: { value: 1 } });
+    expect(subscribed).toEqual(['high-listens']);
+    // A step the module above provides is what the module below runs.
+    expect((composition.services as unknown as { steps: Hooks<{ done: () => string }> }).steps.steps.done?.()).toBe(
+      'provided by high',
+    );
+  });
+
+  it("builds each resolver with its own module's services only", () => {
+    const composition = composeModules(platformWithBus().platform, [low, high]);
+    expect(composition.servicesOf(LowResolver)).toHaveProperty('counter');
+    expect(composition.servicesOf(LowResolver)).not.toHaveProperty('doubled');
+    expect(composition.servicesOf(HighResolver)).toEqual({ doubled: 2 });
+    expect(composition.servicesOf(class Unlisted {})).toBeUndefined();
+  });
+
+  it('refuses a module listed before a module it depends on', () => {
+    expect(() => composeModules(platformWithBus().platform, [high, low])).toThrow(
+      'module high depends on low, which is not listed before it',
+    );
+  });
+
+  it('refuses two modules offering different services under one name', () => {
+    const other = defineModule({
+      name: 'other',
+      dependsOn: [],
+      entities: [],
+      resolvers: [],
+      services: () => ({ counter: { value: 2 } }),
+    });
+    expect(() => composeModules(platformWithBus().platform, [low, other])).toThrow(
+      'module other: services.counter is another module',
+    );
+  });
+
+  it('refuses a step provided twice', () => {
+    const hooks = new Hooks<{ done: () => string }>('low');
+    hooks.provide({ done: () => 'one' });
+    expect(() => hooks.provide({ done: () => 'two' })).toThrow('low: done is provided twice');
+  });
+
+  it('lists every module after the modules it depends on', () => {
+    const seen = new Set<string>();
+    for (const module of modules) {
+      for (const dependency of module.dependsOn)
+        expect([module.name, seen.has(dependency.name)]).toEqual([module.name, true]);
+      seen.add(module.name);
+    }
+  });
+});
