@@ -55,6 +55,15 @@ export class FieldErrorCollector {
     if (this.has()) throw errors.validation(this.fields);
   }
 
+  /** Several translated texts at once (`translated` for each `[field, input, stored, limit]`), in order. */
+  translatedAll<
+    const F extends readonly (readonly [field: string, input: unknown, stored: Translations | null, limit: number])[],
+  >(locale: string, fields: F): { -readonly [K in keyof F]: Translations | null } {
+    return fields.map(([field, input, stored, limit]) => this.translated(field, input, stored, locale, limit)) as {
+      -readonly [K in keyof F]: Translations | null;
+    };
+  }
+
   /**
    * A translated text after `input` (string: the request language; object: known locales), each
    * translation within `limit`. `undefined` input keeps `stored`; an unusable input reports and keeps it.

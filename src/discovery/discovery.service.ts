@@ -137,20 +137,12 @@ export class DiscoveryService {
   ): Promise<AddonRecord> {
     const p = new FieldErrorCollector();
     // Lengths first.
-    const heading = p.translated(
-      'custom_heading',
-      input.customHeading,
-      creating ? null : item.customHeading,
-      ctx.locale,
-      DISCOVERY_TEXT_LIMITS.discoveryHeading,
-    );
-    const description = p.translated(
-      'custom_description',
-      input.customDescription,
-      creating ? null : item.customDescription,
-      ctx.locale,
-      DISCOVERY_TEXT_LIMITS.discoveryDescription,
-    );
+    const stored = creating ? null : item;
+    const limits = DISCOVERY_TEXT_LIMITS;
+    const [heading, description] = p.translatedAll(ctx.locale, [
+      ['custom_heading', input.customHeading, stored?.customHeading ?? null, limits.discoveryHeading],
+      ['custom_description', input.customDescription, stored?.customDescription ?? null, limits.discoveryDescription],
+    ]);
     checkCuratedAddonLength(p, input.addon);
     const position = positionOf(p, 'position', input.position, item.position ?? 0);
     const positionChina = positionOf(p, 'position_china', input.positionChina, item.positionChina ?? 0);

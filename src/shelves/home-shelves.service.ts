@@ -167,20 +167,10 @@ export class HomeShelvesService {
   /** Applies `input` to `shelf` once every check passed (lengths first, then choices, then the listing itself). */
   private async validate(ctx: RequestContext, shelf: HomeShelf, input: HomeShelfInput, creating: boolean) {
     const p = new FieldErrorCollector();
-    const title = p.translated(
-      'title',
-      input.title,
-      creating ? null : shelf.title,
-      ctx.locale,
-      SHELVES_TEXT_LIMITS.homeShelfTitle,
-    );
-    const footerText = p.translated(
-      'footer_text',
-      input.footerText,
-      shelf.footerText,
-      ctx.locale,
-      SHELVES_TEXT_LIMITS.homeShelfFooter,
-    );
+    const [title, footerText] = p.translatedAll(ctx.locale, [
+      ['title', input.title, creating ? null : shelf.title, SHELVES_TEXT_LIMITS.homeShelfTitle],
+      ['footer_text', input.footerText, shelf.footerText, SHELVES_TEXT_LIMITS.homeShelfFooter],
+    ]);
     const criteria =
       input.criteria == null
         ? input.criteria

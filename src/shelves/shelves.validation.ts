@@ -118,20 +118,11 @@ export function validateSecondary(
   creating: boolean,
 ) {
   const p = new FieldErrorCollector();
-  const headline = p.translated(
-    'headline',
-    input.headline,
-    creating ? null : shelf.headline,
-    ctx.locale,
-    SHELVES_TEXT_LIMITS.secondaryHeadline,
-  );
-  const description = p.translated(
-    'description',
-    input.description,
-    creating ? null : shelf.description,
-    ctx.locale,
-    SHELVES_TEXT_LIMITS.secondaryDescription,
-  );
+  const stored = creating ? null : shelf;
+  const [headline, description] = p.translatedAll(ctx.locale, [
+    ['headline', input.headline, stored?.headline ?? null, SHELVES_TEXT_LIMITS.secondaryHeadline],
+    ['description', input.description, stored?.description ?? null, SHELVES_TEXT_LIMITS.secondaryDescription],
+  ]);
   const cta = checkCta(ctx, p, 'cta', input.cta, { url: shelf.ctaUrl, text: shelf.ctaText });
   const modules =
     input.modules === undefined || input.modules === null
