@@ -18,15 +18,23 @@ export const ArchiveErrorReason = {
 } as const;
 export type ArchiveErrorReason = (typeof ArchiveErrorReason)[keyof typeof ArchiveErrorReason];
 
-/** An archive the service refuses; never a bug or an I/O failure of our own. */
-export class ArchiveError extends Error {
-  readonly reason: ArchiveErrorReason;
-
-  constructor(reason: ArchiveErrorReason, message: string) {
+/**
+ * A refusal of what a user sent, for a `reason` of the kinds `R`, with the message answered to them;
+ * never a bug or an I/O failure of our own. Each kind of input has its own class (`ArchiveError`,
+ * signing's `PackageError`), so a catch names exactly what it expects.
+ */
+export class Refusal<R extends string> extends Error {
+  constructor(
+    readonly reason: R,
+    message: string,
+  ) {
     super(message);
-    this.name = 'ArchiveError';
-    this.reason = reason;
   }
+}
+
+/** An archive the service refuses. */
+export class ArchiveError extends Refusal<ArchiveErrorReason> {
+  override readonly name = 'ArchiveError';
 }
 
 const R = ArchiveErrorReason;

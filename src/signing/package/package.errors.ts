@@ -1,4 +1,4 @@
-import { ArchiveError } from '../../archive/archive.errors.js';
+import { ArchiveError, Refusal } from '../../archive/archive.errors.js';
 
 /**
  * Why an uploaded package was refused for what it holds (its manifest, guid, version, size as a
@@ -21,15 +21,9 @@ export const PackageErrorReason = {
 } as const;
 export type PackageErrorReason = (typeof PackageErrorReason)[keyof typeof PackageErrorReason];
 
-/** A package the service refuses for its contents; never a bug or an I/O failure of our own. */
-export class PackageError extends Error {
-  readonly reason: PackageErrorReason;
-
-  constructor(reason: PackageErrorReason, message: string) {
-    super(message);
-    this.name = 'PackageError';
-    this.reason = reason;
-  }
+/** A package the service refuses for its contents. */
+export class PackageError extends Refusal<PackageErrorReason> {
+  override readonly name = 'PackageError';
 }
 
 /**
