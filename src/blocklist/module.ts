@@ -20,7 +20,10 @@ declare module '../jobs/service-jobs.js' {
   }
 }
 
-/** Blocks of add-on ids (Blocklist:Create, Blocklist:Submit, Reviews:Admin) and their publication for browsers (filter cascades and stashes). */
+/**
+ * Blocks of add-on ids (Blocklist:Create, Blocklist:Submit, Reviews:Admin) and their publication
+ * for browsers (filter cascades and stashes).
+ */
 export const blocklistModule = defineModule({
   name: 'blocklist',
   dependsOn: [catalogueModule],

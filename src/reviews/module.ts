@@ -15,7 +15,10 @@ import { QueueStandingResolver } from './queue-standing.resolver.js';
 import { DraftCommentsResolver } from './draft-comments.resolver.js';
 import { VersionBrowseResolver } from './browse/browse.resolver.js';
 
-/** Human review: queues, decisions and their mails, reviewer flags and subscriptions, draft comments, browsing and comparing the files of versions. */
+/**
+ * Human review: queues, decisions and their mails, reviewer flags and subscriptions, draft
+ * comments, browsing and comparing the files of versions.
+ */
 export const reviewsModule = defineModule({
   name: 'reviews',
   dependsOn: [accountsModule, catalogueModule],

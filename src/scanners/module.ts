@@ -6,7 +6,10 @@ import { ScannerResult, ScannerRule } from './scanner.entity.js';
 import { ScannersResolver } from './scanners.resolver.js';
 import { LabelledResultsResolver } from './labelled-results.resolver.js';
 
-/** The scanners run on every version made from an upload (YARA rules, secrets, look-alike names), and their results labelled by what humans decided. */
+/**
+ * The scanners run on every version made from an upload (YARA rules, secrets, look-alike names),
+ * and their results labelled by what humans decided.
+ */
 export const scannersModule = defineModule({
   name: 'scanners',
   dependsOn: [catalogueModule],

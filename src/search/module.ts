@@ -13,7 +13,10 @@ declare module '../jobs/service-jobs.js' {
   }
 }
 
-/** Search and autocomplete over the catalogue: no entities of its own; its per-term postings are kept by triggers on the add-ons and read by SQL (postgres.postings.ts). */
+/**
+ * Search and autocomplete over the catalogue: no entities of its own; its per-term postings are
+ * kept by triggers on the add-ons and read by SQL (postgres.postings.ts).
+ */
 export const searchModule = defineModule({
   name: 'search',
   dependsOn: [catalogueModule],

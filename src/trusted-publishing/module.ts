@@ -7,7 +7,10 @@ import { catalogueModule } from '../catalogue/module.js';
 import { ExchangedOidcToken, TrustedPublisher } from './trusted-publisher.entity.js';
 import { TrustedPublishingResolver } from './trusted-publishing.resolver.js';
 
-/** Trusted publishing: the publishers owners trust (CI providers' OIDC issuers and claims), and the exchange of their OIDC tokens for short-lived scoped API keys. */
+/**
+ * Trusted publishing: the publishers owners trust (CI providers' OIDC issuers and claims), and the
+ * exchange of their OIDC tokens for short-lived scoped API keys.
+ */
 export const trustedPublishingModule = defineModule({
   name: 'trusted-publishing',
   dependsOn: [authModule, catalogueModule],
