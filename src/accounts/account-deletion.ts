@@ -1,15 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { ApiKeysService } from '../auth/api-keys.service.js';
-import { Session } from '../auth/session.entity.js';
 import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
 import type { AccountStats } from './accounts.loaders.js';
 import { User } from './user.entity.js';
 
-/** What removing an account reaches beyond its own rows: keys, ratings' aggregates, sole add-ons. */
+/** What removing an account reaches beyond its own rows: credentials, ratings' aggregates, sole add-ons. */
 export interface AccountDeletionHooks {
-  apiKeys: ApiKeysService;
+  /**
+   * Revokes the account's sessions, then its API keys (in its transaction): an anonymised account
+   * keeps its row, so nothing cascades. Required where an account is anonymised.
+   */
+  revokeCredentials?: (em: EntityManager, user: User) => Promise<void>;
   /**
    * Takes the ratings locks of an account about to be removed (its own, then its rated add-ons'),
    * first thing in its transaction (the lock order: src/db/advisory-locks.ts); returns those add-ons.
@@ -55,8 +57,8 @@ export async function anonymiseAccount(
     pictureHash: null,
     lastLoginIp: null,
   });
-  await ctx.em.nativeUpdate(Session, { user: user.id, revokedAt: null }, { revokedAt: new Date() });
-  await hooks.apiKeys.revokeAll(ctx.em, row);
+  if (!hooks.revokeCredentials) throw new Error('accounts: revokeCredentials is not provided');
+  await hooks.revokeCredentials(ctx.em, row);
 }
 
 /**

@@ -1,5 +1,4 @@
 import { defineObjectRule } from '../access/object-rules.js';
-import { jwtMessages } from '../auth/jwt.js';
 import { Permission } from '../access/permissions.js';
 import { AddonStatus } from '../catalogue/catalogue.enums.js';
 import type { RequestContext } from '../core/context.js';
@@ -63,12 +62,15 @@ export const manageKeys = defineObjectRule('account.manageKeys', 'a browser sess
   if (ctx.viewer.method !== 'session') throw errors.forbidden(SESSION_ONLY);
 });
 
+/** The refusal of an account that has not accepted the developer agreement (API keys, their use). */
+export const NO_DEVELOPER_AGREEMENT = 'User has not read developer agreement.';
+
 /** API keys are for developers who accepted the agreement; 403 otherwise. */
 export const developerAgreement = defineObjectRule(
   'account.developerAgreement',
   'the developer agreement',
   (_ctx: RequestContext, user: { readonly readDevAgreement: unknown }): void => {
-    if (!user.readDevAgreement) throw errors.forbidden(jwtMessages.noDevAgreement);
+    if (!user.readDevAgreement) throw errors.forbidden(NO_DEVELOPER_AGREEMENT);
   },
 );
 

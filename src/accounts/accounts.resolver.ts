@@ -3,7 +3,7 @@ import { receiveUpload } from '../core/multipart.js';
 import { Accepts } from '../access/credentials.js';
 import { KeyOperation, KeyScope } from '../access/key-scopes.js';
 import type { FileUpload as UploadedFile } from 'graphql-upload/processRequest.mjs';
-import { Arg, Args, Ctx, Float, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, Float, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../core/context.js';
 import { PageArgs } from '../graphql/pagination.js';
 import { OwnTransactions } from '../graphql/transactions.js';
@@ -12,7 +12,6 @@ import { privateFieldsByUserId } from './accounts.loaders.js';
 import type { UserPrivateFields, UserRecord } from './accounts.records.js';
 import {
   AccountInputType,
-  ApiKeyCredentialsType,
   NotificationChangeType,
   NotificationSettingType,
   SuperCreateInputType,
@@ -23,15 +22,8 @@ import {
 } from './accounts.types.js';
 import { User } from './user.entity.js';
 import { DeveloperAgreementInputType, DeveloperAgreementType } from './developer-agreement.types.js';
-import { Requires, SIGN_IN, anyOf, objectRule, SECOND_FACTOR } from '../access/requirements.js';
-import {
-  developerAgreement,
-  editAccount,
-  endSession,
-  manageKeys,
-  superCreateAccounts,
-  viewAccount,
-} from './accounts.access.js';
+import { Requires, SIGN_IN, anyOf, objectRule } from '../access/requirements.js';
+import { editAccount, superCreateAccounts, viewAccount } from './accounts.access.js';
 import { Permission } from '../access/permissions.js';
 
 @Resolver(() => UserType)
@@ -118,12 +110,6 @@ export class AccountsResolver {
       groups: groups.map((g) => ({ id: g.id, name: g.name, rules: g.rules })),
       sessionCookie: { name: 'sessionid', value: sessionToken, encoded: `sessionid=${sessionToken}` },
     };
-  }
-
-  @Requires(SIGN_IN, objectRule(endSession))
-  @Mutation(() => Boolean, { description: "End the caller's browser session." })
-  logout(@Ctx() ctx: RequestContext) {
-    return this.services.accounts.logout(ctx);
   }
 
   @Requires(SIGN_IN, objectRule(editAccount))
@@ -246,22 +232,5 @@ export class AccountsResolver {
     @Arg('input', () => DeveloperAgreementInputType, { nullable: true }) input?: DeveloperAgreementInputType | null,
   ) {
     return this.services.accounts.acceptDeveloperAgreement(ctx, input && { ...input });
-  }
-
-  @Requires(SECOND_FACTOR, SIGN_IN, objectRule(manageKeys), objectRule(developerAgreement))
-  @Mutation(() => ApiKeyCredentialsType, { description: 'Issue a JWT API key, revoking the previous one.' })
-  issueApiKey(@Ctx() ctx: RequestContext) {
-    return this.services.accounts.issueApiKey(ctx);
-  }
-
-  @Requires(SIGN_IN, objectRule(manageKeys))
-  @Mutation(() => Boolean, {
-    description:
-      'Revoke the active default JWT API key, or with `id` one of your active keys (see `apiKeys`); false if there was none.',
-  })
-  revokeApiKey(@Ctx() ctx: RequestContext, @Arg('id', () => ID, { nullable: true }) id?: string | null) {
-    return id === null || id === undefined
-      ? this.services.accounts.revokeApiKey(ctx)
-      : this.services.accounts.scopedKeys.revoke(ctx, id);
   }
 }

@@ -1,9 +1,6 @@
 import { type Hooks } from '../core/hooks.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FileUpload as UploadedFile } from 'graphql-upload/processRequest.mjs';
-import type { ApiKeysService, IssuedApiKey } from '../auth/api-keys.service.js';
-import { Session } from '../auth/session.entity.js';
-import type { SessionsService } from '../auth/sessions.service.js';
 import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
 import { FieldErrorCollector } from '../core/field-errors.js';
@@ -15,16 +12,7 @@ import { AccountPictures } from './account-pictures.js';
 import { USERNAME, applyProfile, checkDisplayName, checkProfile, type AccountInput } from './account-profile.js';
 import { accountStatsByUserId, permissionsByUserId, type AccountStats } from './accounts.loaders.js';
 import type { UserRecord } from './accounts.records.js';
-import {
-  canViewAccount,
-  developerAgreement,
-  editAccount,
-  endSession,
-  manageKeys,
-  seesPrivateFields,
-  viewAccount,
-} from './accounts.access.js';
-import { ScopedKeysService } from './scoped-keys.service.js';
+import { canViewAccount, editAccount, seesPrivateFields, viewAccount } from './accounts.access.js';
 import { DeveloperAgreementService, type DeveloperAgreementInput } from './developer-agreement.js';
 import { superCreate, type SuperCreateInput, type SuperCreated } from './super-create.js';
 import { createUser, type CreateUserInput } from './user-creation.js';
@@ -35,14 +23,19 @@ export type { AccountInput } from './account-profile.js';
 export type { SuperCreateInput, SuperCreated } from './super-create.js';
 export type { CreateUserInput } from './user-creation.js';
 
-/** Steps of the modules above accounts (`Hooks`): what deleting an account reaches, where the email is edited. */
-export interface AccountHooks extends Omit<AccountDeletionHooks, 'apiKeys'> {
+/**
+ * Steps of the modules above accounts (`Hooks`): what deleting an account reaches, a test account's
+ * session, where the email is edited.
+ */
+export interface AccountHooks extends AccountDeletionHooks {
+  /** Starts a browser session for the account (super-create's test accounts); its token. */
+  startSession?: (em: EntityManager, user: User) => Promise<string>;
   /** Where the user edits their email at the account provider (v4 `idp_edit_email_url`). */
   accountUrl?: () => string | null;
 }
 
 export interface AccountsOptions {
-  /** The steps modules above provide; read when an account is deleted. */
+  /** The steps modules above provide; read when an account is deleted or a test account made. */
   hooks?: Hooks<AccountHooks>;
   /** Largest profile picture (default 4 MB). */
   maxPictureBytes?: number;
@@ -66,25 +59,22 @@ export class AccountsService {
   private readonly pictures: AccountPictures;
 
   constructor(
-    private readonly apiKeys: ApiKeysService,
     storage: Storage,
-    private readonly sessions: SessionsService,
     private readonly options: AccountsOptions = {},
   ) {
     this.pictures = new AccountPictures(storage, options.images, options.maxPictureBytes);
-    this.scopedKeys = new ScopedKeysService(apiKeys);
     this.agreement = new DeveloperAgreementService(checkDisplayName, options.developerAgreementChanged ?? null);
   }
 
   /** The developer agreement: the version in force, who accepted it, accepting it. */
   readonly agreement: DeveloperAgreementService;
 
-  /** Scoped, expiring API keys (listed, created and revoked by their owner from a session). */
-  readonly scopedKeys: ScopedKeysService;
-
   /** A test account (see super-create.ts). */
   superCreate(ctx: RequestContext, input: SuperCreateInput): Promise<SuperCreated> {
-    return superCreate(ctx, input, { enabled: Boolean(this.options.superCreateEnabled), sessions: this.sessions });
+    return superCreate(ctx, input, {
+      enabled: Boolean(this.options.superCreateEnabled),
+      startSession: this.options.hooks?.steps.startSession,
+    });
   }
 
   // Lookups and access
@@ -177,17 +167,10 @@ export class AccountsService {
   async deleteAccount(ctx: RequestContext, identifier: string): Promise<boolean> {
     const user = await this.editable(ctx, identifier);
     const picture = this.pictures.key(user);
-    const hooks = { ...this.options.hooks?.steps, apiKeys: this.apiKeys };
+    const hooks = this.options.hooks?.steps ?? {};
     if (ctx.legacy?.deletionAnonymises) await anonymiseAccount(ctx, user, await this.stats(ctx, user), hooks);
     else await removeAccount(ctx, user, hooks);
     if (picture) await this.pictures.delete(picture);
-    return true;
-  }
-
-  /** Ends the caller's browser session (the internal scheme only). */
-  async logout(ctx: RequestContext): Promise<boolean> {
-    endSession(ctx);
-    await ctx.em.nativeUpdate(Session, { id: ctx.viewer.sessionId!, revokedAt: null }, { revokedAt: new Date() });
     return true;
   }
 
@@ -230,20 +213,6 @@ export class AccountsService {
   /** Accepts the agreement in force (with `input`: the original's checks; see DeveloperAgreementService). */
   acceptDeveloperAgreement(ctx: RequestContext, input?: DeveloperAgreementInput | null): Promise<User> {
     return this.agreement.accept(ctx, this.me(ctx), input);
-  }
-
-  /** API keys are for developers who accepted the agreement, through a browser session. */
-  async issueApiKey(ctx: RequestContext): Promise<IssuedApiKey> {
-    const user = this.me(ctx);
-    manageKeys(ctx);
-    developerAgreement(ctx, user);
-    return this.apiKeys.issue(ctx.em, user);
-  }
-
-  async revokeApiKey(ctx: RequestContext): Promise<boolean> {
-    const user = this.me(ctx);
-    manageKeys(ctx);
-    return this.apiKeys.revoke(ctx.em, user);
   }
 
   async permissionsOf(ctx: RequestContext, user: Pick<UserRecord, 'id'>): Promise<string[]> {

@@ -2,23 +2,21 @@ import { defineModule } from '../core/module.js';
 import { accountsMigrations } from './migrations/index.js';
 import { accountsSettings } from './settings.js';
 import { createAccountsServices } from './services.js';
-import { authModule } from '../auth/module.js';
 import { siteModule } from '../site/module.js';
 import { Group } from './group.entity.js';
 import { UserNotification } from './notification.entity.js';
 import { User } from './user.entity.js';
 import { AccountsResolver } from './accounts.resolver.js';
 import { UserSummaryResolver } from './accounts.summary.js';
-import { ScopedKeysResolver } from './scoped-keys.resolver.js';
 import { UnsubscribeResolver } from './unsubscribe.resolver.js';
 
-/** User accounts: profiles, pictures, notifications, deletion, the developer agreement, API keys. */
+/** User accounts: profiles, pictures, notifications, deletion, the developer agreement. */
 export const accountsModule = defineModule({
   name: 'accounts',
-  dependsOn: [siteModule, authModule],
+  dependsOn: [siteModule],
   settings: accountsSettings,
   entities: [User, Group, UserNotification],
-  resolvers: [AccountsResolver, UserSummaryResolver, ScopedKeysResolver, UnsubscribeResolver],
+  resolvers: [AccountsResolver, UserSummaryResolver, UnsubscribeResolver],
   migrations: accountsMigrations,
   services: createAccountsServices,
 });

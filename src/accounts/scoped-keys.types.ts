@@ -1,5 +1,4 @@
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import type { ApiKeyKind } from '../auth/api-key.entity.js';
 import { KeyOperation } from '../access/key-scopes.js';
 
 registerEnumType(KeyOperation, {
@@ -25,7 +24,7 @@ export class ApiKeyType {
   name!: string | null;
 
   @Field(() => String, { description: '`default`, `scoped` or `trusted-publishing`.' })
-  kind!: ApiKeyKind;
+  kind!: string;
 
   @Field(() => [Int], {
     nullable: true,

@@ -1,6 +1,5 @@
 import type { Platform } from '../core/module.js';
 import type { SiteServices } from '../site/services.js';
-import type { AuthServices } from '../auth/services.js';
 import { Hooks } from '../core/hooks.js';
 import { AccountsService, type AccountHooks } from './accounts.service.js';
 import { NotificationsService } from './notifications.service.js';
@@ -9,11 +8,14 @@ import { UnsubscribeCodes } from './unsubscribe-codes.js';
 /** The accounts module's services, from the platform and the modules it depends on. */
 export function createAccountsServices(
   { config, keyring, storage, images }: Platform,
-  { auth, site }: { readonly site: SiteServices; readonly auth: AuthServices },
+  { site }: { readonly site: SiteServices },
 ) {
-  /** Provided by the modules above: what deleting an account reaches, where the email is edited. */
+  /**
+   * Provided by the modules above: what deleting an account reaches, the credentials of an account
+   * (a test account's session, revoking them), where the email is edited.
+   */
   const accountHooks = new Hooks<AccountHooks>('accounts');
-  const accounts = new AccountsService(auth.apiKeys, storage, auth.sessions, {
+  const accounts = new AccountsService(storage, {
     images,
     superCreateEnabled: config.SUPER_CREATE_ENABLED,
     developerAgreementChanged: config.DEVELOPER_AGREEMENT_CHANGED ?? null,

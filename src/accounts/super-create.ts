@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { SessionsService } from '../auth/sessions.service.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { Permission } from '../access/permissions.js';
 import type { RequestContext } from '../core/context.js';
 import { AppError, ErrorCode, errors } from '../core/errors.js';
@@ -37,7 +37,7 @@ const SUPER_CREATE_GROUPS: Record<string, string[]> = { reviewer: [Permission.AD
 export async function superCreate(
   ctx: RequestContext,
   input: SuperCreateInput,
-  setup: { enabled: boolean; sessions: SessionsService },
+  setup: { enabled: boolean; startSession?: (em: EntityManager, user: User) => Promise<string> },
 ): Promise<SuperCreated> {
   if (!setup.enabled) throw errors.notFound();
   superCreateAccounts(ctx);
@@ -76,6 +76,6 @@ export async function superCreate(
   }
   const user = await ctx.em.findOneOrFail(User, { id: created.id });
   const groups = await ctx.em.find(Group, { id: { $in: created.groups } });
-  const { token } = await setup.sessions.create(ctx.em, user);
-  return { user, groups, sessionToken: token };
+  if (!setup.startSession) throw new Error('accounts: startSession is not provided');
+  return { user, groups, sessionToken: await setup.startSession(ctx.em, user) };
 }

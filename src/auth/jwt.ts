@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { NO_DEVELOPER_AGREEMENT } from '../accounts/accounts.access.js';
 import { errors } from '../core/errors.js';
 
 /** The original's limits (MAX_APIKEY_JWT_AUTH_TOKEN_LIFETIME and JWT_LEEWAY). */
@@ -21,7 +22,7 @@ export const jwtMessages = {
   refreshable: "API key based tokens are not refreshable, don't include `orig_iat` in their payload.",
   replayed: 'JWT jti (nonce) has already been used. Sign a new token for each request.',
   userDisabled: 'User account is disabled.',
-  noDevAgreement: 'User has not read developer agreement.',
+  noDevAgreement: NO_DEVELOPER_AGREEMENT,
 } as const;
 
 export interface ApiKeyJwtClaims {

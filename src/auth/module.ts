@@ -5,14 +5,15 @@ import { createAuthServices } from './services.js';
 import { ApiKey } from './api-key.entity.js';
 import { JwtNonce } from './jwt-nonce.entity.js';
 import { Session } from './session.entity.js';
+import { ApiKeysResolver } from './api-keys.resolver.js';
 
-/** Credentials (API keys, JWT nonces, sessions) and who a request is: no GraphQL operations of its own. */
+/** Credentials (API keys, JWT nonces, sessions) and who a request is; the caller's keys and sign-out. */
 export const authModule = defineModule({
   name: 'auth',
   dependsOn: [],
   settings: authSettings,
   entities: [ApiKey, JwtNonce, Session],
-  resolvers: [],
+  resolvers: [ApiKeysResolver],
   migrations: authMigrations,
   services: createAuthServices,
 });

@@ -2,6 +2,7 @@ import type { Platform } from '../core/module.js';
 import { ApiKeysService } from './api-keys.service.js';
 import { SessionsService } from './sessions.service.js';
 import { Authenticator } from './authenticator.js';
+import { ScopedKeysService } from './scoped-keys.service.js';
 
 /** The auth module's services, from the platform. */
 export function createAuthServices({ config, keyring }: Platform) {
@@ -11,7 +12,7 @@ export function createAuthServices({ config, keyring }: Platform) {
     idleSeconds: config.SESSION_IDLE_SECONDS,
   });
   const authenticator = new Authenticator(apiKeys, sessions, config.SIGNIN_REQUIRE_SECOND_FACTOR);
-  return { apiKeys, sessions, authenticator };
+  return { apiKeys, sessions, authenticator, scopedKeys: new ScopedKeysService(apiKeys) };
 }
 
 export type AuthServices = ReturnType<typeof createAuthServices>;

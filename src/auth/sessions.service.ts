@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { endSession } from '../accounts/accounts.access.js';
 import { permissionsOfUserSql } from '../accounts/accounts.loaders.js';
 import { User } from '../accounts/user.entity.js';
+import type { RequestContext } from '../core/context.js';
 import { AppError, errors } from '../core/errors.js';
 import { lookupRows } from '../db/rows.js';
 import type { Signer } from '../core/secrets.js';
@@ -199,6 +201,13 @@ export class SessionsService {
 
   async revoke(em: EntityManager, sessionId: string): Promise<void> {
     await em.nativeUpdate(Session, { id: sessionId, revokedAt: null }, { revokedAt: new Date() });
+  }
+
+  /** Ends the caller's browser session (the internal scheme only: `endSession`). */
+  async logout(ctx: RequestContext): Promise<boolean> {
+    endSession(ctx);
+    await this.revoke(ctx.em, ctx.viewer.sessionId!);
+    return true;
   }
 
   /** The user's sessions still usable, the most recently used first. */

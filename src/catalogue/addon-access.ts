@@ -2,8 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { keyScopeMessages } from '../access/key-scopes.js';
 import { defineObjectRule } from '../access/object-rules.js';
 import { Permission } from '../access/permissions.js';
-import type { Viewer } from '../auth/viewer.js';
-import type { RequestContext } from '../core/context.js';
+import type { RequestContext, RequestViewer } from '../core/context.js';
 import { errors } from '../core/errors.js';
 import { selectRows } from '../db/rows.js';
 import { AddonRole, AddonUser } from './addon.entity.js';
@@ -44,7 +43,7 @@ export function notDeletedAddonSql(alias = 'a'): string {
  */
 export type DeletedAddonReaders = 'nobody' | 'viewDeleted' | 'reviewsAdmin';
 
-export function findsDeletedAddon(viewer: Viewer, readers: DeletedAddonReaders): boolean {
+export function findsDeletedAddon(viewer: RequestViewer, readers: DeletedAddonReaders): boolean {
   if (readers === 'viewDeleted') return canViewDeleted(viewer);
   if (readers === 'reviewsAdmin') return viewer.can(Permission.REVIEWS_ADMIN);
   return false;

@@ -1,4 +1,4 @@
-import type { Viewer } from '../auth/viewer.js';
+import type { RequestViewer } from '../core/context.js';
 import { Permission } from '../access/permissions.js';
 
 /** Any kind of reviewer of listed content. */
@@ -10,6 +10,6 @@ export const LISTED_REVIEWER_PERMISSIONS = [
   Permission.REVIEWER_TOOLS_VIEW,
 ] as const;
 
-export const isListedReviewer = (viewer: Viewer) => LISTED_REVIEWER_PERMISSIONS.some((p) => viewer.can(p));
-export const isUnlistedReviewer = (viewer: Viewer) => viewer.can(Permission.ADDONS_REVIEW_UNLISTED);
-export const canViewDeleted = (viewer: Viewer) => viewer.can(Permission.ADDONS_VIEW_DELETED);
+export const isListedReviewer = (viewer: RequestViewer) => LISTED_REVIEWER_PERMISSIONS.some((p) => viewer.can(p));
+export const isUnlistedReviewer = (viewer: RequestViewer) => viewer.can(Permission.ADDONS_REVIEW_UNLISTED);
+export const canViewDeleted = (viewer: RequestViewer) => viewer.can(Permission.ADDONS_VIEW_DELETED);

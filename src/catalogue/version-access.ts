@@ -1,5 +1,4 @@
-import type { Viewer } from '../auth/viewer.js';
-import type { RequestContext } from '../core/context.js';
+import type { RequestContext, RequestViewer } from '../core/context.js';
 import { errors } from '../core/errors.js';
 import { isAuthor } from './addon-access.js';
 import { Channel, FileStatus } from './catalogue.enums.js';
@@ -31,7 +30,7 @@ export type DeletedVersionReaders = 'nobody' | 'viewDeleted';
 
 /** The version exists for the caller: known, and not deleted unless the caller is among `readers`. */
 export function findsVersion<V extends { readonly deleted: boolean }>(
-  viewer: Viewer,
+  viewer: RequestViewer,
   version: V | null | undefined,
   readers: DeletedVersionReaders = 'viewDeleted',
 ): version is V {
@@ -53,14 +52,14 @@ export function existingVersion<V extends { readonly deleted: boolean }>(
  * The same rule as a list filter (MikroORM `where` fragment to spread): deleted versions only for
  * `Addons:ViewDeleted`.
  */
-export function foundVersionsFilter(viewer: Viewer): { deleted?: false } {
+export function foundVersionsFilter(viewer: RequestViewer): { deleted?: false } {
   return canViewDeleted(viewer) ? {} : { deleted: false };
 }
 
 // Reviewers and authors
 
 /** A reviewer of the channel: Addons:ReviewUnlisted for unlisted, any reviewer permission for listed. */
-export function isChannelReviewer(viewer: Viewer, channel: number): boolean {
+export function isChannelReviewer(viewer: RequestViewer, channel: number): boolean {
   return channel === Channel.UNLISTED ? isUnlistedReviewer(viewer) : isListedReviewer(viewer);
 }
 

@@ -1,14 +1,20 @@
-import type { ApiKey } from '../auth/api-key.entity.js';
-import type { ApiKeysService, IssuedApiKey } from '../auth/api-keys.service.js';
 import { KEY_OPERATIONS, isKeyOperation, type KeyOperation } from '../access/key-scopes.js';
 import type { RequestContext } from '../core/context.js';
 import { errors } from '../core/errors.js';
 import { FieldErrorCollector } from '../core/field-errors.js';
 import { fieldMessages } from '../core/messages.js';
 import { lengthProblem } from '../core/text-limits.js';
-import type { User } from './user.entity.js';
-import { SESSION_ONLY, developerAgreement, keyAddonMessages, keyAddons, manageKeys } from './accounts.access.js';
-import { ACCOUNTS_TEXT_LIMITS } from './text-limits.js';
+import type { User } from '../accounts/user.entity.js';
+import {
+  SESSION_ONLY,
+  developerAgreement,
+  keyAddonMessages,
+  keyAddons,
+  manageKeys,
+} from '../accounts/accounts.access.js';
+import { ACCOUNTS_TEXT_LIMITS } from '../accounts/text-limits.js';
+import type { ApiKey } from './api-key.entity.js';
+import type { ApiKeysService, IssuedApiKey } from './api-keys.service.js';
 
 /** At most this many active scoped keys per user. */
 export const MAX_SCOPED_KEYS = 20;
@@ -16,7 +22,7 @@ export const MAX_SCOPED_KEYS = 20;
 export const MAX_KEY_DAYS = 366;
 /** Without an expiry given, a scoped key expires this many days after its creation. */
 export const DEFAULT_KEY_DAYS = 90;
-export { MAX_KEY_ADDONS } from './accounts.access.js';
+export { MAX_KEY_ADDONS } from '../accounts/accounts.access.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -43,12 +49,27 @@ export const scopedKeyMessages = {
 } as const;
 
 /**
- * Scoped, expiring API keys made by their owner (src/access/key-scopes.ts): listed, created (the
- * secret is answered once) and revoked through a browser session only, so a key never mints keys.
- * The user's default key keeps its own issue/revoke flow (AccountsService.issueApiKey).
+ * The caller's own API keys, managed through a browser session only, so a key never mints keys:
+ * the default key (issued, replacing the previous one, and revoked), and scoped, expiring keys
+ * (src/access/key-scopes.ts): listed, created (the secret is answered once) and revoked.
  */
 export class ScopedKeysService {
   constructor(private readonly apiKeys: ApiKeysService) {}
+
+  /** API keys are for developers who accepted the agreement: a new default key, revoking the previous one. */
+  async issueDefault(ctx: RequestContext): Promise<IssuedApiKey> {
+    const user = this.caller(ctx);
+    manageKeys(ctx);
+    developerAgreement(ctx, user);
+    return this.apiKeys.issue(ctx.em, user);
+  }
+
+  /** Revokes the caller's active default key; false when there was none. */
+  async revokeDefault(ctx: RequestContext): Promise<boolean> {
+    const user = this.caller(ctx);
+    manageKeys(ctx);
+    return this.apiKeys.revoke(ctx.em, user);
+  }
 
   /** The caller's active keys of every kind, newest first (never their secrets). */
   async list(ctx: RequestContext): Promise<ApiKey[]> {
@@ -94,10 +115,15 @@ export class ScopedKeysService {
   }
 
   private sessionUser(ctx: RequestContext): User {
-    const user = ctx.viewer.user;
-    if (!user) throw errors.notAuthenticated();
+    const user = this.caller(ctx);
     manageKeys(ctx);
     return user;
+  }
+
+  /** The caller, or 401 when anonymous. */
+  private caller(ctx: RequestContext): User {
+    if (!ctx.viewer.user) throw errors.notAuthenticated();
+    return ctx.viewer.user;
   }
 
   private checkOperations(given: readonly string[] | null, problems: FieldErrorCollector): KeyOperation[] | null {
