@@ -4,8 +4,8 @@ import { buildResolverSchema } from './graphql/schema.js';
 import type { QueueDefinitions, WorkOptions } from './jobs/queue.port.js';
 import { platformQueues, type ServiceJobs } from './jobs/service-jobs.js';
 import { siteModule } from './site/module.js';
-import { authModule } from './auth/module.js';
 import { accountsModule } from './accounts/module.js';
+import { authModule } from './auth/module.js';
 import { catalogueModule } from './catalogue/module.js';
 import { searchModule } from './search/module.js';
 import { blocklistModule } from './blocklist/module.js';
@@ -32,8 +32,8 @@ import { developersModule } from './developers/module.js';
  */
 export const modules = [
   siteModule,
-  authModule,
   accountsModule,
+  authModule,
   catalogueModule,
   searchModule,
   blocklistModule,

@@ -1,4 +1,5 @@
 import { defineModule } from '../core/module.js';
+import { accountsModule } from '../accounts/module.js';
 import { authMigrations } from './migrations/index.js';
 import { authSettings } from './settings.js';
 import { createAuthServices } from './services.js';
@@ -10,7 +11,7 @@ import { ApiKeysResolver } from './api-keys.resolver.js';
 /** Credentials (API keys, JWT nonces, sessions) and who a request is; the caller's keys and sign-out. */
 export const authModule = defineModule({
   name: 'auth',
-  dependsOn: [],
+  dependsOn: [accountsModule],
   settings: authSettings,
   entities: [ApiKey, JwtNonce, Session],
   resolvers: [ApiKeysResolver],

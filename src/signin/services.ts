@@ -23,16 +23,7 @@ export function createSigninServices(
     accounts.accounts,
     logger,
   );
-  // The account's credentials are auth's, which sits below accounts (until the composition lists
-  // auth above accounts, the module depending on both provides them).
-  accounts.accountHooks.provide({
-    accountUrl: () => signin.accountUrl(),
-    startSession: async (em, user) => (await auth.sessions.create(em, user)).token,
-    revokeCredentials: async (em, user) => {
-      await auth.sessions.revokeOthers(em, user.id, null);
-      await auth.apiKeys.revokeAll(em, user);
-    },
-  });
+  accounts.accountHooks.provide({ accountUrl: () => signin.accountUrl() });
   const signinLinks = new SigninLinksService(
     signin,
     auth.sessions,
