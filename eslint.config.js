@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', 'data/', 'src/migrations/Migration*.ts'] },
+  { ignores: ['dist/', 'node_modules/', 'coverage/', 'data/', 'src/*/migrations/Migration*.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
