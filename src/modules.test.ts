@@ -1,3 +1,6 @@
+import { accountStatsByUserId } from './accounts/accounts.loaders.js';
+import type { RequestContext } from './core/context.js';
+import { defineLoaderPort } from './core/loaders.js';
 import type { Platform } from './core/module.js';
 import { defineModule } from './core/module.js';
 import { Hooks } from './core/hooks.js';
@@ -85,5 +88,24 @@ describe('composeModules', () => {
         expect([module.name, seen.has(dependency.name)]).toEqual([module.name, true]);
       seen.add(module.name);
     }
+  });
+});
+
+describe('defineLoaderPort', () => {
+  it('runs the implementation a higher module gives it, and refuses a second one', async () => {
+    const port = defineLoaderPort<number, string>('example');
+    const ctx = {} as RequestContext;
+    expect(() => port.batch(ctx, [1])).toThrow('loader example is declared but not implemented');
+    const batch = async (_ctx: RequestContext, keys: readonly number[]) => keys.map((key) => `#${key}`);
+    port.implement(batch);
+    port.implement(batch);
+    expect(await port.batch(ctx, [1, 2])).toEqual(['#1', '#2']);
+    expect(() => port.implement(async () => [])).toThrow('loader example is implemented twice');
+  });
+
+  it("has accounts' statistics computed by the catalogue once the modules are loaded", () => {
+    expect(() => accountStatsByUserId.implement(async () => [])).toThrow(
+      'loader accountStatsByUserId is implemented twice',
+    );
   });
 });

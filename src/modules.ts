@@ -33,8 +33,8 @@ import { developersModule } from './developers/module.js';
 export const modules = [
   siteModule,
   accountsModule,
-  authModule,
   catalogueModule,
+  authModule,
   searchModule,
   blocklistModule,
   reviewsModule,

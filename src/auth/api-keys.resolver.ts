@@ -1,6 +1,7 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import { Requires, SIGN_IN, objectRule, SECOND_FACTOR } from '../access/requirements.js';
-import { developerAgreement, endSession, keyAddons, manageKeys } from '../accounts/accounts.access.js';
+import { developerAgreement, endSession, manageKeys } from '../accounts/accounts.access.js';
+import { keyAddons } from '../catalogue/key-addons.access.js';
 import { ApiKeyCredentialsType } from '../accounts/accounts.types.js';
 import { ApiKeyType, CreateApiKeyInput, CreatedApiKeyType } from '../accounts/scoped-keys.types.js';
 import type { RequestContext } from '../core/context.js';

@@ -5,13 +5,8 @@ import { FieldErrorCollector } from '../core/field-errors.js';
 import { fieldMessages } from '../core/messages.js';
 import { lengthProblem } from '../core/text-limits.js';
 import type { User } from '../accounts/user.entity.js';
-import {
-  SESSION_ONLY,
-  developerAgreement,
-  keyAddonMessages,
-  keyAddons,
-  manageKeys,
-} from '../accounts/accounts.access.js';
+import { SESSION_ONLY, developerAgreement, manageKeys } from '../accounts/accounts.access.js';
+import { keyAddonMessages, keyAddons } from '../catalogue/key-addons.access.js';
 import { ACCOUNTS_TEXT_LIMITS } from '../accounts/text-limits.js';
 import type { ApiKey } from './api-key.entity.js';
 import type { ApiKeysService, IssuedApiKey } from './api-keys.service.js';
@@ -22,7 +17,7 @@ export const MAX_SCOPED_KEYS = 20;
 export const MAX_KEY_DAYS = 366;
 /** Without an expiry given, a scoped key expires this many days after its creation. */
 export const DEFAULT_KEY_DAYS = 90;
-export { MAX_KEY_ADDONS } from '../accounts/accounts.access.js';
+export { MAX_KEY_ADDONS } from '../catalogue/key-addons.access.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

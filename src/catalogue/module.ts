@@ -23,6 +23,8 @@ import { FileResolver, LicenseResolver, PreviewResolver, VersionResolver } from 
 import { ListingResolver } from './listing.resolver.js';
 import { LifecycleResolver } from './lifecycle/lifecycle.resolver.js';
 import { ScopedKeyAddonsResolver } from './scoped-key-addons.resolver.js';
+// Implements accounts' statistics loader (accountStatsByUserId) over the catalogue's tables.
+import './account-stats.js';
 
 declare module '../jobs/service-jobs.js' {
   interface ServiceJobs {

@@ -16,6 +16,35 @@ export function defineLoader<K, V, C = K>(
   return { name, batch, options };
 }
 
+/**
+ * A loader one module declares and a module above it implements, so that the lower one reads what
+ * the upper one knows without importing it (e.g. accounts' statistics, computed over the
+ * catalogue's tables). The implementation is set once, when the implementing module is loaded;
+ * using the loader before that is a programming error.
+ */
+export interface LoaderPort<K, V, C = K> extends LoaderDefinition<K, V, C> {
+  implement(batch: (ctx: RequestContext, keys: readonly K[]) => Promise<ArrayLike<V | Error>>): void;
+}
+
+export function defineLoaderPort<K, V, C = K>(
+  name: string,
+  options?: DataLoader.Options<K, V, C>,
+): LoaderPort<K, V, C> {
+  let implementation: ((ctx: RequestContext, keys: readonly K[]) => Promise<ArrayLike<V | Error>>) | null = null;
+  return {
+    name,
+    options,
+    batch: (ctx, keys) => {
+      if (!implementation) throw new Error(`loader ${name} is declared but not implemented (its module is not loaded)`);
+      return implementation(ctx, keys);
+    },
+    implement(batch) {
+      if (implementation && implementation !== batch) throw new Error(`loader ${name} is implemented twice`);
+      implementation = batch;
+    },
+  };
+}
+
 /** Orders batch results by key; missing keys get `fallback`. */
 export function byKeys<K, V>(keys: readonly K[], rows: Iterable<[K, V]>, fallback: V): V[] {
   const map = new Map(rows);
