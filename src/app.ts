@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import cors from 'cors';
+import { ALL_SCHEMES } from './access/credentials.js';
 import { sessionCookieCredentials } from './auth/session-cookie.js';
 import express, {
   type ErrorRequestHandler,
@@ -89,7 +90,7 @@ export async function createApp(config: Config, logger: Logger, options: CreateA
       {
         // Every scheme: the operation's own list (Accepts) is enforced once the document is parsed.
         authenticate: (em, authorization, ip) =>
-          services.authenticator.authenticate(em, authorization, ['jwt', 'session'], ip),
+          services.authenticator.authenticate(em, authorization, ALL_SCHEMES, ip),
         assertWritable: (em, locale, mutations) => services.site.assertWritable(em, locale, mutations),
       },
       db,

@@ -16,7 +16,8 @@ export type AuthScheme = 'jwt' | 'session';
 
 /** What an operation accepts unless it says otherwise: the internal session tokens only. */
 export const DEFAULT_SCHEMES: readonly AuthScheme[] = ['session'];
-const ALL_SCHEMES: readonly AuthScheme[] = ['jwt', 'session'];
+/** Every scheme there is: a request is authenticated with any of them, then held to its operation's own. */
+export const ALL_SCHEMES: readonly AuthScheme[] = ['jwt', 'session'];
 
 const EXTENSION = 'credentials';
 
