@@ -5,7 +5,7 @@ import type { Platform } from './core/module.js';
 import { defineModule } from './core/module.js';
 import { Hooks } from './core/hooks.js';
 import type { EventSubscriber } from './events/domain-events.js';
-import { composeModules, modules } from './modules.js';
+import { composeModules, modules, queuesOf } from './modules.js';
 
 /** The platform parts the composition itself touches: the event bus its subscribers join. */
 function platformWithBus(): { platform: Platform; subscribed: string[] } {
@@ -73,6 +73,14 @@ describe('composeModules', () => {
     expect(() => composeModules(platformWithBus().platform, [low, other])).toThrow(
       'module other: services.counter is another module',
     );
+  });
+
+  it('refuses one job declared by two modules', () => {
+    const job = { queue: { retryLimit: 1 }, handle: () => async () => {} };
+    const first = defineModule({ ...low, name: 'first', jobs: { 'rating-mail': job } });
+    const second = defineModule({ ...low, name: 'second', jobs: { 'rating-mail': job } });
+    expect(queuesOf([first])).toMatchObject({ 'rating-mail': { retryLimit: 1 }, 'domain-event': {} });
+    expect(() => queuesOf([first, second])).toThrow('module second: job rating-mail is declared twice');
   });
 
   it('refuses a step provided twice', () => {

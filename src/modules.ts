@@ -83,13 +83,19 @@ export const databaseSchema = { entities, unmappedTables, migrations };
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const resolvers: Function[] = modules.flatMap((module) => module.resolvers);
 
-/** Every job queue: the platform's and the modules'. */
-export const queues = Object.fromEntries([
-  ...Object.entries(platformQueues),
-  ...modules.flatMap((module) =>
-    Object.entries((module as AnyModule).jobs ?? {}).map(([name, job]) => [name, job!.queue]),
-  ),
-]) as QueueDefinitions<ServiceJobs>;
+/** Every job queue: the platform's and the modules'; one name declared twice stops the boot. */
+export const queues = queuesOf(modules);
+
+export function queuesOf(list: readonly AnyModule[]): QueueDefinitions<ServiceJobs> {
+  const found: Record<string, QueueDefinitions<ServiceJobs>[keyof ServiceJobs]> = { ...platformQueues };
+  for (const module of list) {
+    for (const [name, job] of Object.entries(module.jobs ?? {})) {
+      if (name in found) throw new Error(`module ${module.name}: job ${name} is declared twice`);
+      found[name] = job!.queue;
+    }
+  }
+  return found as QueueDefinitions<ServiceJobs>;
+}
 
 /** The modules built on a platform: their services, each resolver's services, their jobs and closing. */
 export interface Composition {
