@@ -160,14 +160,15 @@ export async function openDatabase(target: DatabaseTarget, options: OpenDatabase
     const fresh = !target.dataDir || !existsSync(join(location, 'PG_VERSION'));
     const template: EmbeddedTemplate | null =
       fresh && options.migrate !== false ? embeddedTemplate(templateKey(options.migrations, ['pg_trgm'])) : null;
+    const fromSnapshot = (snapshot: Blob) => new PGlite({ extensions: { pg_trgm }, loadDataDir: snapshot });
     if (target.dataDir) {
       const extracted = template?.extractTo(location) ?? false;
       pglite = new PGlite(location, { extensions: { pg_trgm } });
-      if (template && !extracted) saveTemplate = () => template.save(pglite);
+      if (template && !extracted) saveTemplate = () => template.save(pglite, fromSnapshot);
     } else {
       const snapshot = template?.load() ?? null;
-      pglite = new PGlite({ extensions: { pg_trgm }, ...(snapshot ? { loadDataDir: snapshot } : {}) });
-      if (template && !snapshot) saveTemplate = () => template.save(pglite);
+      pglite = snapshot ? fromSnapshot(snapshot) : new PGlite({ extensions: { pg_trgm } });
+      if (template && !snapshot) saveTemplate = () => template.save(pglite, fromSnapshot);
     }
     try {
       await pglite.waitReady;
@@ -176,6 +177,9 @@ export async function openDatabase(target: DatabaseTarget, options: OpenDatabase
         ...base,
         driver: PGliteDriver as unknown as typeof PostgreSqlDriver,
         dbName: 'postgres',
+        // PGlite serves one database whatever the name (its tables are in template1): MikroORM's
+        // check would create a database `postgres` (a copy of all of it) in the trimmed snapshot.
+        ensureDatabase: false,
         driverOptions: { connection: { pglite: () => pglite } },
       });
       splitScriptsOnlyWhenMultiStatement(orm);

@@ -50,6 +50,14 @@ afterAll(() => {
   rmSync(dataDirs, { recursive: true, force: true });
 });
 
+async function databases(db: Database): Promise<string[]> {
+  const rows = await db
+    .fork()
+    .getConnection()
+    .execute<{ datname: string }[]>('select datname from pg_database order by datname');
+  return rows.map((r) => r.datname);
+}
+
 async function opened<T>(dataDir: string | null, read: (db: Database) => Promise<T>): Promise<T> {
   const db = await openDatabase({ kind: 'embedded', dataDir }, databaseSchema);
   try {
@@ -67,9 +75,11 @@ it('starts a fresh database, in memory or in a data directory, with what the mig
   // The first fresh start runs the migrations and leaves the snapshot; the next ones start from it.
   process.env.EMBEDDED_TEMPLATE_DIR = cache;
   expect(await opened(null, catalogue)).toEqual(migrated);
-  const snapshot = `pglite-${templateKey(migrations, ['pg_trgm'])}.tar`;
-  expect(readdirSync(cache)).toEqual([snapshot]);
+  const key = templateKey(migrations, ['pg_trgm']);
+  expect(readdirSync(cache).sort()).toEqual([`pglite-${key}.memory.tar`, `pglite-${key}.tar`]);
   expect(await opened(null, catalogue)).toEqual(migrated);
+  // In memory, from the trimmed snapshot: only the database that holds the tables.
+  expect(await opened(null, databases)).toEqual(['template1']);
 
   const dataDir = join(dataDirs, 'fresh');
   expect(await opened(dataDir, catalogue)).toEqual(migrated);
@@ -77,6 +87,8 @@ it('starts a fresh database, in memory or in a data directory, with what the mig
   // Written to: it is a database of its own, which opens again with its data.
   await opened(dataDir, (db) => db.fork().getConnection().execute('create table kept (id int)'));
   const reopened = await opened(dataDir, catalogue);
+  // On disk, from the whole snapshot: a database directory like any other.
+  expect(await opened(dataDir, databases)).toEqual(['postgres', 'template0', 'template1']);
   expect(reopened).toContain('column: kept.id integer YES ');
 }, 180_000);
 
