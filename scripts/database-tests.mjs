@@ -1,8 +1,18 @@
 // The test files that can reach a database: those whose imports (followed through every local
 // module) reach the database port (src/db/database.ts), or that start other processes or read
-// DATABASE_URL themselves. .ci/run runs only these a second time on PostgreSQL: the others (pure
-// units: parsers, rules, the layering scan) cannot tell the two databases apart.
-// Usage: node scripts/database-tests.mjs  (prints one repository-relative path per line)
+// DATABASE_URL themselves.
+//
+// .ci/run runs every test file on the machine's PostgreSQL (the README's command with DATABASE_URL),
+// and the embedded suite again on the embedded default (PGlite): `--embedded` prints it. It is what
+// can tell the two databases apart:
+//  - every such file under src/ and rest-compat/ (the database port, the job queue on PGlite's one
+//    connection, search without the rum index, seeding, migrations, the REST engine);
+//  - the API files in EMBEDDED_API below: each domain's answers as clients read them, where PGlite's
+//    value types (dates, bigints), its statement splitting and its single connection show.
+// Left to PostgreSQL alone: the other API files, and those that drive real clients or processes
+// (Firefox, Chromium, web-ext, sign-addon, the CLI, an OpenID provider, mail and S3 servers, a
+// cluster), the fuzz suite and the webhooks' receivers, whose subject is not the database.
+// Usage: node scripts/database-tests.mjs [--embedded]  (prints one repository-relative path per line)
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import process from 'node:process';
@@ -43,4 +53,33 @@ const tests = ['src', 'rest-compat', 'test']
       .map((name) => `${dir}/${name.split('\\').join('/')}`),
   )
   .sort();
-process.stdout.write(tests.filter((test) => reachesDatabase(test)).join('\n') + '\n');
+const EMBEDDED_API = [
+  'test/accounts.test.ts',
+  'test/api-v5.test.ts',
+  'test/catalogue-detail.test.ts',
+  'test/catalogue-listing.test.ts',
+  'test/catalogue-search.test.ts',
+  'test/collections.test.ts',
+  'test/database-text.test.ts',
+  'test/graphql.test.ts',
+  'test/lifecycle.test.ts',
+  'test/operation-transactions.test.ts',
+  'test/ratings.test.ts',
+  'test/review-queue.test.ts',
+  'test/reviewer-browse.test.ts',
+  'test/rollback.test.ts',
+  'test/search-params-v5.test.ts',
+  'test/server.test.ts',
+  'test/signing.test.ts',
+  'test/site.test.ts',
+  'test/v5-endpoints.test.ts',
+  'test/write-conflicts.test.ts',
+];
+
+const database = tests.filter((test) => reachesDatabase(test));
+const missing = EMBEDDED_API.filter((test) => !database.includes(test));
+if (missing.length) throw new Error(`EMBEDDED_API names files that reach no database: ${missing.join(', ')}`);
+const chosen = process.argv.includes('--embedded')
+  ? database.filter((test) => !test.startsWith('test/') || EMBEDDED_API.includes(test))
+  : database;
+process.stdout.write(chosen.join('\n') + '\n');
