@@ -68,11 +68,14 @@ export async function createApp(config: Config, logger: Logger, options: CreateA
     ...databaseSchema,
     logger,
     onQuery: options.onQuery,
+    snapshotAfterStart: true,
   });
   try {
     const composition = composeModules(createPlatform(config, logger, keyring, db, queues));
     const { services } = composition;
     await services.jobs.start();
+    // A fresh embedded database's snapshot holds the job queue too: the next fresh start skips installing it.
+    await db.saveSnapshot();
     const routes = [...defaultRoutes, ...(options.extraRoutes ?? [])];
     const metrics =
       config.METRICS === 'on'

@@ -34,6 +34,12 @@ export interface Database {
   /** A fresh, request-scoped entity manager. */
   fork(): EntityManager;
   ping(): Promise<void>;
+  /**
+   * With `snapshotAfterStart`: saves the snapshot of a fresh embedded database migrated from nothing
+   * (./pglite-template.ts) now that the app has installed what it installs at start (its job queue's
+   * schema and queues), so the next fresh start begins with them. A no-op otherwise.
+   */
+  saveSnapshot(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -50,6 +56,8 @@ export interface OpenDatabaseOptions {
   unmappedTables?: readonly string[];
   /** Apply pending migrations (default true). */
   migrate?: boolean;
+  /** Embedded: the snapshot of a fresh database is saved by `saveSnapshot()`, not once migrated. */
+  snapshotAfterStart?: boolean;
   /** Called with every SQL statement (tests count them to catch N+1 queries). */
   onQuery?: (sql: string) => void;
 }
@@ -199,6 +207,7 @@ export async function openDatabase(target: DatabaseTarget, options: OpenDatabase
   }
 
   const releaseEntities = trackEntityDecorations(orm);
+  let pendingSnapshot: (() => Promise<void>) | null = null;
   // The migrator (umzug and its command-line tools) is only loaded when a migration is missing.
   if (options.migrate !== false && (await missesMigrations(orm, options.migrations))) {
     const { Migrator } = await import('@mikro-orm/migrations');
@@ -208,7 +217,10 @@ export async function openDatabase(target: DatabaseTarget, options: OpenDatabase
     if (pending.length) {
       logger?.info({ migrations: pending.map((m) => m.name) }, 'applying database migrations');
       await migrator.up();
-      if (saveTemplate && pending.length === options.migrations.length) await saveTemplate();
+      if (saveTemplate && pending.length === options.migrations.length) {
+        if (!options.snapshotAfterStart) await saveTemplate();
+        pendingSnapshot = saveTemplate;
+      }
     }
   }
 
@@ -219,6 +231,11 @@ export async function openDatabase(target: DatabaseTarget, options: OpenDatabase
     fork: () => orm.em.fork() as EntityManager,
     async ping() {
       await orm.em.getConnection().execute('select 1');
+    },
+    async saveSnapshot() {
+      const save = options.snapshotAfterStart ? pendingSnapshot : null;
+      pendingSnapshot = null;
+      await save?.();
     },
     async close() {
       await orm.close(true);

@@ -45,19 +45,23 @@ function cacheDirectory(): string | null {
   return configured || join(ROOT, 'node_modules', '.cache', 'addons-service');
 }
 
-function pgliteVersion(): string {
+function packageVersion(name: string): string {
   try {
-    const manifest = join(ROOT, 'node_modules', '@electric-sql', 'pglite', 'package.json');
+    const manifest = join(ROOT, 'node_modules', ...name.split('/'), 'package.json');
     return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
   } catch {
     return 'unknown';
   }
 }
 
-/** The snapshot's name: what a different snapshot would come from (migrations, PGlite, extensions). */
+/**
+ * The snapshot's name: what a different snapshot would come from (migrations, PGlite, extensions,
+ * and pg-boss, whose schema the app installs at start: `Database.saveSnapshot`).
+ */
 export function templateKey(migrations: readonly MigrationObject[], extensions: readonly string[]): string {
   const hash = createHash('sha256');
-  hash.update(`pglite ${pgliteVersion()}\nextensions ${extensions.join(',')}\n`);
+  hash.update(`pglite ${packageVersion('@electric-sql/pglite')}\npg-boss ${packageVersion('pg-boss')}\n`);
+  hash.update(`extensions ${extensions.join(',')}\n`);
   for (const m of migrations) hash.update(`${m.name}\n${String(m.class)}\n`);
   return hash.digest('hex').slice(0, 20);
 }

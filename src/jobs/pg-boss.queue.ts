@@ -46,6 +46,27 @@ export interface PgBossQueueOptions<M> {
 
 const JOB_STATES: readonly JobState[] = ['created', 'retry', 'active', 'completed', 'cancelled', 'failed'];
 
+/** pg-boss's queue options for a declared queue, and the fields a stored queue is compared on. */
+function queueOf(name: string, definition: QueueDefinition): PgBoss.Queue {
+  return {
+    name,
+    policy: definition.policy ?? 'standard',
+    retryLimit: definition.retryLimit ?? 3,
+    retryDelay: definition.retryDelaySeconds ?? 0,
+    retryBackoff: definition.retryBackoff ?? false,
+    expireInSeconds: definition.expireInSeconds ?? 900,
+    retentionMinutes: (definition.retentionDays ?? 14) * 24 * 60,
+  };
+}
+const QUEUE_FIELDS = [
+  'policy',
+  'retryLimit',
+  'retryDelay',
+  'retryBackoff',
+  'expireInSeconds',
+  'retentionMinutes',
+] as const;
+
 /**
  * A job queue on pg-boss 10 in the application's database. Call `start()`, then `work()`.
  *
@@ -115,7 +136,7 @@ class PgBossQueue<M extends JobMap<M>> implements JobQueue<M> {
       boss.on('error', (error) => this.#report(error));
       await boss.start();
       this.#running = { boss, source, lease, recoverTimer: null };
-      for (const name of this.#names) await this.#defineQueue(boss, name, this.options.queues[name]);
+      await this.#defineQueues(boss);
       await this.#recover();
       if (lease) this.#running.recoverTimer = this.#scheduleRecovery();
     } catch (error) {
@@ -259,18 +280,15 @@ class PgBossQueue<M extends JobMap<M>> implements JobQueue<M> {
     return promise;
   }
 
-  async #defineQueue(boss: PgBoss, name: string, definition: QueueDefinition): Promise<void> {
-    const queue: PgBoss.Queue = {
-      name,
-      policy: definition.policy ?? 'standard',
-      retryLimit: definition.retryLimit ?? 3,
-      retryDelay: definition.retryDelaySeconds ?? 0,
-      retryBackoff: definition.retryBackoff ?? false,
-      expireInSeconds: definition.expireInSeconds ?? 900,
-      retentionMinutes: (definition.retentionDays ?? 14) * 24 * 60,
-    };
-    await boss.createQueue(name, queue);
-    await boss.updateQueue(name, queue);
+  /** Creates the declared queues that are missing and updates those stored otherwise: one statement when all are as declared. */
+  async #defineQueues(boss: PgBoss): Promise<void> {
+    const stored = new Map((await boss.getQueues()).map((queue) => [queue.name, queue]));
+    for (const name of this.#names) {
+      const queue = queueOf(name, this.options.queues[name]);
+      const current = stored.get(name);
+      if (!current) await boss.createQueue(name, queue);
+      else if (QUEUE_FIELDS.some((field) => current[field] !== queue[field])) await boss.updateQueue(name, queue);
+    }
   }
 
   /**

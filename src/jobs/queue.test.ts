@@ -235,3 +235,29 @@ test('concurrency runs several handlers at once, and a graceful stop waits for t
   const states = await Promise.all(ids.map(async (id) => (await queue.getJob('busy', id!))?.state));
   expect(states).toEqual(['completed', 'completed', 'completed', 'completed']);
 });
+
+test('a start creates the declared queues the database lacks and updates those stored with other options', async () => {
+  type More = TestJobs & { added: { n: number } };
+  const changed: QueueDefinitions<More> = { ...queues, flaky: { retryLimit: 5 }, added: { retryDelaySeconds: 7 } };
+  const stored = () =>
+    db
+      .fork()
+      .getConnection()
+      .execute<{ name: string; retry_limit: number; retry_delay: number }[]>(
+        `select name, retry_limit, retry_delay from pgboss.queue where name in ('flaky', 'added', 'echo') order by name`,
+      );
+  expect(await stored()).toEqual([
+    { name: 'echo', retry_limit: 3, retry_delay: 0 },
+    { name: 'flaky', retry_limit: 2, retry_delay: 0 },
+  ]);
+  // Stopped first on the embedded database, whose one queue takes every active job for its own.
+  if (db.kind === 'embedded') await queue.stop();
+  const other = createJobQueue<More>(db, { queues: changed, logger });
+  await other.start();
+  await other.stop();
+  expect(await stored()).toEqual([
+    { name: 'added', retry_limit: 3, retry_delay: 7 },
+    { name: 'echo', retry_limit: 3, retry_delay: 0 },
+    { name: 'flaky', retry_limit: 5, retry_delay: 0 },
+  ]);
+});

@@ -2,7 +2,10 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openDatabase, type DatabaseTarget } from '../../src/db/database.js';
 import { templateKey } from '../../src/db/pglite-template.js';
-import { databaseSchema, migrations } from '../../src/modules.js';
+import { createLogger } from '../../src/core/logger.js';
+import { createJobQueue } from '../../src/jobs/pg-boss.queue.js';
+import type { ServiceJobs } from '../../src/jobs/service-jobs.js';
+import { databaseSchema, migrations, queues } from '../../src/modules.js';
 
 export interface TestDatabase {
   target: DatabaseTarget;
@@ -29,7 +32,7 @@ const exists = async (admin: pg.Client, name: string) =>
   (await admin.query('select 1 from pg_database where datname = $1', [name])).rowCount === 1;
 
 /**
- * A database holding every migration, copied by the tests' `create database … template`: a copy
+ * A database holding every migration and the job queue, copied by the tests' `create database … template`: a copy
  * takes a fraction of a second where the migrations take seconds, and every test file starts at
  * least one app. Named by a hash of the migrations (their names and code), so a changed or added
  * migration makes a new one. It is built under a temporary name, then renamed: concurrent test
@@ -43,7 +46,14 @@ async function migratedTemplate(url: string): Promise<string> {
   await withAdmin(url, (admin) => admin.query(`create database "${building}"`));
   try {
     const db = await openDatabase({ kind: 'postgres', url: databaseUrl(url, building), poolMax: 1 }, databaseSchema);
-    await db.close();
+    try {
+      // What the app installs at start too (pg-boss's schema and the queues), as the embedded snapshot holds it.
+      const jobs = createJobQueue<ServiceJobs>(db, { queues, logger: createLogger('silent', 'stderr') });
+      await jobs.start();
+      await jobs.stop();
+    } finally {
+      await db.close();
+    }
     await withAdmin(url, async (admin) => {
       if (!(await exists(admin, name))) await admin.query(`alter database "${building}" rename to "${name}"`);
     });
