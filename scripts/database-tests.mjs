@@ -5,14 +5,17 @@
 // .ci/run runs every test file on the machine's PostgreSQL (the README's command with DATABASE_URL),
 // and the embedded suite again on the embedded default (PGlite): `--embedded` prints it. It is what
 // can tell the two databases apart:
-//  - every such file under src/ and rest-compat/ (the database port, the job queue on PGlite's one
-//    connection, search without the rum index, seeding, migrations, the REST engine);
+//  - the data layer's files under src/ and rest-compat/ (EMBEDDED_UNITS: the database port, the job
+//    queue on PGlite's one connection, search without the rum index, seeding, migrations, the REST
+//    engine), not the signing crypto and linter units, which reach a database only through imports;
 //  - the API files in EMBEDDED_API below: each domain's answers as clients read them, where PGlite's
 //    value types (dates, bigints), its statement splitting and its single connection show.
 // Left to PostgreSQL alone: the other API files, and those that drive real clients or processes
 // (Firefox, Chromium, web-ext, sign-addon, the CLI, an OpenID provider, mail and S3 servers, a
 // cluster), the fuzz suite and the webhooks' receivers, whose subject is not the database.
-// Usage: node scripts/database-tests.mjs [--embedded]  (prints one repository-relative path per line)
+// EMBEDDED_ONLY files open the embedded database whatever DATABASE_URL says: `--embedded-only` prints
+// them, for the PostgreSQL run to leave out (it would run them exactly as the embedded run does).
+// Usage: node scripts/database-tests.mjs [--embedded | --embedded-only]  (one repository-relative path per line)
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import process from 'node:process';
@@ -53,6 +56,11 @@ const tests = ['src', 'rest-compat', 'test']
       .map((name) => `${dir}/${name.split('\\').join('/')}`),
   )
   .sort();
+const EMBEDDED_UNITS = ['src/db/', 'src/jobs/', 'src/search/', 'src/catalogue/', 'src/modules.', 'rest-compat/engine.'];
+/** Units of those folders that drive a process (the command line as a child), left to PostgreSQL. */
+const PROCESS_UNITS = ['src/catalogue/seed/seed-cli.test.ts'];
+const EMBEDDED_ONLY = ['src/db/pglite-template.test.ts'];
+
 const EMBEDDED_API = [
   'test/accounts.test.ts',
   'test/api-v5.test.ts',
@@ -69,7 +77,6 @@ const EMBEDDED_API = [
   'test/reviewer-browse.test.ts',
   'test/rollback.test.ts',
   'test/search-params-v5.test.ts',
-  'test/server.test.ts',
   'test/signing.test.ts',
   'test/site.test.ts',
   'test/v5-endpoints.test.ts',
@@ -79,7 +86,14 @@ const EMBEDDED_API = [
 const database = tests.filter((test) => reachesDatabase(test));
 const missing = EMBEDDED_API.filter((test) => !database.includes(test));
 if (missing.length) throw new Error(`EMBEDDED_API names files that reach no database: ${missing.join(', ')}`);
-const chosen = process.argv.includes('--embedded')
-  ? database.filter((test) => !test.startsWith('test/') || EMBEDDED_API.includes(test))
-  : database;
+for (const test of [...PROCESS_UNITS, ...EMBEDDED_ONLY])
+  if (!database.includes(test)) throw new Error(`${test} is listed but reaches no database`);
+const embedded = (test) =>
+  EMBEDDED_API.includes(test) ||
+  (EMBEDDED_UNITS.some((prefix) => test.startsWith(prefix)) && !PROCESS_UNITS.includes(test));
+const chosen = process.argv.includes('--embedded-only')
+  ? EMBEDDED_ONLY
+  : process.argv.includes('--embedded')
+    ? database.filter(embedded)
+    : database;
 process.stdout.write(chosen.join('\n') + '\n');
