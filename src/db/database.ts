@@ -207,6 +207,7 @@ export async function openDatabase(target: DatabaseTarget, options: OpenDatabase
   }
 
   const releaseEntities = trackEntityDecorations(orm);
+  /** With `snapshotAfterStart`: the snapshot `saveSnapshot()` saves. */
   let pendingSnapshot: (() => Promise<void>) | null = null;
   // The migrator (umzug and its command-line tools) is only loaded when a migration is missing.
   if (options.migrate !== false && (await missesMigrations(orm, options.migrations))) {
@@ -218,8 +219,8 @@ export async function openDatabase(target: DatabaseTarget, options: OpenDatabase
       logger?.info({ migrations: pending.map((m) => m.name) }, 'applying database migrations');
       await migrator.up();
       if (saveTemplate && pending.length === options.migrations.length) {
-        if (!options.snapshotAfterStart) await saveTemplate();
-        pendingSnapshot = saveTemplate;
+        if (options.snapshotAfterStart) pendingSnapshot = saveTemplate;
+        else await saveTemplate();
       }
     }
   }
@@ -233,7 +234,7 @@ export async function openDatabase(target: DatabaseTarget, options: OpenDatabase
       await orm.em.getConnection().execute('select 1');
     },
     async saveSnapshot() {
-      const save = options.snapshotAfterStart ? pendingSnapshot : null;
+      const save = pendingSnapshot;
       pendingSnapshot = null;
       await save?.();
     },
