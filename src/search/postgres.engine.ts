@@ -169,19 +169,22 @@ export class PostgresSearchEngine implements SearchEngine {
       k <= WALK_MAX_DEPTH &&
       plainWords(match.q) !== null &&
       (await this.ranked());
+    // One word, no filter: from the postings, counted there up to rankAllLimit. Where the ranked index
+    // would rank, they come first (no estimate below the limit); else where the estimate says all
+    // matches would be counted.
+    const postable = this.postings && where.text === BASE.text;
+    const postings = () => postingsTop(this.execute, match, query, WALK_MAX_DEPTH, this.rankAllLimit);
+    let posted = postable && rankable ? await postings() : null;
+    if (posted?.total != null)
+      return { hits: posted.hits.slice(offset, offset + limit), total: posted.total, exact: true };
     const estimate = await this.estimate(all);
-    // One word, no filter: from the postings, where all matches are counted or the ranked index would rank.
-    const countAll = estimate <= this.rankAllLimit;
-    const posted =
-      this.postings && (countAll || (rankable && estimate > this.rankedAbove)) && where.text === BASE.text
-        ? await postingsTop(this.execute, match, query, WALK_MAX_DEPTH, countAll)
-        : null;
+    if (!posted && postable && !rankable && estimate <= this.rankAllLimit) posted = await postings();
     if (posted) {
       const total = posted.total ?? (await this.count(all, estimate));
       return {
         hits: posted.hits.slice(offset, offset + limit),
         total,
-        exact: countAll || total <= this.exactCountLimit,
+        exact: posted.total !== null || total <= this.exactCountLimit,
       };
     }
     if (rankable && estimate > this.rankedAbove) {

@@ -77,6 +77,38 @@ describe('search postings', () => {
     expect(await drift()).toBe(0);
   });
 
+  it('counts a word from its postings up to rankAllLimit, without asking the planner, and estimates above', async () => {
+    // Where the ranked index would rank (forced here: the postings come first either way).
+    const statements: string[] = [];
+    const db = Object.create(t.app.db, {
+      fork: {
+        value: () => {
+          const connection = t.app.db.fork().getConnection();
+          return {
+            getConnection: () => ({
+              execute: (text: string, params: unknown[]) => (statements.push(text), connection.execute(text, params)),
+            }),
+          };
+        },
+      },
+    });
+    const totals = await Promise.all(words.map(async (w) => (await exact.search(query(w))).total));
+    const few = words[totals.findIndex((n) => n >= 10 && n < totals[0])];
+    const limit = totals[words.indexOf(few)];
+    const capped = new PostgresSearchEngine(db, { postings: true, rankedIndex: true, rankAllLimit: limit });
+    for (const word of [few, words[0]]) {
+      statements.length = 0;
+      const [got, want] = [await capped.search(query(word)), await exact.search(query(word))];
+      expect(got.hits).toEqual(want.hits);
+      if (word === few) {
+        expect(got.total).toBe(want.total);
+        expect(statements).toHaveLength(1);
+      } else {
+        expect(statements.some((text) => /^\s*explain/i.test(text))).toBe(true);
+      }
+    }
+  });
+
   it('keeps the postings in step when add-ons change, and rebuilds them', async () => {
     const [target] = await rows<{ id: number }>(
       `select a.id from addons a where ${PUBLIC} order by a.average_daily_users desc, a.id limit 1`,

@@ -13,14 +13,15 @@ import type { AddonSearchQuery } from './search.port.js';
  * and scores of ranking every match; reads k postings and the exact names, not every match.
  *
  * For a plain-word query of one lexeme (postings have no lexeme with a quote or a backslash), with no filter but the base one; null
- * otherwise (the caller takes its other paths). `count`: the exact number of matches too.
+ * otherwise (the caller takes its other paths). `countUpTo`: the exact number of matches too when
+ * it is at most this (read from the lexeme's postings, no more than this many), else `total` null.
  */
 export async function postingsTop(
   execute: Execute,
   match: TextMatch,
   query: Pick<AddonSearchQuery, 'sort' | 'offset' | 'limit'>,
   maxDepth: number,
-  count: boolean,
+  countUpTo: number,
 ): Promise<{ hits: Scored[]; total: number | null } | null> {
   const k = query.offset + query.limit;
   const relevance = query.sort.length === 1 && query.sort[0] === 'relevance';
@@ -32,7 +33,8 @@ export async function postingsTop(
   const rows = await execute<Scored & { kind: 'p' | 'x' | 'n'; total: number | null; lexeme: string | null }>(sql`
     with l as materialized (select ${lexeme} as lexeme)
     select 'n' as kind, null::int as id, null::float8 as score, (select lexeme from l) as lexeme,
-      ${count ? sql`(select count(*) from addon_search_postings p where p.lexeme = (select lexeme from l))::int` : sql`null::int`} as total
+      (select count(*) from (select 1 from addon_search_postings p where p.lexeme = (select lexeme from l)
+        limit ${countUpTo + 1}) c)::int as total
     union all
     (select 'p', p.addon_id, p.score, null, null from addon_search_postings p where p.lexeme = (select lexeme from l)
       order by p.score desc, p.addon_id desc limit ${k})
@@ -52,7 +54,8 @@ export async function postingsTop(
     } else if (!scores.has(r.id)) scores.set(r.id, Number(r.score));
   }
   const hits = [...scores].map(([id, score]) => ({ id, score })).sort(byScore);
-  return { hits: hits.slice(0, k), total: count ? Number(head.total) + extra : null };
+  const total = Number(head.total) + extra;
+  return { hits: hits.slice(0, k), total: total <= countUpTo ? total : null };
 }
 
 /** Every searchable add-on's postings computed from its row: (lexeme, score, id). */
