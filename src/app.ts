@@ -20,7 +20,7 @@ import { baseUrlOf, clientErrorHandler, sendJson } from './core/http.js';
 import type { Logger } from './core/logger.js';
 import { Keyring } from './core/secrets.js';
 import { openDatabase, type Database, type DatabaseTarget } from './db/database.js';
-import { buildAppSchema, composeModules, databaseSchema, queues, type Services } from './modules.js';
+import { buildAppSchema, composeModules, databaseSchema, queues, type Composition, type Services } from './modules.js';
 import { createPlatform } from './platform.js';
 import { playground } from './graphql/playground.js';
 import { createGraphqlEndpoint } from './graphql/server.js';
@@ -64,14 +64,21 @@ export async function createApp(config: Config, logger: Logger, options: CreateA
   const { keyring, generated } = Keyring.load(config.SECRET_KEY, config.dataDir);
   if (generated)
     logger.warn({ dataDir: config.dataDir }, 'SECRET_KEY is not set: generated one in DATA_DIR/secret-key');
-  const db = await openDatabase(options.database ?? databaseTarget(config), {
+  const opening = openDatabase(options.database ?? databaseTarget(config), {
     ...databaseSchema,
     logger,
     onQuery: options.onQuery,
     snapshotAfterStart: true,
   });
+  // The schema needs no database: built while it opens (its resolvers meet their services on first use).
+  let composed: Composition | undefined;
+  const building = buildAppSchema({ servicesOf: (resolver) => composed?.servicesOf(resolver) });
+  // Awaited below, in this order: neither is an unhandled rejection while the other runs.
+  opening.catch(() => {});
+  building.catch(() => {});
+  const db = await opening;
   try {
-    const composition = composeModules(createPlatform(config, logger, keyring, db, queues));
+    const composition = (composed = composeModules(createPlatform(config, logger, keyring, db, queues)));
     const { services } = composition;
     await services.jobs.start();
     // A fresh embedded database's snapshot holds the job queue too: the next fresh start skips installing it.
@@ -86,7 +93,7 @@ export async function createApp(config: Config, logger: Logger, options: CreateA
     if (config.JOB_WORKERS) {
       await composition.startJobWorkers((queue, run) => (metrics ? metrics.timeJob(queue, run) : run()));
     }
-    const schema = await buildAppSchema(composition);
+    const schema = await building;
     const graphql = await createGraphqlEndpoint(
       schema,
       services,

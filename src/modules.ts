@@ -163,7 +163,10 @@ export function composeModules(platform: Platform, list: readonly AnyModule[] = 
   };
 }
 
-/** The executable schema of a composition; without one it can only be printed (schema.graphql). */
-export function buildAppSchema(composition: Composition | null): Promise<GraphQLSchema> {
+/**
+ * The executable schema of a composition (asked for a resolver's services on its first use, so it
+ * may be composed after the build); without one it can only be printed (schema.graphql).
+ */
+export function buildAppSchema(composition: Pick<Composition, 'servicesOf'> | null): Promise<GraphQLSchema> {
   return buildResolverSchema(resolvers, composition && ((resolver) => composition.servicesOf(resolver)));
 }
