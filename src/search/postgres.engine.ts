@@ -1,5 +1,6 @@
 import { PromotedCategory } from '../catalogue/catalogue.enums.js';
 import type { Database } from '../db/database.js';
+import { preparedRows } from '../db/prepared.js';
 import { intArray, numericArray, textArray } from '../db/sql.js';
 import {
   BASE,
@@ -173,7 +174,7 @@ export class PostgresSearchEngine implements SearchEngine {
     // would rank, they come first (no estimate below the limit); else where the estimate says all
     // matches would be counted.
     const postable = this.postings && where.text === BASE.text;
-    const postings = () => postingsTop(this.execute, match, query, WALK_MAX_DEPTH, this.rankAllLimit);
+    const postings = () => postingsTop(this.lookup, match, query, WALK_MAX_DEPTH, this.rankAllLimit);
     let posted = postable && rankable ? await postings() : null;
     if (posted?.total != null)
       return { hits: posted.hits.slice(offset, offset + limit), total: posted.total, exact: true };
@@ -367,6 +368,17 @@ export class PostgresSearchEngine implements SearchEngine {
       .fork()
       .getConnection()
       .execute<T[]>(query.text, [...query.params]);
+
+  /**
+   * A statement of fixed text run for most searches (a word's postings): on a PostgreSQL server a
+   * named prepared statement, parsed and planned once per connection (src/db/prepared.ts; its
+   * planning cost as much as its execution); elsewhere as `execute`.
+   */
+  private readonly lookup = async <T>(query: Sql): Promise<T[]> => {
+    const connection = this.db.fork().getConnection();
+    const rows = await preparedRows<T>(connection, query.text, query.params);
+    return rows ?? connection.execute<T[]>(query.text, [...query.params]);
+  };
 }
 
 const scoreOf = (sort: AddonSort[], match: TextMatch | null) =>
