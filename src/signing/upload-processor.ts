@@ -38,13 +38,6 @@ const DETECTED: Record<number, DetectedType> = {
   [AddonType.STATICTHEME]: 'statictheme',
 };
 
-/** A file's signed package, stored under `key`, before it is recorded. */
-interface SignedFile {
-  file: AddonFile;
-  bytes: Buffer;
-  key: string;
-}
-
 /** A stored package read once, whole: its key in storage and its files. */
 export interface ReadPackage {
   storageKey: string;
@@ -210,18 +203,10 @@ export class UploadProcessor {
       this.logger.warn({ version: version.id, guid: version.addon.guid }, 'version is blocked: not signed');
       return;
     }
-    // Signed and stored first, then recorded with the approval in one transaction (a job run again
-    // after a crash between the two signs the file again, over the same key).
-    const signed: SignedFile[] = [];
     for (const file of version.files.getItems()) {
-      if (!file.isSigned)
-        signed.push(await this.signFile(version, file, pkg?.storageKey === file.storageKey ? pkg : undefined));
+      if (!file.isSigned) await this.signFile(em, version, file, pkg?.storageKey === file.storageKey ? pkg : undefined);
     }
     await em.transactional(async (tx) => {
-      for (const { file, bytes, key } of signed) {
-        const current = await tx.findOneOrFail(AddonFile, file.id);
-        tx.assign(current, { isSigned: true, hash: signedFileHash(bytes), size: bytes.length, storageKey: key });
-      }
       const v = await tx.findOneOrFail(Version, version.id);
       if (v.channel === Channel.UNLISTED && !(await this.hasReviewNote(tx, v))) {
         tx.create(ReviewNote, { addon: v.addon, version: v, user: null, action: ReviewAction.APPROVED });
@@ -229,24 +214,24 @@ export class UploadProcessor {
       await tx.flush();
       await this.lifecycle.approveSignedVersion(tx, version.id);
     });
-    for (const { file, bytes } of signed) {
-      this.logger.info({ version: version.id, file: file.id, bytes: bytes.length }, 'file signed');
-    }
   }
 
   private async hasReviewNote(em: EntityManager, version: Version) {
     return (await em.count(ReviewNote, { version, action: ReviewAction.APPROVED })) > 0;
   }
 
-  /** The file's package signed and stored under its signed key; recorded by the caller. */
-  private async signFile(version: Version, file: AddonFile, pkg?: ReadPackage): Promise<SignedFile> {
+  private async signFile(em: EntityManager, version: Version, file: AddonFile, pkg?: ReadPackage) {
     const entries = pkg?.files ?? (await this.readFile(file));
     const guid = version.addon.guid ?? '';
     const { signPackage } = await import('./crypto/sign-package.js'); // node-forge: loaded with the first signing
-    const bytes = await signPackage(entries, { guid, signer: await this.tools.signer() });
+    const signed = await signPackage(entries, { guid, signer: await this.tools.signer() });
     const key = `files/${version.addon.id}/${file.id}/${file.filename}`;
-    await this.files.put(key, bytes);
-    return { file, bytes, key };
+    await this.files.put(key, signed);
+    await em.transactional(async (tx) => {
+      const current = await tx.findOneOrFail(AddonFile, file.id);
+      tx.assign(current, { isSigned: true, hash: signedFileHash(signed), size: signed.length, storageKey: key });
+    });
+    this.logger.info({ version: version.id, file: file.id, bytes: signed.length }, 'file signed');
   }
 
   private async readFile(file: AddonFile): Promise<ZipMember[]> {
