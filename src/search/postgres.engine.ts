@@ -1,6 +1,6 @@
 import { PromotedCategory } from '../catalogue/catalogue.enums.js';
 import type { Database } from '../db/database.js';
-import { preparedRows } from '../db/prepared.js';
+import { lookupRows } from '../db/rows.js';
 import { intArray, numericArray, textArray } from '../db/sql.js';
 import {
   BASE,
@@ -370,15 +370,11 @@ export class PostgresSearchEngine implements SearchEngine {
       .execute<T[]>(query.text, [...query.params]);
 
   /**
-   * A statement of fixed text run for most searches (a word's postings): on a PostgreSQL server a
-   * named prepared statement, parsed and planned once per connection (src/db/prepared.ts; its
-   * planning cost as much as its execution); elsewhere as `execute`.
+   * A statement of fixed text run for most searches (a word's postings): a key lookup
+   * (src/db/rows.ts), on a PostgreSQL server a named prepared statement, parsed and planned once
+   * per connection (its planning cost as much as its execution).
    */
-  private readonly lookup = async <T>(query: Sql): Promise<T[]> => {
-    const connection = this.db.fork().getConnection();
-    const rows = await preparedRows<T>(connection, query.text, query.params);
-    return rows ?? connection.execute<T[]>(query.text, [...query.params]);
-  };
+  private readonly lookup = <T>(query: Sql): Promise<T[]> => lookupRows<T>(this.db.fork(), query.text, query.params);
 }
 
 const scoreOf = (sort: AddonSort[], match: TextMatch | null) =>

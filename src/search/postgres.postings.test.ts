@@ -83,12 +83,10 @@ describe('search postings', () => {
     const db = Object.create(t.app.db, {
       fork: {
         value: () => {
-          const connection = t.app.db.fork().getConnection();
-          return {
-            getConnection: () => ({
-              execute: (text: string, params: unknown[]) => (statements.push(text), connection.execute(text, params)),
-            }),
-          };
+          const em = t.app.db.fork();
+          const execute = (text: string, params: unknown[]) => (statements.push(text), em.execute(text, params));
+          // Outside a transaction, on a connection that is not the server's own: nothing is prepared.
+          return { getTransactionContext: () => undefined, execute, getConnection: () => ({ execute }) };
         },
       },
     });
